@@ -1,0 +1,38 @@
+// ESM jest with @swc/jest (STACK.md). Projects: unit (fast, no servers), medium (repositories on
+// the real PostgreSQL, object store on s3rver, transports on NATS), e2e (HTTP against both runtimes).
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+      target: 'es2022',
+      keepClassNames: true,
+      baseUrl: process.cwd(),
+      paths: {
+        '@app/contracts': ['libs/contracts/src/index.ts'],
+        '@app/infra': ['libs/infra/src/index.ts'],
+        '@app/platform': ['libs/platform/src/index.ts'],
+        '@app/testing': ['libs/testing/src/index.ts'],
+      },
+    },
+    module: { type: 'es6' },
+  },
+];
+const common = {
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper: {
+    '^@app/(contracts|infra|platform|testing)$': '<rootDir>/libs/$1/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  testEnvironment: 'node',
+  rootDir: process.cwd(),
+};
+export default {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    { ...common, displayName: 'medium', testMatch: ['<rootDir>/test/medium/**/*.medium-spec.ts'], testTimeout: 60000 },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'], testTimeout: 120000 },
+  ],
+};

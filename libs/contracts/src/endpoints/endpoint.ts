@@ -1,0 +1,155 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { RequestContext } from '../context.js';
+import type { FileRef, StagedFile } from '../files.js';
+import type { MessageDef } from '../messages/message.js';
+import type { Scope } from '../scopes.js';
+
+/**
+ * Every HTTP endpoint is declared once, here in contracts. The gateway derives its routing,
+ * authentication, input validation and the OpenAPI document from these declarations; the
+ * owning app implements the target message. Nothing else describes an endpoint.
+ */
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** SPEC "Area tags". */
+export type AreaTag =
+  | 'Firmware'
+  | 'Log data'
+  | 'Devices'
+  | 'Tags'
+  | 'Downloads'
+  | 'Tokens'
+  | 'Members'
+  | 'Stats'
+  | 'Auth'
+  | 'Health'
+  | 'Admin';
+
+/**
+ * SPEC "Errors": `text` endpoints answer errors as one text/plain line unless the request
+ * sends `Accept: application/json`; `json` endpoints always answer application/problem+json.
+ */
+export type ErrorMode = 'text' | 'json';
+
+export type AuthRequirement =
+  /** No credentials needed (a credential, if sent, is still verified for the request log). */
+  | { readonly kind: 'public' }
+  /** `Authorization: Bearer <METRICS_TOKEN>` or an administrator credential. */
+  | { readonly kind: 'metrics' }
+  /**
+   * A Bearer API token or a session. `scope`: the scope the endpoint needs. `tenant`: the
+   * request acts on one customer (the credential's, or `customer=` for administrators).
+   * `admin`: the administrator API ('read' lets read-only administrators in).
+   */
+  | {
+      readonly kind: 'principal';
+      readonly scope?: Scope;
+      readonly tenant: boolean;
+      readonly admin?: 'read' | 'full';
+      /** Refused for sandbox credentials (SPEC: admin API not available in the sandbox). */
+      readonly notInSandbox?: boolean;
+    };
+
+export type BodySpec =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'json'; readonly schema: TSchema; readonly required: boolean; readonly maxBytes?: number }
+  /**
+   * A raw request body streamed by the gateway into the object store (never over the bus),
+   * hashed on the way; the app receives a StagedFile. `maxBytes` may depend on the customer.
+   */
+  | {
+      readonly kind: 'stream';
+      readonly maxBytes: (customer: { isSandbox: boolean }) => number;
+      readonly description: string;
+    };
+
+export interface SetCookie {
+  readonly name: string;
+  readonly value: string;
+  /** Seconds; 0 clears the cookie. Omitted: a session cookie. */
+  readonly maxAge?: number;
+}
+
+/** What the gateway should send, computed from an app's reply by the endpoint's `reply`. */
+export type HttpReply =
+  | { readonly kind: 'json'; readonly status: number; readonly body: unknown; readonly headers?: Record<string, string>; readonly cookies?: readonly SetCookie[] }
+  | { readonly kind: 'text'; readonly status: number; readonly body: string; readonly contentType?: string; readonly headers?: Record<string, string> }
+  | { readonly kind: 'empty'; readonly status: number; readonly headers?: Record<string, string>; readonly cookies?: readonly SetCookie[] }
+  | { readonly kind: 'redirect'; readonly status: 302 | 303; readonly location: string; readonly cookies?: readonly SetCookie[] }
+  /** 302 to a fresh 5-minute /dl link for the file. */
+  | { readonly kind: 'download-link'; readonly file: FileRef }
+  /** Headers of the file only (HEAD). */
+  | { readonly kind: 'file-head'; readonly file: FileRef };
+
+/** The payload of a message sent on behalf of an endpoint. */
+export interface EndpointCall<Params, Query, Body> {
+  readonly ctx: RequestContext;
+  readonly params: Params;
+  readonly query: Query;
+  readonly body: Body;
+  /** Set for `stream` bodies. */
+  readonly file?: StagedFile;
+  /** Content-Type of the request as sent (for stream bodies, stored with the file). */
+  readonly contentType?: string;
+  /** Request headers an endpoint declared it needs (lower-case names). */
+  readonly headers?: Record<string, string>;
+}
+
+export interface ReplyContext {
+  /** The client asked for JSON (`Accept: application/json`). */
+  readonly json: boolean;
+  readonly baseUrl: string;
+  readonly path: string;
+}
+
+export interface ResponseDoc {
+  readonly description: string;
+  readonly schema?: TSchema;
+  /** Default application/json; text endpoints document text/plain too. */
+  readonly contentType?: string;
+  readonly headers?: Record<string, string>;
+}
+
+export interface EndpointDef<P extends TSchema = TSchema, Q extends TSchema = TSchema, R = unknown> {
+  readonly operationId: string;
+  readonly method: HttpMethod;
+  /** OpenAPI-style template, e.g. `/logdata/{name}`. */
+  readonly path: string;
+  readonly tag: AreaTag;
+  readonly summary: string;
+  readonly auth: AuthRequirement;
+  readonly errorMode: ErrorMode;
+  readonly params?: P;
+  readonly query?: Q;
+  readonly body: BodySpec;
+  /** Lower-case request header names passed through to the app (e.g. if-match). */
+  readonly forwardHeaders?: readonly string[];
+  /** Writes are refused in maintenance mode unless this is true (SPEC/DECISIONS). */
+  readonly allowedInMaintenance?: boolean;
+  readonly responses: Readonly<Record<number, ResponseDoc>>;
+  /** Error statuses this endpoint may answer, documented as problem responses. */
+  readonly errors: readonly number[];
+  readonly target:
+    | { readonly kind: 'message'; readonly message: MessageDef<EndpointCall<Static<P>, Static<Q>, any>, R>; readonly reply: (result: R, ctx: ReplyContext) => HttpReply }
+    /** Answered by the gateway itself (health, metrics, openapi, jwks proxy, download links). */
+    | { readonly kind: 'gateway'; readonly handler: GatewayHandler };
+}
+
+export type GatewayHandler = 'healthz' | 'readyz' | 'status' | 'metrics' | 'openapi' | 'download';
+
+/** Identity helper that keeps the generic parameters inferred at the declaration site. */
+export function defineEndpoint<P extends TSchema, Q extends TSchema, R>(def: EndpointDef<P, Q, R>): EndpointDef<P, Q, R> {
+  return def;
+}
+
+/** The header that carries the CSRF token, and the form/query field name (SPEC "CSRF"). */
+export const CSRF_HEADER = 'x-csrf-token';
+export const CSRF_FIELD = 'csrf';
+
+/** SPEC "Console login" cookie names. */
+export const SESSION_COOKIES = {
+  refresh: '__Host-svc_rt',
+  csrf: '__Host-svc_csrf',
+  access: '__Host-svc_at',
+} as const;

@@ -1,0 +1,140 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { CustomerQuery, DomainName, Email, NullableTimestamp, Timestamp } from '../schemas.js';
+import { BUNDLES, ROLES, SCOPES } from '../scopes.js';
+
+export const RoleSchema = Type.Union(ROLES.map((r) => Type.Literal(r)));
+export const ScopeSchema = Type.Union(SCOPES.map((s) => Type.Literal(s)));
+export const BundleSchema = Type.Union(BUNDLES.map((b) => Type.Literal(b)), { 'x-error': `bundle must be one of ${BUNDLES.join(', ')}` });
+
+/** SPEC "Identity". */
+export const IdentityObject = Type.Object(
+  {
+    admin: Type.String({ description: "'' for non-administrators, 'read' or 'full' otherwise" }),
+    csrf_token: Type.String(),
+    customer: Type.String(),
+    email: Type.String(),
+    memberships: Type.Array(Type.Object({ domain: Type.String(), role: Type.String() })),
+    role: Type.String(),
+    scopes: Type.Array(Type.String()),
+  },
+  { $id: 'Identity' },
+);
+export type IdentityObject = Static<typeof IdentityObject>;
+
+export const LoginRequest = Type.Object({ email: Email });
+export type LoginRequest = Static<typeof LoginRequest>;
+export const LoginResponse = Type.Object({ sent: Type.Boolean(), detail: Type.String() });
+export type LoginResponse = Static<typeof LoginResponse>;
+
+export const VerifyRequest = Type.Object({
+  email: Email,
+  code: Type.String({ pattern: '^[0-9]{6}$', 'x-error': 'code must be exactly 6 digits' }),
+});
+export type VerifyRequest = Static<typeof VerifyRequest>;
+
+export const TokenRecord = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    bundle: Type.String(),
+    scopes: Type.Array(Type.String()),
+    created_by: Type.String(),
+    created_at: Timestamp,
+    expires_at: Timestamp,
+    status: Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('expired')]),
+    revoked_at: NullableTimestamp,
+    last_used_at: NullableTimestamp,
+  },
+  { $id: 'TokenRecord' },
+);
+export type TokenRecord = Static<typeof TokenRecord>;
+
+export const CreatedToken = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    bundle: Type.String(),
+    scopes: Type.Array(Type.String()),
+    created_by: Type.String(),
+    created_at: Timestamp,
+    expires_at: Timestamp,
+    token: Type.String({ description: 'The API token; shown only here' }),
+  },
+  { $id: 'CreatedToken' },
+);
+export type CreatedToken = Static<typeof CreatedToken>;
+
+export const CreateTokenRequest = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100, 'x-error': 'name must be 1 to 100 characters' }),
+    bundle: BundleSchema,
+    expires_in_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, 'x-error': 'expires_in_days must be an integer from 1 to 365' })),
+  },
+  { additionalProperties: false },
+);
+export type CreateTokenRequest = Static<typeof CreateTokenRequest>;
+
+export const TokenIdParams = Type.Object({ id: Type.String({ format: 'uuid', 'x-error': 'token id must be a UUID' }) });
+export type TokenIdParams = Static<typeof TokenIdParams>;
+
+export const CustomerOnlyQuery = Type.Object({ customer: CustomerQuery });
+export type CustomerOnlyQuery = Static<typeof CustomerOnlyQuery>;
+
+export const CustomerCountsSchema = Type.Object({
+  firmware: Type.Integer(),
+  logdata: Type.Integer(),
+  devices: Type.Integer(),
+  tags: Type.Integer(),
+  active_tokens: Type.Integer(),
+  stored_bytes: Type.Integer(),
+});
+
+export const CustomerSchema = Type.Object(
+  {
+    domain: Type.String(),
+    name: Type.String(),
+    status: Type.Union([Type.Literal('active'), Type.Literal('suspended')]),
+    cors_origins: Type.Array(Type.String()),
+    is_sandbox: Type.Boolean(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Customer' },
+);
+export type CustomerView = Static<typeof CustomerSchema>;
+export const CustomerWithCounts = Type.Composite([CustomerSchema, Type.Object({ counts: CustomerCountsSchema })]);
+export type CustomerWithCounts = Static<typeof CustomerWithCounts>;
+
+export const MemberSchema = Type.Object(
+  {
+    email: Type.String(),
+    domain: Type.String(),
+    role: Type.String(),
+    disabled: Type.Boolean(),
+    created_at: Timestamp,
+    last_login_at: NullableTimestamp,
+    user_disabled: Type.Boolean(),
+  },
+  { $id: 'Member' },
+);
+export type MemberView = Static<typeof MemberSchema>;
+
+export const Origin = Type.String({ pattern: '^https?://[^/\\s]+$', maxLength: 255, 'x-error': 'cors_origins must be origins such as https://console.example.com' });
+
+export const CreateCustomerRequest = Type.Object(
+  {
+    domain: DomainName,
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, 'x-error': 'name must be 1 to 200 characters' })),
+    owner_email: Type.Optional(Email),
+    cors_origins: Type.Optional(Type.Array(Origin, { maxItems: 50 })),
+  },
+  { additionalProperties: false },
+);
+export type CreateCustomerRequest = Static<typeof CreateCustomerRequest>;
+
+export const CustomerDomainParams = Type.Object({ domain: Type.String({ minLength: 1, maxLength: 253 }) });
+export type CustomerDomainParams = Static<typeof CustomerDomainParams>;
+
+export const Jwk = Type.Object({ alg: Type.String(), crv: Type.String(), kid: Type.String(), kty: Type.String(), use: Type.String(), x: Type.String() });
+export const JwksSchema = Type.Object({ keys: Type.Array(Jwk) }, { $id: 'Jwks' });
+export type Jwks = Static<typeof JwksSchema>;

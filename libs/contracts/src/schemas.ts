@@ -1,0 +1,43 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+/**
+ * Shared schema pieces. `x-error` is the message the gateway answers (400) when a value
+ * fails its schema; without it the gateway names the parameter and the rule.
+ */
+export const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 timestamp' });
+export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+
+export const CustomerQuery = Type.Optional(
+  Type.String({ minLength: 1, maxLength: 253, description: 'Administrators only: the customer domain to act on.' }),
+);
+
+export const Limit = (max: number, dflt: number) =>
+  Type.Integer({ minimum: 1, maximum: max, default: dflt, 'x-error': `limit must be an integer from 1 to ${max}` });
+export const Offset = Type.Integer({ minimum: 0, default: 0, 'x-error': 'offset must be a non-negative integer' });
+
+export const Problem = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    instance: Type.String(),
+    request_id: Type.String(),
+  },
+  { $id: 'Problem', description: 'RFC 9457 problem details' },
+);
+
+export const Page = <T extends TSchema>(item: T) =>
+  Type.Object({ items: Type.Array(item), next_offset: Type.Union([Type.Integer(), Type.Null()]) });
+
+export const Empty = Type.Object({});
+
+/** Domain names as accepted for customers. */
+export const DomainName = Type.String({
+  minLength: 1,
+  maxLength: 253,
+  pattern: '^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$',
+  'x-error': 'domain must be a lower-case DNS name',
+});
+
+export const Email = Type.String({ format: 'email', maxLength: 254, 'x-error': 'email must be a valid email address' });

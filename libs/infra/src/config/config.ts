@@ -1,0 +1,118 @@
+import { resolve } from 'node:path';
+
+/**
+ * The operator interface (DECISIONS "Operator interface"). Read once at start; every
+ * adapter choice below derives from it, so domain code never looks at the environment.
+ */
+export interface ServiceConfig {
+  readonly port: number;
+  readonly publicUrl: string;
+  readonly dataDir: string;
+  readonly operatorDomain: string;
+  readonly operatorAdminEmail: string | null;
+  readonly sandboxDomain: string | null;
+  readonly smtpUrl: string | null;
+  readonly mailFrom: string;
+  readonly metricsToken: string | null;
+  readonly databaseUrl: string | null;
+  readonly natsUrl: string | null;
+  readonly redisUrl: string | null;
+  readonly s3: S3Config | null;
+  /** HMAC key of /dl download links; generated under DATA_DIR in embedded mode. */
+  readonly downloadLinkSecret: string | null;
+  readonly firmwareMaxBytes: number;
+  /** Seconds a gateway trusts a cached credential or customer status (revocation delay bound). */
+  readonly credentialCacheSeconds: number;
+  /** Per-address downloads through /dl links allowed per minute. */
+  readonly downloadRatePerMinute: number;
+  readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
+  readonly otelEnabled: boolean;
+}
+
+export interface S3Config {
+  readonly endpoint: string | null;
+  readonly bucket: string;
+  readonly region: string;
+  readonly accessKeyId: string | null;
+  readonly secretAccessKey: string | null;
+  readonly forcePathStyle: boolean;
+}
+
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+function optional(env: NodeJS.ProcessEnv, name: string): string | null {
+  const raw = env[name]?.trim();
+  return raw ? raw : null;
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (['1', 'true', 'yes'].includes(raw)) return true;
+  if (['0', 'false', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  const port = integer(env, 'PORT', 8080);
+  const publicUrl = (optional(env, 'PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  let publicHost: string;
+  try {
+    publicHost = new URL(publicUrl).hostname;
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an absolute URL, got "${publicUrl}"`);
+  }
+  const bucket = optional(env, 'S3_BUCKET');
+  const s3: S3Config | null = bucket
+    ? {
+        endpoint: optional(env, 'S3_ENDPOINT'),
+        bucket,
+        region: optional(env, 'S3_REGION') ?? 'us-east-1',
+        accessKeyId: optional(env, 'S3_ACCESS_KEY_ID'),
+        secretAccessKey: optional(env, 'S3_SECRET_ACCESS_KEY'),
+        forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', false),
+      }
+    : null;
+  const level = (optional(env, 'LOG_LEVEL') ?? 'info') as ServiceConfig['logLevel'];
+  if (!['debug', 'info', 'warn', 'error'].includes(level)) throw new ConfigError(`LOG_LEVEL must be debug, info, warn or error`);
+  return {
+    port,
+    publicUrl,
+    dataDir: resolve(optional(env, 'DATA_DIR') ?? './data'),
+    operatorDomain: (optional(env, 'OPERATOR_DOMAIN') ?? 'operator.local').toLowerCase(),
+    operatorAdminEmail: optional(env, 'OPERATOR_ADMIN_EMAIL')?.toLowerCase() ?? null,
+    sandboxDomain: optional(env, 'SANDBOX_DOMAIN')?.toLowerCase() ?? null,
+    smtpUrl: optional(env, 'SMTP_URL'),
+    mailFrom: optional(env, 'MAIL_FROM') ?? `no-reply@${publicHost}`,
+    metricsToken: optional(env, 'METRICS_TOKEN'),
+    databaseUrl: optional(env, 'DATABASE_URL'),
+    natsUrl: optional(env, 'NATS_URL'),
+    redisUrl: optional(env, 'REDIS_URL'),
+    s3,
+    downloadLinkSecret: optional(env, 'DOWNLOAD_LINK_SECRET'),
+    firmwareMaxBytes: integer(env, 'FIRMWARE_MAX_BYTES', 512 * 1024 * 1024, 1),
+    credentialCacheSeconds: Math.min(integer(env, 'CREDENTIAL_CACHE_SECONDS', 15, 0), 30),
+    downloadRatePerMinute: integer(env, 'DOWNLOAD_RATE_PER_MINUTE', 120, 1),
+    logLevel: level,
+    otelEnabled: Object.keys(env).some((k) => k.startsWith('OTEL_') && k !== 'OTEL_SDK_DISABLED') && env.OTEL_SDK_DISABLED !== 'true',
+  };
+}
+
+/** Distributed processes need every server; refuse to start half-configured. */
+export function assertDistributedConfig(config: ServiceConfig, needs: { database?: boolean; nats?: boolean; redis?: boolean; s3?: boolean; downloadSecret?: boolean }): void {
+  const missing: string[] = [];
+  if (needs.database && !config.databaseUrl) missing.push('DATABASE_URL');
+  if (needs.nats && !config.natsUrl) missing.push('NATS_URL');
+  if (needs.redis && !config.redisUrl) missing.push('REDIS_URL');
+  if (needs.s3 && !config.s3) missing.push('S3_BUCKET (and S3_ENDPOINT, S3_* credentials)');
+  if (needs.downloadSecret && !config.downloadLinkSecret) missing.push('DOWNLOAD_LINK_SECRET');
+  if (missing.length) throw new ConfigError(`running as a separate app needs ${missing.join(', ')}`);
+}

@@ -1,0 +1,17 @@
+export interface MailMessage {
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+  readonly html?: string;
+  /** Stable id so that a retried job does not send twice where the adapter can tell. */
+  readonly idempotencyKey?: string;
+}
+
+/** Outgoing mail. Adapters: SMTP (SMTP_URL) and `.eml` files under DATA_DIR/outbox. */
+export abstract class Mailer {
+  abstract send(message: MailMessage): Promise<void>;
+}
+
+/** The job queue and job name through which apps ask the worker to send mail. */
+export const MAIL_QUEUE = 'email';
+export const MAIL_JOB = 'send';

@@ -1,0 +1,53 @@
+import type { Readable } from 'node:stream';
+
+export interface StoredObjectInfo {
+  readonly sizeBytes: number;
+}
+
+export interface ObjectRange {
+  /** Inclusive byte offsets, already validated against the object's size. */
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface PresignOptions {
+  readonly expiresInSeconds: number;
+  readonly contentType?: string;
+  readonly filename?: string;
+}
+
+/**
+ * Where file bodies live. Adapters: a directory under DATA_DIR (embedded) and S3.
+ * Keys are `/`-separated, made of [A-Za-z0-9._-] segments; adapters reject anything else.
+ */
+export abstract class ObjectStore {
+  /** Human name for /status and the README ("filesystem" or "s3"). */
+  abstract readonly kind: 'filesystem' | 's3';
+
+  /**
+   * Stores a stream. `sizeBytes` is given when known (Content-Length); without it the
+   * adapter must still stream (S3: multipart). Resolves once the object is durable.
+   */
+  abstract put(key: string, body: Readable, options: { sizeBytes?: number; contentType?: string }): Promise<void>;
+
+  /** Streams an object or a range of it; null when absent. */
+  abstract get(key: string, range?: ObjectRange): Promise<Readable | null>;
+
+  abstract head(key: string): Promise<StoredObjectInfo | null>;
+
+  /** Idempotent: deleting an absent key succeeds. */
+  abstract delete(key: string): Promise<void>;
+
+  /** A pre-signed GET URL, or null when the store cannot make one (filesystem: the gateway streams). */
+  abstract presignGet(key: string, options: PresignOptions): Promise<string | null>;
+
+  /** Readiness probe: the store answers. */
+  abstract check(): Promise<boolean>;
+}
+
+const KEY_PATTERN = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
+export function assertObjectKey(key: string): void {
+  if (!KEY_PATTERN.test(key) || key.split('/').some((s) => s === '.' || s === '..')) {
+    throw new Error(`invalid object key: ${JSON.stringify(key)}`);
+  }
+}

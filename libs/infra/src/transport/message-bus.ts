@@ -1,0 +1,28 @@
+import type { EventDef, MessageDef } from '@app/contracts';
+
+export interface SendOptions {
+  /** Overrides the message's own timeout. */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * How apps talk: request-reply messages and events, all declared in @app/contracts.
+ * Adapters: NATS (request-reply in queue groups; broadcast subjects without a group) and an
+ * in-process broker (standalone). Payloads are JSON-cloned by both, so code behaves the same.
+ *
+ * Errors: a ServiceError thrown by the handler arrives as the same ServiceError; no
+ * responder (app down) becomes ServiceError Unavailable within 2 s; a reply slower than the
+ * timeout becomes ServiceError Unavailable too ("<app> did not answer").
+ */
+export abstract class MessageBus {
+  abstract send<Req, Res>(message: MessageDef<Req, Res>, payload: Req, options?: SendOptions): Promise<Res>;
+
+  /** Fire and forget. Queue events reach one replica of each subscribing app; broadcast events every subscriber. */
+  abstract emit<P>(event: EventDef<P>, payload: P): void;
+
+  /**
+   * Subscribes this process to a broadcast event (every replica receives it). Queue events
+   * are handled with Nest's @EventPattern in the app instead. Returns an unsubscribe function.
+   */
+  abstract subscribe<P>(event: EventDef<P>, handler: (payload: P) => void | Promise<void>): () => void;
+}

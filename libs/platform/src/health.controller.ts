@@ -1,0 +1,29 @@
+import { Controller, Inject, Optional, type Type } from '@nestjs/common';
+import { MessagePattern } from '@nestjs/microservices';
+import { type AppHealth, type BackendApp, healthMessage } from '@app/contracts';
+import { DataSource } from 'typeorm';
+
+const startedAt = Date.now();
+
+/** Every backend app answers `<app>.health`; the database flag is true for apps without tables. */
+export function healthController(app: BackendApp): Type<unknown> {
+  @Controller()
+  class AppHealthController {
+    constructor(@Optional() @Inject(DataSource) private readonly dataSource?: DataSource) {}
+
+    @MessagePattern(healthMessage(app).pattern)
+    async health(): Promise<AppHealth> {
+      let database = true;
+      if (this.dataSource) {
+        try {
+          await this.dataSource.query('SELECT 1');
+        } catch {
+          database = false;
+        }
+      }
+      return { app, database, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) };
+    }
+  }
+  Object.defineProperty(AppHealthController, 'name', { value: `${app[0]!.toUpperCase()}${app.slice(1)}HealthController` });
+  return AppHealthController;
+}

@@ -1,0 +1,5 @@
+export * from './tokens.js';
+export * from './infra.module.js';
+export * from './rpc-exception.filter.js';
+export * from './health.controller.js';
+export * from './run-app.js';

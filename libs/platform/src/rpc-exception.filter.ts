@@ -1,0 +1,16 @@
+import { type ArgumentsHost, Catch, type RpcExceptionFilter } from '@nestjs/common';
+import { ErrorCode, ServiceError, type SerializedServiceError } from '@app/contracts';
+import { JsonLogger } from '@app/infra';
+import { type Observable, throwError } from 'rxjs';
+
+const logger = new JsonLogger('rpc');
+
+/** The RPC side of ServiceError's translation: what crosses the bus is its JSON form. */
+@Catch()
+export class ServiceErrorRpcFilter implements RpcExceptionFilter<unknown> {
+  catch(exception: unknown, _host: ArgumentsHost): Observable<SerializedServiceError> {
+    if (ServiceError.is(exception)) return throwError(() => exception.toJSON());
+    logger.error(exception instanceof Error ? exception : new Error(String(exception)), 'unhandled error in message handler');
+    return throwError(() => ({ code: ErrorCode.Internal, message: 'internal error' }));
+  }
+}
