@@ -33,6 +33,22 @@ export default {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
     { ...common, displayName: 'medium', testMatch: ['<rootDir>/test/medium/**/*.medium-spec.ts'], testTimeout: 60000 },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'], testTimeout: 120000 },
+    // The one end-to-end suite, run against both runtimes (test/e2e/support/runtime.ts reads E2E_RUNTIME).
+    {
+      ...common,
+      displayName: 'e2e-standalone',
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      setupFiles: ['<rootDir>/test/e2e/support/runtime-standalone.cjs'],
+      testTimeout: 120000,
+    },
+    {
+      ...common,
+      displayName: 'e2e-distributed',
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      setupFiles: ['<rootDir>/test/e2e/support/runtime-distributed.cjs'],
+      globalSetup: '<rootDir>/test/e2e/support/distributed-global-setup.ts',
+      globalTeardown: '<rootDir>/test/e2e/support/distributed-global-teardown.ts',
+      testTimeout: 120000,
+    },
   ],
 };

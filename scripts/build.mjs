@@ -6,13 +6,13 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const outDir = join(root, 'dist');
-const sourceDirs = ['apps', 'libs', 'deploy'];
+const sourceDirs = ['apps', 'libs', 'deploy', 'test'];
 
 async function* walk(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) yield* walk(path);
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && !/\.(spec|test|e2e-spec)\.ts$/.test(entry.name)) yield path;
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && !/[.-]spec\.ts$/.test(entry.name)) yield path;
   }
 }
 

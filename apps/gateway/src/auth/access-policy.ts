@@ -1,0 +1,125 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { asCustomerId, type AuthRequirement, type CustomerRef, type Principal, READ_SCOPES, type Scope, scopeAllows } from '@app/contracts';
+import type { ServiceConfig } from '@app/infra';
+import { SERVICE_CONFIG } from '@app/platform';
+import { AuthErrors } from './auth-errors.js';
+import { type Authentication, Authenticator, type Credentials } from './authenticator.js';
+import { CustomerDirectory } from './customer-directory.js';
+
+export interface AccessRequest {
+  readonly auth: AuthRequirement;
+  readonly method: string;
+  readonly credentials: Credentials;
+  /** The `customer` query parameter, when sent. */
+  readonly customerParam: string | undefined;
+  /** CSRF token from the header, the `csrf` query parameter or form field. */
+  readonly csrfToken: string | undefined;
+}
+
+export interface Access {
+  readonly principal: Principal | null;
+  readonly customer: CustomerRef | null;
+  /** Whether an administrator acts on a customer other than their own. */
+  readonly actingAsAdmin: boolean;
+}
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The gateway's authorisation, applied to every request from the endpoint's declared
+ * requirement: credentials, CSRF for cookie writes, administrator and sandbox rules, the
+ * `customer=` rule, then the scope.
+ */
+@Injectable()
+export class AccessPolicy {
+  private readonly metricsTokenHash: Buffer | null;
+
+  constructor(
+    @Inject(SERVICE_CONFIG) config: ServiceConfig,
+    private readonly authenticator: Authenticator,
+    private readonly customers: CustomerDirectory,
+  ) {
+    this.metricsTokenHash = config.metricsToken ? sha256(config.metricsToken) : null;
+  }
+
+  async check(request: AccessRequest): Promise<Access> {
+    const { auth } = request;
+    switch (auth.kind) {
+      case 'public':
+        return { principal: await this.optionalPrincipal(request.credentials), customer: null, actingAsAdmin: false };
+      case 'metrics':
+        return this.checkMetrics(request.credentials);
+      case 'principal':
+        return this.checkPrincipal(request, auth);
+    }
+  }
+
+  private async checkPrincipal(request: AccessRequest, auth: Extract<AuthRequirement, { kind: 'principal' }>): Promise<Access> {
+    const authentication = await this.authenticator.authenticate(request.credentials);
+    if (!authentication) throw AuthErrors.missing();
+    const { principal } = authentication;
+    this.checkCsrf(authentication, request);
+    if (auth.notInSandbox && principal.homeCustomer.isSandbox) throw AuthErrors.sandbox();
+    if (auth.admin === 'full' && principal.admin !== 'full') throw AuthErrors.missingScope('admin');
+    if (auth.admin === 'read' && principal.admin === '') throw AuthErrors.missingScope('admin');
+    if (!auth.tenant) {
+      if (auth.scope) this.checkScope(principal.scopes, auth.scope);
+      return { principal, customer: null, actingAsAdmin: false };
+    }
+    const customer = await this.targetCustomer(principal, request.customerParam);
+    const actingAsAdmin = customer.id !== principal.homeCustomer.id;
+    if (auth.scope) this.checkScope(this.effectiveScopes(principal, actingAsAdmin), auth.scope);
+    return { principal, customer, actingAsAdmin };
+  }
+
+  /** A read-only administrator reads any customer; full administrators hold `admin`. */
+  private effectiveScopes(principal: Principal, actingAsAdmin: boolean): readonly Scope[] {
+    if (actingAsAdmin && principal.admin === 'read') return READ_SCOPES;
+    return principal.scopes;
+  }
+
+  private checkScope(held: readonly Scope[], needed: Scope): void {
+    if (!scopeAllows(held, needed)) throw AuthErrors.missingScope(needed);
+  }
+
+  private checkCsrf(authentication: Authentication, request: AccessRequest): void {
+    if (authentication.principal.kind !== 'session' || !UNSAFE_METHODS.has(request.method)) return;
+    if (!authentication.csrfHash || !Authenticator.csrfMatches(authentication.csrfHash, request.csrfToken)) throw AuthErrors.csrf();
+  }
+
+  private async targetCustomer(principal: Principal, param: string | undefined): Promise<CustomerRef> {
+    if (param === undefined || param.toLowerCase() === principal.homeCustomer.domain) return principal.homeCustomer;
+    if (principal.admin === '') throw AuthErrors.customerNotFound();
+    const customer = await this.customers.byDomain(param);
+    if (!customer) throw AuthErrors.customerNotFound();
+    return { id: asCustomerId(customer.id), domain: customer.domain, isSandbox: customer.isSandbox };
+  }
+
+  private async optionalPrincipal(credentials: Credentials): Promise<Principal | null> {
+    try {
+      return (await this.authenticator.authenticate(credentials))?.principal ?? null;
+    } catch {
+      return null; // public endpoints ignore bad credentials; they only label the request log
+    }
+  }
+
+  private async checkMetrics(credentials: Credentials): Promise<Access> {
+    const bearer = credentials.authorization && /^Bearer +([^\s]+) *$/i.exec(credentials.authorization)?.[1];
+    if (bearer && this.metricsTokenHash && timingSafeEqual(sha256(bearer), this.metricsTokenHash)) {
+      return { principal: null, customer: null, actingAsAdmin: false };
+    }
+    let principal: Principal | null = null;
+    try {
+      principal = (await this.authenticator.authenticate(credentials))?.principal ?? null;
+    } catch {
+      throw AuthErrors.metrics();
+    }
+    if (!principal || principal.admin === '') throw AuthErrors.metrics();
+    return { principal, customer: null, actingAsAdmin: false };
+  }
+}
+
+function sha256(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}

@@ -1,0 +1,20 @@
+import { ErrorCode, ServiceError } from '@app/contracts';
+
+/** SPEC "Failure responses": every authentication failure, its message and its header. */
+const REALM = 'Bearer realm="service"';
+const INVALID_TOKEN = `${REALM}, error="invalid_token"`;
+
+export const AuthErrors = {
+  missing: () => new ServiceError(ErrorCode.Unauthenticated, 'authentication required: send Authorization: Bearer <token>', { 'WWW-Authenticate': REALM }),
+  notBearer: () => new ServiceError(ErrorCode.Unauthenticated, "Authorization header must be 'Bearer <token>'", { 'WWW-Authenticate': REALM }),
+  invalid: (reason: string) => new ServiceError(ErrorCode.Unauthenticated, `invalid token: ${reason}`, { 'WWW-Authenticate': INVALID_TOKEN }),
+  revokedOrExpired: () => new ServiceError(ErrorCode.Unauthenticated, 'token revoked, expired or unknown', { 'WWW-Authenticate': INVALID_TOKEN }),
+  oldFormat: () =>
+    new ServiceError(ErrorCode.Unauthenticated, 'token format is no longer supported: create a new token', { 'WWW-Authenticate': INVALID_TOKEN }),
+  sessionEnded: () => new ServiceError(ErrorCode.Unauthenticated, 'session expired or ended: log in again', { 'WWW-Authenticate': REALM }),
+  metrics: () => new ServiceError(ErrorCode.Unauthenticated, 'metrics need Authorization: Bearer <METRICS_TOKEN> or an administrator credential', { 'WWW-Authenticate': REALM }),
+  missingScope: (scope: string) => new ServiceError(ErrorCode.Forbidden, `missing scope ${scope}`),
+  csrf: () => new ServiceError(ErrorCode.Forbidden, 'missing or invalid CSRF token'),
+  customerNotFound: () => new ServiceError(ErrorCode.NotFound, 'customer not found'),
+  sandbox: () => new ServiceError(ErrorCode.Forbidden, 'not available in the sandbox'),
+} as const;

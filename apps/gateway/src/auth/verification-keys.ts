@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { IdentityMessages, type Jwks } from '@app/contracts';
+import { MessageBus } from '@app/infra';
+import { importJWK, type CryptoKey } from 'jose';
+
+const REFRESH_MS = 5 * 60_000;
+/** An unknown kid triggers a reload at most this often (a forged kid cannot flood identity). */
+const UNKNOWN_KID_RELOAD_MS = 5_000;
+
+/** Identity's public keys, fetched over the bus and kept, so tokens are verified locally. */
+@Injectable()
+export class VerificationKeys {
+  private keys = new Map<string, CryptoKey>();
+  private loadedAt = 0;
+  private loading: Promise<void> | null = null;
+
+  constructor(private readonly bus: MessageBus) {}
+
+  /** The key for `kid`, or null when identity does not publish it. */
+  async get(kid: string): Promise<CryptoKey | null> {
+    const now = Date.now();
+    if (now - this.loadedAt > REFRESH_MS || (!this.keys.has(kid) && now - this.loadedAt > UNKNOWN_KID_RELOAD_MS)) {
+      await this.reload();
+    }
+    return this.keys.get(kid) ?? null;
+  }
+
+  private reload(): Promise<void> {
+    this.loading ??= this.bus
+      .send(IdentityMessages.verificationKeys, {})
+      .then(async (jwks: Jwks) => {
+        const next = new Map<string, CryptoKey>();
+        for (const jwk of jwks.keys) {
+          if (jwk.alg !== 'EdDSA' || jwk.crv !== 'Ed25519') continue;
+          next.set(jwk.kid, (await importJWK({ ...jwk }, 'EdDSA')) as CryptoKey);
+        }
+        this.keys = next;
+        this.loadedAt = Date.now();
+      })
+      .finally(() => {
+        this.loading = null;
+      });
+    return this.loading;
+  }
+}

@@ -1,0 +1,63 @@
+import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { AdminEvents, type AppHealth, BACKEND_APPS, type BackendApp, healthMessage, type Readiness, type StatusDocument } from '@app/contracts';
+import { MessageBus, ObjectStore } from '@app/infra';
+import { GatewayMetrics } from '../observability/metrics.js';
+
+const SAMPLE_INTERVAL_MS = 60_000;
+const VERSION = '1.0.0';
+
+/**
+ * Readiness and status from the apps' health answers and the object store. `/status` is
+ * ok when everything answers, degraded when an app or the object store does not, and down
+ * (503) when no app can reach the database. One sample a minute goes to the admin app for
+ * /health/history.
+ */
+@Injectable()
+export class ServiceHealth implements OnModuleInit, OnModuleDestroy {
+  private timer?: NodeJS.Timeout;
+  private lastUp = new Map<BackendApp, boolean>();
+
+  constructor(
+    private readonly bus: MessageBus,
+    private readonly store: ObjectStore,
+    metrics: GatewayMetrics,
+  ) {
+    for (const app of BACKEND_APPS) metrics.gauge(`fds_app_up{app="${app}"}`, () => (this.lastUp.get(app) ? 1 : 0));
+  }
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.sample(), SAMPLE_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+  }
+
+  async readiness(): Promise<Readiness> {
+    const status = await this.status();
+    return { ready: status.database && status.object_store, database: status.database, object_store: status.object_store };
+  }
+
+  async status(): Promise<StatusDocument> {
+    const [answers, objectStore] = await Promise.all([
+      Promise.all(BACKEND_APPS.map((app) => this.bus.send(healthMessage(app), {}).catch((): AppHealth | null => null))),
+      this.store.check().catch(() => false),
+    ]);
+    const apps: Record<string, 'up' | 'down'> = {};
+    BACKEND_APPS.forEach((app, i) => {
+      apps[app] = answers[i] ? 'up' : 'down';
+      this.lastUp.set(app, !!answers[i]);
+    });
+    const answered = answers.filter((a): a is AppHealth => a !== null);
+    const database = answered.length > 0 && answered.every((a) => a.database);
+    const allUp = answered.length === BACKEND_APPS.length;
+    const status: StatusDocument['status'] = !database ? 'down' : allUp && objectStore ? 'ok' : 'degraded';
+    return { status, version: VERSION, time: new Date().toISOString(), database, object_store: objectStore, apps };
+  }
+
+  private async sample(): Promise<void> {
+    const { status, time } = await this.status();
+    this.bus.emit(AdminEvents.healthSample, { ts: time, status });
+  }
+}

@@ -1,0 +1,32 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { RequestPipeline } from './request-pipeline.js';
+
+/** The node:http server in front of the pipeline (no framework router: routes come from the declarations). */
+@Injectable()
+export class GatewayHttpServer implements OnApplicationShutdown {
+  private server?: Server;
+
+  constructor(private readonly pipeline: RequestPipeline) {}
+
+  async listen(port: number, host?: string): Promise<number> {
+    const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 15 * 60_000 }, (req, res) => this.pipeline.handle(req, res));
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    return (server.address() as AddressInfo).port;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+      setTimeout(() => server.closeAllConnections(), 2_000).unref();
+    });
+  }
+}

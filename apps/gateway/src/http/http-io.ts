@@ -1,0 +1,75 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ServiceError, ErrorCode, type SetCookie } from '@app/contracts';
+
+export function parseCookies(header: string | undefined): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  if (!header) return cookies;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    const name = part.slice(0, eq).trim();
+    if (!(name in cookies)) cookies[name] = part.slice(eq + 1).trim();
+  }
+  return cookies;
+}
+
+/** SPEC "Console login" 5: every session cookie is Path=/, HttpOnly, Secure, SameSite=Strict. */
+export function serializeCookie(cookie: SetCookie): string {
+  const parts = [`${cookie.name}=${cookie.value}`, 'Path=/', 'HttpOnly', 'Secure', 'SameSite=Strict'];
+  if (cookie.maxAge !== undefined) parts.push(`Max-Age=${cookie.maxAge}`);
+  return parts.join('; ');
+}
+
+/** Reads a small body whole, refusing more than `maxBytes` (413) without buffering the excess. */
+export async function readSmallBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) throw new ServiceError(ErrorCode.PayloadTooLarge, `body larger than ${maxBytes} bytes`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) throw new ServiceError(ErrorCode.PayloadTooLarge, `body larger than ${maxBytes} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+export type ParsedBody = { readonly kind: 'absent' } | { readonly kind: 'json'; readonly value: unknown } | { readonly kind: 'form'; readonly fields: Record<string, string> };
+
+/** A JSON or urlencoded-form body (forms carry the `csrf` field of console pages). */
+export function parseBody(raw: Buffer, contentType: string | undefined): ParsedBody {
+  if (raw.length === 0) return { kind: 'absent' };
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/x-www-form-urlencoded') {
+    return { kind: 'form', fields: Object.fromEntries(new URLSearchParams(raw.toString('utf8'))) };
+  }
+  if (type !== 'application/json' && !type.endsWith('+json')) {
+    throw new ServiceError(ErrorCode.UnsupportedMediaType, 'body must be application/json');
+  }
+  try {
+    return { kind: 'json', value: JSON.parse(raw.toString('utf8')) };
+  } catch {
+    throw ServiceError.badRequest('body is not valid JSON');
+  }
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, head = false, contentType = 'application/json'): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(head ? undefined : text);
+}
+
+export function sendText(res: ServerResponse, status: number, body: string, contentType = 'text/plain; charset=utf-8', head = false): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(head ? undefined : body);
+}
+
+/** The client address: the socket's, since the gateway is the edge (TRUST_PROXY is a later seam). */
+export function clientIp(req: IncomingMessage): string {
+  const address = req.socket.remoteAddress ?? '';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}

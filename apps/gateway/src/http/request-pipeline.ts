@@ -1,0 +1,285 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  CSRF_FIELD,
+  CSRF_HEADER,
+  type EndpointCall,
+  type EndpointDef,
+  ENDPOINTS,
+  ErrorCode,
+  type HttpReply,
+  type RequestContext,
+  ServiceError,
+  type StagedFile,
+} from '@app/contracts';
+import { JsonLogger, logContext, MessageBus, type ServiceConfig, withClientSpan } from '@app/infra';
+import { SERVICE_CONFIG } from '@app/platform';
+import { AccessPolicy, type Access } from '../auth/access-policy.js';
+import { DownloadServer } from '../downloads/download-server.js';
+import { ServiceHealth } from '../health/service-health.js';
+import { buildOpenApiDocument } from '../openapi/openapi-document.js';
+import { GatewayMetrics } from '../observability/metrics.js';
+import { RequestLog } from '../observability/request-log.js';
+import { InputValidator } from '../routing/input-validator.js';
+import { RouteTable } from '../routing/route-table.js';
+import { BodyStager } from '../uploads/body-stager.js';
+import { asServiceError, renderError, wantsJson } from './error-renderer.js';
+import { clientIp, parseBody, parseCookies, readSmallBody, sendJson, sendText, serializeCookie } from './http-io.js';
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+const DEFAULT_JSON_LIMIT = 64 * 1024;
+
+interface RequestState {
+  readonly requestId: string;
+  readonly started: bigint;
+  route: string;
+  domain: string | null;
+  actor: string | null;
+  bytesIn: number;
+}
+
+/**
+ * Every request goes through here: request id, routing, access (authentication, CSRF,
+ * customer, scope), validation, body handling, then the endpoint's target; errors rendered
+ * per SPEC "Errors"; one request-log entry and metrics for every request.
+ */
+@Injectable()
+export class RequestPipeline {
+  private readonly routes = new RouteTable(ENDPOINTS);
+  private readonly validator = new InputValidator(ENDPOINTS);
+  private readonly logger = new JsonLogger('gateway');
+  private openApiText?: string;
+
+  constructor(
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+    private readonly bus: MessageBus,
+    private readonly access: AccessPolicy,
+    private readonly stager: BodyStager,
+    private readonly downloads: DownloadServer,
+    private readonly health: ServiceHealth,
+    private readonly metrics: GatewayMetrics,
+    private readonly requestLog: RequestLog,
+  ) {}
+
+  handle(req: IncomingMessage, res: ServerResponse): void {
+    const header = req.headers['x-request-id'];
+    const requestId = typeof header === 'string' && REQUEST_ID_PATTERN.test(header) ? header : randomUUID();
+    const state: RequestState = { requestId, started: process.hrtime.bigint(), route: '(unmatched)', domain: null, actor: null, bytesIn: 0 };
+    res.setHeader('X-Request-Id', requestId);
+    req.on('data', (chunk: Buffer) => (state.bytesIn += chunk.length));
+    res.on('finish', () => this.finish(req, res, state));
+    res.on('close', () => {
+      if (!res.writableFinished) this.finish(req, res, state);
+    });
+    void logContext.run({ requestId }, () => this.process(req, res, state));
+  }
+
+  private async process(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
+    const method = req.method ?? 'GET';
+    const rawUrl = req.url ?? '/';
+    const queryAt = rawUrl.indexOf('?');
+    const path = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
+    const search = new URLSearchParams(queryAt === -1 ? '' : rawUrl.slice(queryAt + 1));
+    const json = wantsJson(req.headers.accept);
+    let endpoint: EndpointDef | undefined;
+    let staged: StagedFile | undefined;
+    try {
+      const lookup = this.routes.lookup(method, path);
+      switch (lookup.kind) {
+        case 'not-found':
+          throw ServiceError.notFound(`no endpoint ${method} ${path}`);
+        case 'bad-path':
+          throw ServiceError.badRequest('path is not valid percent-encoding');
+        case 'method-not-allowed':
+          throw new ServiceError(ErrorCode.MethodNotAllowed, `${method} is not allowed here`, { Allow: lookup.allowed.join(', ') });
+        case 'found':
+          break;
+      }
+      endpoint = lookup.match.endpoint;
+      state.route = endpoint.path;
+      const cookies = parseCookies(req.headers.cookie);
+      const smallBody = endpoint.body.kind === 'json' || (endpoint.body.kind === 'none' && isForm(req)) ? await readSmallBody(req, endpoint.body.kind === 'json' ? (endpoint.body.maxBytes ?? DEFAULT_JSON_LIMIT) : DEFAULT_JSON_LIMIT) : null;
+      const parsedBody = smallBody ? parseBody(smallBody, req.headers['content-type']) : ({ kind: 'absent' } as const);
+      const csrfToken = headerValue(req, CSRF_HEADER) ?? search.get(CSRF_FIELD) ?? (parsedBody.kind === 'form' ? parsedBody.fields[CSRF_FIELD] : undefined);
+      const access = await this.access.check({
+        auth: endpoint.auth,
+        method,
+        credentials: { authorization: headerValue(req, 'authorization'), cookies },
+        customerParam: search.get('customer') ?? undefined,
+        csrfToken,
+      });
+      state.domain = access.customer?.domain ?? access.principal?.homeCustomer.domain ?? null;
+      state.actor = actorOf(access);
+      const params = this.validator.params(endpoint, lookup.match.params);
+      const query = this.validator.query(endpoint, search);
+
+      if (endpoint.target.kind === 'gateway') {
+        await this.serveFromGateway(endpoint.target.handler, req, res, params, method === 'HEAD');
+        return;
+      }
+
+      let body: unknown;
+      if (endpoint.body.kind === 'json') {
+        if (parsedBody.kind === 'absent') {
+          if (endpoint.body.required) throw ServiceError.badRequest('a JSON body is required');
+        } else {
+          const value = parsedBody.kind === 'json' ? parsedBody.value : withoutCsrf(parsedBody.fields);
+          body = this.validator.body(endpoint, value);
+        }
+      }
+      const contentType = (headerValue(req, 'content-type') ?? 'application/octet-stream').slice(0, 255);
+      if (endpoint.body.kind === 'stream') {
+        if (!access.customer) throw new Error(`${endpoint.operationId}: stream bodies need a tenant endpoint`);
+        staged = await this.stager.stage(req, endpoint.body.maxBytes(access.customer), contentType);
+      }
+      const call: EndpointCall<unknown, unknown, unknown> = {
+        ctx: this.context(req, state, access),
+        params,
+        query,
+        body,
+        ...(staged ? { file: staged, contentType } : {}),
+        ...(endpoint.forwardHeaders ? { headers: pickHeaders(req, endpoint.forwardHeaders) } : {}),
+      };
+      const message = endpoint.target.message;
+      const result = await withClientSpan(message.pattern, () => this.bus.send(message, call));
+      staged = undefined; // the app owns it now
+      this.writeReply(res, endpoint.target.reply(result, { json, baseUrl: this.config.publicUrl, path }), method === 'HEAD');
+    } catch (err) {
+      if (staged && ServiceError.is(err) && err.code === ErrorCode.Unavailable && /unavailable$/.test(err.message)) {
+        void this.stager.discard(staged); // nobody received it
+      }
+      const error = asServiceError(err);
+      if (error.code === ErrorCode.Internal) this.logger.error(err instanceof Error ? err : new Error(String(err)), 'request failed');
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (!req.complete) res.setHeader('Connection', 'close'); // do not read an unwanted upload
+      renderError(res, error, { mode: endpoint?.errorMode ?? 'json', wantsJson: json, path, requestId: state.requestId, head: method === 'HEAD' });
+    }
+  }
+
+  private context(req: IncomingMessage, state: RequestState, access: Access): RequestContext {
+    const actor = state.actor ?? 'anonymous';
+    return {
+      requestId: state.requestId,
+      principal: access.principal,
+      customer: access.customer,
+      actor,
+      auditActor: access.actingAsAdmin ? `admin:${actor}` : actor,
+      ip: clientIp(req),
+      userAgent: (headerValue(req, 'user-agent') ?? '').slice(0, 512),
+      baseUrl: this.config.publicUrl,
+    };
+  }
+
+  private async serveFromGateway(handler: Extract<EndpointDef['target'], { kind: 'gateway' }>['handler'], req: IncomingMessage, res: ServerResponse, params: Record<string, unknown>, head: boolean): Promise<void> {
+    switch (handler) {
+      case 'healthz':
+        return sendText(res, 200, 'ok\n', 'text/plain; charset=utf-8', head);
+      case 'readyz': {
+        const readiness = await this.health.readiness();
+        return sendJson(res, readiness.ready ? 200 : 503, readiness, head);
+      }
+      case 'status': {
+        const status = await this.health.status();
+        return sendJson(res, status.status === 'down' ? 503 : 200, status, head);
+      }
+      case 'metrics':
+        return sendText(res, 200, this.metrics.render(), 'text/plain; version=0.0.4; charset=utf-8', head);
+      case 'openapi':
+        this.openApiText ??= JSON.stringify(buildOpenApiDocument(ENDPOINTS, this.config.publicUrl));
+        return sendText(res, 200, this.openApiText, 'application/json', head);
+      case 'download':
+        return this.downloads.serve(req, res, String(params.token));
+    }
+  }
+
+  private writeReply(res: ServerResponse, reply: HttpReply, head: boolean): void {
+    if ('cookies' in reply && reply.cookies?.length) res.setHeader('Set-Cookie', reply.cookies.map(serializeCookie));
+    if ('headers' in reply && reply.headers) for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
+    switch (reply.kind) {
+      case 'json':
+        return sendJson(res, reply.status, reply.body, head);
+      case 'text':
+        return sendText(res, reply.status, reply.body, reply.contentType, head);
+      case 'empty':
+        res.statusCode = reply.status;
+        res.end();
+        return;
+      case 'redirect':
+        res.statusCode = reply.status;
+        res.setHeader('Location', reply.location);
+        res.end();
+        return;
+      case 'download-link':
+        res.statusCode = 302;
+        res.setHeader('Location', this.downloads.linkFor(reply.file));
+        res.setHeader('Cache-Control', 'no-store');
+        res.end();
+        return;
+      case 'file-head':
+        res.statusCode = 200;
+        res.setHeader('Content-Length', reply.file.sizeBytes);
+        res.setHeader('Content-Type', reply.file.contentType);
+        res.setHeader('ETag', `"${reply.file.sha256}"`);
+        res.setHeader('Last-Modified', new Date(reply.file.lastModified).toUTCString());
+        res.end();
+        return;
+    }
+  }
+
+  private finish(req: IncomingMessage, res: ServerResponse, state: RequestState): void {
+    if ((state as { done?: boolean }).done) return;
+    (state as { done?: boolean }).done = true;
+    const seconds = Number(process.hrtime.bigint() - state.started) / 1e9;
+    const bytesOut = Number(res.getHeader('Content-Length') ?? 0) || 0;
+    const rawUrl = req.url ?? '/';
+    this.metrics.observe(req.method ?? 'GET', state.route, res.statusCode, seconds, state.bytesIn, bytesOut);
+    this.requestLog.record({
+      ts: new Date().toISOString(),
+      domain: state.domain,
+      actor: state.actor,
+      method: req.method ?? 'GET',
+      route: state.route,
+      path: rawUrl.split('?')[0]!.slice(0, 2048),
+      status: res.statusCode,
+      ip: clientIp(req),
+      user_agent: (headerValue(req, 'user-agent') ?? '').slice(0, 512),
+      bytes_in: state.bytesIn,
+      bytes_out: bytesOut,
+      duration_ms: Math.round(seconds * 1000),
+      request_id: state.requestId,
+    });
+  }
+}
+
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function pickHeaders(req: IncomingMessage, names: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    const value = headerValue(req, name);
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+function isForm(req: IncomingMessage): boolean {
+  return /^application\/x-www-form-urlencoded/i.test(req.headers['content-type'] ?? '');
+}
+
+function withoutCsrf(fields: Record<string, string>): Record<string, string> {
+  const { [CSRF_FIELD]: _csrf, ...rest } = fields;
+  return rest;
+}
+
+function actorOf(access: Access): string | null {
+  const principal = access.principal;
+  if (!principal) return null;
+  return principal.kind === 'token' ? `token:${principal.credentialId}` : `user:${principal.userId}`;
+}

@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+
+const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+interface Histogram {
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
+/** Prometheus text exposition of the gateway's request metrics plus process figures. */
+@Injectable()
+export class GatewayMetrics {
+  private readonly requests = new Map<string, number>();
+  private readonly durations = new Map<string, Histogram>();
+  private readonly bytes = { in: 0, out: 0 };
+  private readonly gauges = new Map<string, () => number>();
+
+  observe(method: string, route: string, status: number, seconds: number, bytesIn: number, bytesOut: number): void {
+    const key = `method="${method}",route="${escape(route)}",status="${status}"`;
+    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+    const hKey = `route="${escape(route)}"`;
+    let histogram = this.durations.get(hKey);
+    if (!histogram) {
+      histogram = { counts: BUCKETS.map(() => 0), sum: 0, count: 0 };
+      this.durations.set(hKey, histogram);
+    }
+    for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]!) histogram.counts[i]!++;
+    histogram.sum += seconds;
+    histogram.count++;
+    this.bytes.in += bytesIn;
+    this.bytes.out += bytesOut;
+  }
+
+  /** A gauge read at scrape time (e.g. `fds_app_up{app="logdata"}`). */
+  gauge(nameWithLabels: string, read: () => number): void {
+    this.gauges.set(nameWithLabels, read);
+  }
+
+  render(): string {
+    const lines: string[] = [];
+    lines.push('# HELP fds_http_requests_total HTTP requests by method, route pattern and status.', '# TYPE fds_http_requests_total counter');
+    for (const [labels, value] of this.requests) lines.push(`fds_http_requests_total{${labels}} ${value}`);
+    lines.push('# HELP fds_http_request_duration_seconds Time to answer, by route pattern.', '# TYPE fds_http_request_duration_seconds histogram');
+    for (const [labels, h] of this.durations) {
+      BUCKETS.forEach((le, i) => lines.push(`fds_http_request_duration_seconds_bucket{${labels},le="${le}"} ${h.counts[i]}`));
+      lines.push(`fds_http_request_duration_seconds_bucket{${labels},le="+Inf"} ${h.count}`);
+      lines.push(`fds_http_request_duration_seconds_sum{${labels}} ${h.sum}`, `fds_http_request_duration_seconds_count{${labels}} ${h.count}`);
+    }
+    lines.push('# TYPE fds_http_received_bytes_total counter', `fds_http_received_bytes_total ${this.bytes.in}`);
+    lines.push('# TYPE fds_http_sent_bytes_total counter', `fds_http_sent_bytes_total ${this.bytes.out}`);
+    const memory = process.memoryUsage();
+    lines.push('# TYPE process_resident_memory_bytes gauge', `process_resident_memory_bytes ${memory.rss}`);
+    lines.push('# TYPE nodejs_heap_used_bytes gauge', `nodejs_heap_used_bytes ${memory.heapUsed}`);
+    lines.push('# TYPE process_uptime_seconds gauge', `process_uptime_seconds ${Math.round(process.uptime())}`);
+    const seen = new Set<string>();
+    for (const [name, read] of this.gauges) {
+      const base = name.split('{')[0]!;
+      if (!seen.has(base)) {
+        lines.push(`# TYPE ${base} gauge`);
+        seen.add(base);
+      }
+      lines.push(`${name} ${read()}`);
+    }
+    return lines.join('\n') + '\n';
+  }
+}
+
+function escape(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+}

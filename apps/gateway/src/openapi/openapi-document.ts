@@ -1,0 +1,124 @@
+import type { TSchema } from '@sinclair/typebox';
+import { type EndpointDef, Problem } from '@app/contracts';
+
+/** SPEC: the machine-readable description declares version 1.0.0 and OpenAPI 3.1. */
+export const API_VERSION = '1.0.0';
+
+const AREA_TAGS = [
+  ['Firmware', 'Firmware builds and the public update check'],
+  ['Log data', 'Write-once log files'],
+  ['Devices', 'Device registry'],
+  ['Tags', 'Tags across builds and devices'],
+  ['Downloads', 'Signed, short-lived download links'],
+  ['Tokens', 'API tokens'],
+  ['Members', 'People of a customer'],
+  ['Stats', 'Usage statistics and access log'],
+  ['Auth', 'Console login and sessions'],
+  ['Health', 'Health, status, metrics and this document'],
+  ['Admin', 'Service administration'],
+] as const;
+
+/** Plain JSON Schema: drops TypeBox's symbol keys and nested $id (the document inlines schemas). */
+function plain(schema: TSchema): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(schema), (key, value) => (key === '$id' ? undefined : value)) as Record<string, unknown>;
+}
+
+function parameters(endpoint: EndpointDef): unknown[] {
+  const result: unknown[] = [];
+  const add = (where: 'path' | 'query', schema: TSchema | undefined) => {
+    const properties = (schema?.properties ?? {}) as Record<string, TSchema>;
+    const required = new Set<string>((schema?.required as string[] | undefined) ?? []);
+    for (const [name, property] of Object.entries(properties)) {
+      const { description, ...rest } = plain(property);
+      result.push({ name, in: where, required: where === 'path' || required.has(name), ...(description ? { description } : {}), schema: rest });
+    }
+  };
+  add('path', endpoint.params);
+  add('query', endpoint.query);
+  return result;
+}
+
+function requestBody(endpoint: EndpointDef): unknown {
+  switch (endpoint.body.kind) {
+    case 'none':
+      return undefined;
+    case 'json':
+      return { required: endpoint.body.required, content: { 'application/json': { schema: plain(endpoint.body.schema) } } };
+    case 'stream':
+      return { required: true, description: endpoint.body.description, content: { '*/*': { schema: { type: 'string', format: 'binary' } } } };
+  }
+}
+
+function security(endpoint: EndpointDef): unknown[] {
+  switch (endpoint.auth.kind) {
+    case 'public':
+      return [];
+    case 'metrics':
+      return [{ metrics: [] }, { bearer: [] }, { session: [] }];
+    case 'principal':
+      return [{ bearer: [] }, { session: [] }];
+  }
+}
+
+function responses(endpoint: EndpointDef): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [status, doc] of Object.entries(endpoint.responses)) {
+    const contentType = doc.contentType ?? 'application/json';
+    out[status] = {
+      description: doc.description,
+      ...(doc.headers ? { headers: Object.fromEntries(Object.entries(doc.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) } : {}),
+      ...(doc.schema ? { content: { [contentType]: { schema: plain(doc.schema) } } } : {}),
+    };
+  }
+  const problem = { $ref: '#/components/schemas/Problem' };
+  for (const status of endpoint.errors) {
+    if (out[status]) continue;
+    out[status] = {
+      description: endpoint.errorMode === 'text' ? 'Error: one text line by default, problem+json with Accept: application/json' : 'Error (problem+json)',
+      content: {
+        'application/problem+json': { schema: problem },
+        ...(endpoint.errorMode === 'text' ? { 'text/plain': { schema: { type: 'string', description: '<status> <reason phrase>: <message>' } } } : {}),
+      },
+    };
+  }
+  return out;
+}
+
+/** The OpenAPI 3.1 document, derived from the endpoint declarations only. */
+export function buildOpenApiDocument(endpoints: readonly EndpointDef[], serverUrl: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const endpoint of endpoints) {
+    const operation: Record<string, unknown> = {
+      operationId: endpoint.operationId,
+      tags: [endpoint.tag],
+      summary: endpoint.summary,
+      security: security(endpoint),
+      responses: responses(endpoint),
+    };
+    const params = parameters(endpoint);
+    if (params.length) operation.parameters = params;
+    const body = requestBody(endpoint);
+    if (body) operation.requestBody = body;
+    if (endpoint.auth.kind === 'principal' && endpoint.auth.scope) operation['x-scope'] = endpoint.auth.scope;
+    (paths[endpoint.path] ??= {})[endpoint.method.toLowerCase()] = operation;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Firmware Distribution, Device Registry and Log Storage Service',
+      version: API_VERSION,
+      description: 'Multi-tenant firmware distribution with a device registry and write-once log storage.',
+    },
+    servers: [{ url: serverUrl }],
+    tags: AREA_TAGS.map(([name, description]) => ({ name, description })),
+    paths,
+    components: {
+      schemas: { Problem: plain(Problem) },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'API token (Ed25519-signed JWT)' },
+        session: { type: 'apiKey', in: 'cookie', name: '__Host-svc_at', description: 'Console session (access cookie); writes need X-CSRF-Token' },
+        metrics: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for /metrics only' },
+      },
+    },
+  };
+}

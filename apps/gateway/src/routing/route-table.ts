@@ -1,0 +1,81 @@
+import type { EndpointDef, HttpMethod } from '@app/contracts';
+
+export interface RouteMatch {
+  readonly endpoint: EndpointDef;
+  /** Path parameters, percent-decoded per segment (so `%2F` inside a HW id stays in it). */
+  readonly params: Record<string, string>;
+}
+
+export type RouteLookup =
+  | { readonly kind: 'found'; readonly match: RouteMatch }
+  | { readonly kind: 'method-not-allowed'; readonly allowed: readonly HttpMethod[] }
+  | { readonly kind: 'not-found' }
+  | { readonly kind: 'bad-path' };
+
+interface CompiledRoute {
+  readonly endpoint: EndpointDef;
+  /** Literal segment, or null for a parameter (name in `names`). */
+  readonly segments: readonly (string | null)[];
+  readonly names: readonly string[];
+  /** More literal segments win over parameters (e.g. /logdata/{name}/meta vs /x/{a}/{b}). */
+  readonly literalCount: number;
+}
+
+/**
+ * Routes derived from the endpoint declarations. Paths are split on `/` before decoding, so
+ * reserved characters percent-encoded inside a parameter never change the route.
+ */
+export class RouteTable {
+  private readonly bySegmentCount = new Map<number, CompiledRoute[]>();
+
+  constructor(endpoints: readonly EndpointDef[]) {
+    for (const endpoint of endpoints) {
+      const parts = endpoint.path.split('/').slice(1);
+      const names: string[] = [];
+      const segments = parts.map((part) => {
+        const param = /^\{(\w+)\}$/.exec(part);
+        if (param) {
+          names.push(param[1]!);
+          return null;
+        }
+        return part;
+      });
+      const route: CompiledRoute = { endpoint, segments, names, literalCount: segments.filter((s) => s !== null).length };
+      const list = this.bySegmentCount.get(segments.length) ?? [];
+      list.push(route);
+      list.sort((a, b) => b.literalCount - a.literalCount);
+      this.bySegmentCount.set(segments.length, list);
+    }
+  }
+
+  lookup(method: string, rawPath: string): RouteLookup {
+    const parts = rawPath.split('/').slice(1);
+    const candidates = this.bySegmentCount.get(parts.length);
+    if (!candidates) return { kind: 'not-found' };
+    const allowed: HttpMethod[] = [];
+    let bestLiteralCount = -1;
+    for (const route of candidates) {
+      if (route.literalCount < bestLiteralCount) break;
+      if (!route.segments.every((segment, i) => segment === null || segment === parts[i])) continue;
+      bestLiteralCount = route.literalCount;
+      if (route.endpoint.method !== method) {
+        allowed.push(route.endpoint.method);
+        continue;
+      }
+      const params: Record<string, string> = {};
+      let index = 0;
+      for (let i = 0; i < route.segments.length; i++) {
+        if (route.segments[i] !== null) continue;
+        let value: string;
+        try {
+          value = decodeURIComponent(parts[i]!);
+        } catch {
+          return { kind: 'bad-path' };
+        }
+        params[route.names[index++]!] = value;
+      }
+      return { kind: 'found', match: { endpoint: route.endpoint, params } };
+    }
+    return allowed.length ? { kind: 'method-not-allowed', allowed } : { kind: 'not-found' };
+  }
+}

@@ -1,0 +1,20 @@
+import 'reflect-metadata';
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { JsonLogger, type ServiceConfig } from '@app/infra';
+import { GatewayModule } from './gateway.module.js';
+import { GatewayHttpServer } from './http/gateway-http-server.js';
+
+export interface RunningGateway {
+  readonly app: INestApplicationContext;
+  readonly port: number;
+}
+
+/** Starts the gateway's Nest context and its HTTP server on `port` (0: any free port). */
+export async function startGateway(config: ServiceConfig, port = config.port): Promise<RunningGateway> {
+  const app = await NestFactory.createApplicationContext(GatewayModule.register(config), { logger: new JsonLogger('gateway') });
+  app.enableShutdownHooks();
+  const bound = await app.get(GatewayHttpServer).listen(port);
+  new JsonLogger('gateway').info('listening', { port: bound, public_url: config.publicUrl });
+  return { app, port: bound };
+}

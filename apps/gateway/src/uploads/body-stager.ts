@@ -1,0 +1,67 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { Transform, type TransformCallback } from 'node:stream';
+import { Injectable } from '@nestjs/common';
+import { ErrorCode, ServiceError, type StagedFile } from '@app/contracts';
+import { ObjectStore } from '@app/infra';
+
+/** Counts and hashes bytes on their way to the store; fails past the limit. */
+class HashingLimiter extends Transform {
+  readonly hash = createHash('sha256');
+  size = 0;
+
+  constructor(private readonly maxBytes: number) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) return callback(tooLarge(this.maxBytes));
+    this.hash.update(chunk);
+    callback(null, chunk);
+  }
+}
+
+function tooLarge(maxBytes: number): ServiceError {
+  return new ServiceError(ErrorCode.PayloadTooLarge, `body larger than the limit of ${maxBytes} bytes`);
+}
+
+/**
+ * Streams a request body into the object store under an upload key, computing SHA-256 and
+ * size on the way: never held whole in memory, never over the bus. A declared length above
+ * the limit is refused before anything is read or stored.
+ */
+@Injectable()
+export class BodyStager {
+  constructor(private readonly store: ObjectStore) {}
+
+  async stage(req: IncomingMessage, maxBytes: number, contentType: string): Promise<StagedFile> {
+    const declared = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : undefined;
+    if (declared !== undefined && (!Number.isSafeInteger(declared) || declared < 0)) throw ServiceError.badRequest('invalid Content-Length');
+    if (declared !== undefined && declared > maxBytes) throw tooLarge(maxBytes);
+    const key = `uploads/${new Date().toISOString().slice(0, 10)}/${randomUUID()}`;
+    const limiter = new HashingLimiter(maxBytes);
+    req.on('error', (err) => limiter.destroy(err));
+    req.pipe(limiter);
+    try {
+      await this.store.put(key, limiter, { sizeBytes: declared, contentType });
+    } catch (err) {
+      await this.store.delete(key).catch(() => undefined);
+      if (ServiceError.is(err)) throw err;
+      const cause = (err as { cause?: unknown })?.cause;
+      if (ServiceError.is(cause)) throw cause;
+      if (limiter.size > maxBytes) throw tooLarge(maxBytes);
+      throw err;
+    }
+    if (limiter.size > maxBytes) {
+      await this.store.delete(key).catch(() => undefined);
+      throw tooLarge(maxBytes);
+    }
+    return { key, sizeBytes: limiter.size, sha256: limiter.hash.digest('hex'), contentType };
+  }
+
+  /** Removes a staged body the app never received. */
+  async discard(file: StagedFile): Promise<void> {
+    await this.store.delete(file.key).catch(() => undefined);
+  }
+}

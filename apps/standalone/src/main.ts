@@ -1,0 +1,18 @@
+import { JsonLogger, startTelemetry } from '@app/infra';
+import { startStandalone } from './standalone.js';
+
+const logger = new JsonLogger('standalone');
+try {
+  await startTelemetry('firmware-service', Object.keys(process.env).some((k) => k.startsWith('OTEL_')));
+  const service = await startStandalone();
+  const stop = async (signal: string) => {
+    logger.info('stopping', { signal });
+    await service.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+} catch (err) {
+  logger.error(err instanceof Error ? err : new Error(String(err)), 'failed to start');
+  process.exit(1);
+}

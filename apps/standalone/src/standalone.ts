@@ -1,0 +1,51 @@
+import 'reflect-metadata';
+import type { INestApplicationContext } from '@nestjs/common';
+import { BACKEND_APPS } from '@app/contracts';
+import { acquireDataDirLock, closeDatabases, closeMessageBuses, JsonLogger, loadConfig, type ServiceConfig } from '@app/infra';
+import { startBackendApp } from '@app/platform';
+import { startGateway } from '../../gateway/src/start-gateway.js';
+import { BACKEND_MODULES } from './app-modules.js';
+
+export interface StandaloneService {
+  readonly config: ServiceConfig;
+  readonly port: number;
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole service in one process: every app on the in-process bus, the embedded database
+ * and files under DATA_DIR, the in-process job runner and the mail outbox. The same modules
+ * run as separate processes in distributed mode; only the adapters differ.
+ */
+export async function startStandalone(env: NodeJS.ProcessEnv = process.env, options: { port?: number } = {}): Promise<StandaloneService> {
+  const config = loadConfig(env);
+  const logger = new JsonLogger('standalone');
+  const releaseLock = config.databaseUrl ? () => undefined : acquireDataDirLock(config.dataDir);
+  const contexts: INestApplicationContext[] = [];
+  try {
+    contexts.push(...(await Promise.all(BACKEND_APPS.map((app) => startBackendApp(app, BACKEND_MODULES[app].module, config)))));
+    const gateway = await startGateway(config, options.port ?? config.port);
+    contexts.push(gateway.app);
+    logger.info('ready', { port: gateway.port, data_dir: config.dataDir, startup_ms: Math.round(process.uptime() * 1000) });
+    let closed = false;
+    return {
+      config,
+      port: gateway.port,
+      url: `http://127.0.0.1:${gateway.port}`,
+      async close() {
+        if (closed) return;
+        closed = true;
+        for (const context of contexts.reverse()) await context.close();
+        await closeMessageBuses();
+        await closeDatabases();
+        releaseLock();
+      },
+    };
+  } catch (err) {
+    for (const context of contexts.reverse()) await context.close().catch(() => undefined);
+    await closeDatabases().catch(() => undefined);
+    releaseLock();
+    throw err;
+  }
+}
