@@ -1,0 +1,48 @@
+import { describe, expect, it } from '@jest/globals';
+import { Type } from '@sinclair/typebox';
+import { defineEndpoint, type EndpointDef, ENDPOINTS } from '@app/contracts';
+import { RouteTable } from './route-table.js';
+
+const endpoint = (method: EndpointDef['method'], path: string): EndpointDef =>
+  defineEndpoint({
+    operationId: `${method}${path}`,
+    method,
+    path,
+    tag: 'Devices',
+    summary: '',
+    auth: { kind: 'public' },
+    errorMode: 'json',
+    params: Type.Object({}),
+    body: { kind: 'none' },
+    responses: {},
+    errors: [],
+    target: { kind: 'gateway', handler: 'healthz' },
+  }) as EndpointDef;
+
+describe('RouteTable', () => {
+  const table = new RouteTable([endpoint('GET', '/devices/{hwid}'), endpoint('GET', '/devices/{hwid}/tags'), endpoint('PUT', '/devices/{hwid}/tags/{tag}')]);
+
+  it('decodes each segment after splitting, so encoded reserved characters stay inside a parameter', () => {
+    const found = table.lookup('GET', '/devices/a%2Fb%3Fc%23d%25e');
+    expect(found).toMatchObject({ kind: 'found', match: { params: { hwid: 'a/b?c#d%e' } } });
+    expect(table.lookup('GET', '/devices/a%2Fb/tags')).toMatchObject({ kind: 'found', match: { endpoint: { path: '/devices/{hwid}/tags' } } });
+  });
+
+  it('answers method-not-allowed with the allowed methods, and not-found otherwise', () => {
+    expect(table.lookup('DELETE', '/devices/x')).toEqual({ kind: 'method-not-allowed', allowed: ['GET'] });
+    expect(table.lookup('GET', '/nothing/here')).toEqual({ kind: 'not-found' });
+  });
+
+  it('reports malformed percent-encoding', () => {
+    expect(table.lookup('GET', '/devices/%E0%A4%A')).toEqual({ kind: 'bad-path' });
+  });
+
+  it('routes every declared endpoint to itself', () => {
+    const all = new RouteTable(ENDPOINTS);
+    for (const declared of ENDPOINTS) {
+      const path = declared.path.replace(/\{\w+\}/g, 'x');
+      const found = all.lookup(declared.method, path);
+      expect(found.kind === 'found' && found.match.endpoint).toBe(declared);
+    }
+  });
+});

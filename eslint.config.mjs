@@ -1,0 +1,25 @@
+// Lint: the rules that catch real bugs in this code base. Type-aware, so floating promises
+// and non-exhaustive switches over unions/enums are errors.
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', '**/*.cjs', '**/*.mjs'] },
+  {
+    files: ['**/*.ts'],
+    extends: [tseslint.configs.base],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+      '@typescript-eslint/await-thenable': 'error',
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@app/*/src/*', '**/libs/*/src/*'], message: 'import libraries from their root (@app/<lib>)' }] }],
+    },
+  },
+  {
+    files: ['**/*.spec.ts', '**/*.medium-spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+);
