@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { DynamicModule, INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { BackendApp } from '@app/contracts';
-import { assertDistributedConfig, createMessageServer, JsonLogger, loadConfig, type ServiceConfig, startTelemetry } from '@app/infra';
+import { assertDistributedConfig, closeDatabases, closeMessageBuses, createMessageServer, JsonLogger, loadConfig, type ServiceConfig, startTelemetry } from '@app/infra';
 import { ServiceErrorRpcFilter } from './rpc-exception.filter.js';
 
 /** A backend app's root module, built from the config (adapters are chosen there). */
@@ -35,6 +35,8 @@ export async function runDistributedApp(app: BackendApp, moduleFactory: AppModul
     const stop = async (signal: string) => {
       logger.info('stopping', { signal });
       await microservice.close();
+      await closeMessageBuses();
+      await closeDatabases();
       process.exit(0);
     };
     process.once('SIGTERM', () => void stop('SIGTERM'));

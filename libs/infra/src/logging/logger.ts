@@ -42,7 +42,11 @@ export class JsonLogger implements LoggerService {
   }
   error(message: unknown, ...rest: unknown[]): void {
     const fields = contextField(rest);
-    if (message instanceof Error) this.write('error', message.message, { ...fields, stack: message.stack });
+    if (message instanceof Error) {
+      // error(err, 'what failed') keeps both: the description as msg, the error beside it.
+      const what = typeof rest[0] === 'string' ? rest[0] : message.message;
+      this.write('error', what, { error: message.message, stack: message.stack });
+    }
     else {
       const stack = rest.find((r) => typeof r === 'string' && r.includes('\n    at '));
       this.write('error', String(message), { ...fields, ...(stack ? { stack } : {}) });

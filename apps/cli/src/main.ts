@@ -1,0 +1,103 @@
+// Operator CLI: `npm run cli -- <command>`. Works against the distributed database
+// (DATABASE_URL) or, in embedded mode, against DATA_DIR — refusing, with the lock file's
+// explanation, to open the data directory of a running server.
+import { BACKEND_APPS, BUNDLES, type Bundle } from '@app/contracts';
+import { acquireDataDirLock, closeDatabases, DataDirLockedError, loadConfig, migrateAppDatabases, type ServiceConfig } from '@app/infra';
+import { issueTokenForMember } from '../../identity/src/cli/issue-token-for-member.js';
+import { BACKEND_MODULES } from '../../standalone/src/app-modules.js';
+
+const USAGE = `Usage: npm run cli -- <command>
+
+Commands:
+  migrate                               Run every app's pending migrations (DATABASE_URL, or DATA_DIR when unset).
+  token create --customer <domain> --email <email> [--bundle read-only|uploader|full|admin] [--name <name>] [--days <1-365>]
+                                        Print a new API token for a member of a customer.
+  help                                  This text.
+`;
+
+class UsageError extends Error {}
+
+function flags(args: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument ${arg}`);
+    const value = args[i + 1];
+    if (value === undefined || value.startsWith('--')) throw new UsageError(`${arg} needs a value`);
+    out[arg.slice(2)] = value;
+    i++;
+  }
+  return out;
+}
+
+/** Embedded mode: take DATA_DIR's lock so a running server's database is never opened twice. */
+function lockEmbedded(config: ServiceConfig): () => void {
+  return config.databaseUrl ? () => undefined : acquireDataDirLock(config.dataDir);
+}
+
+async function migrate(config: ServiceConfig): Promise<void> {
+  const release = lockEmbedded(config);
+  try {
+    const reports = await migrateAppDatabases(config, BACKEND_APPS.map((app) => BACKEND_MODULES[app].database));
+    for (const report of reports) console.log(JSON.stringify(report));
+  } finally {
+    await closeDatabases();
+    release();
+  }
+}
+
+async function createToken(config: ServiceConfig, args: string[]): Promise<void> {
+  const options = flags(args);
+  const customer = options.customer;
+  const email = options.email;
+  if (!customer || !email) throw new UsageError('token create needs --customer and --email');
+  const bundle = (options.bundle ?? 'full') as Bundle;
+  if (!BUNDLES.includes(bundle)) throw new UsageError(`--bundle must be one of ${BUNDLES.join(', ')}`);
+  const days = options.days === undefined ? undefined : Number(options.days);
+  if (days !== undefined && (!Number.isInteger(days) || days < 1 || days > 365)) throw new UsageError('--days must be an integer from 1 to 365');
+  const release = lockEmbedded(config);
+  try {
+    const created = await issueTokenForMember(config, { customerDomain: customer, email, name: options.name ?? 'cli', bundle, expiresInDays: days });
+    console.error(`token ${created.id} for ${email} in ${customer}, bundle ${created.bundle}, expires ${created.expires_at}`);
+    console.log(created.token);
+  } finally {
+    await closeDatabases();
+    release();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, sub, ...rest] = argv;
+  const config = loadConfig();
+  switch (command) {
+    case 'migrate':
+      await migrate(config);
+      return 0;
+    case 'token':
+      if (sub !== 'create') throw new UsageError('unknown token command (try: token create)');
+      await createToken(config, rest);
+      return 0;
+    case undefined:
+    case 'help':
+    case '--help':
+      console.log(USAGE);
+      return 0;
+    default:
+      throw new UsageError(`unknown command ${command}`);
+  }
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (err) {
+  if (err instanceof UsageError) {
+    console.error(`error: ${err.message}\n\n${USAGE}`);
+    process.exitCode = 2;
+  } else if (err instanceof DataDirLockedError) {
+    console.error(`error: ${err.message}`);
+    process.exitCode = 3;
+  } else {
+    console.error(`error: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,234 @@
+import { NatsContext, Server, type WritePacket } from '@nestjs/microservices';
+import { headers as natsHeaders } from '@nats-io/transport-node';
+import { ErrorCode, type EventDef, type MessageDef } from '@app/contracts';
+import { traceHeaders, withClientSpan } from '../telemetry/telemetry.js';
+import {
+  appOfPattern,
+  didNotAnswer,
+  InFlight,
+  logError,
+  jsonClone,
+  processEvent,
+  processRequest,
+  replyError,
+  runInbound,
+  type ServerHooks,
+  unavailable,
+} from './dispatch.js';
+import { MessageBus, type SendOptions } from './message-bus.js';
+
+export const IN_PROCESS_TRANSPORT = Symbol('in-process');
+
+const CLOSE_GRACE_MS = 10_000;
+
+/** Handlers see the same context as over NATS: a NatsContext with the subject and NATS headers. */
+function contextFor(subject: string, headers: Record<string, string>): NatsContext {
+  const h = natsHeaders();
+  for (const [key, value] of Object.entries(headers)) h.set(key, value);
+  return new NatsContext([subject, h]);
+}
+
+type Listener = (payload: unknown, headers: Record<string, string>) => void;
+
+/**
+ * The process-wide broker of the standalone mode: the app servers of this process and the
+ * broadcast listeners. Like NATS queue groups, a request or a queue event goes to one
+ * server of each app (round robin among replicas of the same app).
+ */
+class InProcessBroker {
+  private readonly servers: InProcessServer[] = [];
+  private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly cursors = new Map<string, number>();
+
+  register(server: InProcessServer): void {
+    if (!this.servers.includes(server)) this.servers.push(server);
+  }
+
+  unregister(server: InProcessServer): void {
+    const index = this.servers.indexOf(server);
+    if (index >= 0) this.servers.splice(index, 1);
+  }
+
+  private roundRobin<T>(key: string, candidates: T[]): T | undefined {
+    if (candidates.length <= 1) return candidates[0];
+    const next = (this.cursors.get(key) ?? 0) % candidates.length;
+    this.cursors.set(key, next + 1);
+    return candidates[next];
+  }
+
+  responder(pattern: string): InProcessServer | undefined {
+    return this.roundRobin(`m:${pattern}`, this.servers.filter((s) => s.handles(pattern)));
+  }
+
+  /** One server per app among those handling `subject`. */
+  queueReceivers(subject: string): InProcessServer[] {
+    const byApp = new Map<string, InProcessServer[]>();
+    for (const server of this.servers) {
+      if (!server.handles(subject)) continue;
+      const group = byApp.get(server.app) ?? [];
+      group.push(server);
+      byApp.set(server.app, group);
+    }
+    return [...byApp].map(([app, group]) => this.roundRobin(`e:${app}:${subject}`, group)!);
+  }
+
+  listen(subject: string, listener: Listener): () => void {
+    const set = this.listeners.get(subject) ?? new Set<Listener>();
+    set.add(listener);
+    this.listeners.set(subject, set);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.listeners.get(subject) === set) this.listeners.delete(subject);
+    };
+  }
+
+  broadcastListeners(subject: string): Listener[] {
+    return [...(this.listeners.get(subject) ?? [])];
+  }
+
+  reset(): void {
+    this.servers.length = 0;
+    this.listeners.clear();
+    this.cursors.clear();
+  }
+}
+
+// On globalThis so that every copy of this module in the process shares the one broker.
+const BROKER_KEY = Symbol.for('firmware-service.transport.in-process-broker');
+function broker(): InProcessBroker {
+  const holder = globalThis as unknown as Record<symbol, InProcessBroker | undefined>;
+  return (holder[BROKER_KEY] ??= new InProcessBroker());
+}
+
+/** Forgets every registered server and broadcast listener (tests). */
+export function resetInProcessBroker(): void {
+  broker().reset();
+}
+
+/** A Nest transport strategy registering the app's handlers in the process-wide broker. */
+export class InProcessServer extends Server implements ServerHooks {
+  override transportId = IN_PROCESS_TRANSPORT;
+  private readonly inFlight = new InFlight();
+  private listening = false;
+
+  constructor(readonly app: string) {
+    super();
+  }
+
+  listen(callback: (...optionalParams: unknown[]) => unknown): void {
+    broker().register(this);
+    this.listening = true;
+    this._status$.next('connected');
+    callback();
+  }
+
+  async close(): Promise<void> {
+    if (!this.listening) return;
+    this.listening = false;
+    broker().unregister(this);
+    await this.inFlight.settle(CLOSE_GRACE_MS);
+    this._status$.next('disconnected');
+  }
+
+  on(): void {
+    // No connection events in process.
+  }
+
+  unwrap<T>(): T {
+    return broker() as T;
+  }
+
+  handles(pattern: string): boolean {
+    return this.getHandlerByPattern(pattern) !== null;
+  }
+
+  // ServerHooks: the protected Server methods the shared dispatch uses.
+  override handleRequest(...args: Parameters<Server['handleRequest']>): unknown {
+    return super.handleRequest(...args);
+  }
+  override runWithProcessingHooks(...args: Parameters<Server['runWithProcessingHooks']>): unknown {
+    return super.runWithProcessingHooks(...args);
+  }
+
+  /** A request already JSON-cloned by the sender; resolves with the first reply packet, cloned. */
+  request(pattern: string, data: unknown, headers: Record<string, string>): Promise<WritePacket> {
+    return new Promise<WritePacket>((resolve) => {
+      let replied = false;
+      const publish = (packet: WritePacket) => {
+        if (replied) return;
+        replied = true;
+        resolve(jsonClone(packet));
+      };
+      const context = contextFor(pattern, headers);
+      // Asynchronous like the wire: the handler never runs inside the sender's call.
+      const work = Promise.resolve().then(() => runInbound(pattern, headers, data, (span) => processRequest(this, pattern, data, context, publish, span)));
+      void this.inFlight.track(work).catch((err: unknown) => {
+        logError('message handler failed', err, { pattern });
+        publish({ err: { code: ErrorCode.Internal, message: 'internal error' }, isDisposed: true });
+      });
+    });
+  }
+
+  event(subject: string, data: unknown, headers: Record<string, string>): Promise<void> {
+    const context = contextFor(subject, headers);
+    return this.inFlight.track(runInbound(subject, headers, data, (span) => processEvent(this, subject, data, context, span)));
+  }
+}
+
+/** The standalone MessageBus: same semantics as NATS (JSON-cloned payloads, Unavailable, timeouts). */
+export class InProcessMessageBus extends MessageBus {
+  constructor(readonly app: string) {
+    super();
+  }
+
+  send<Req, Res>(message: MessageDef<Req, Res>, payload: Req, options?: SendOptions): Promise<Res> {
+    const app = appOfPattern(message.pattern);
+    const timeoutMs = options?.timeoutMs ?? message.timeoutMs;
+    return withClientSpan(message.pattern, async () => {
+      const server = broker().responder(message.pattern);
+      if (!server) throw unavailable(app);
+      const data = jsonClone(payload);
+      const headers = traceHeaders();
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(didNotAnswer(app)), timeoutMs);
+      });
+      try {
+        const reply = server.request(message.pattern, data, headers);
+        const packet = await Promise.race([reply, timeout]);
+        const error = replyError(packet);
+        if (error) throw error;
+        return packet.response as Res;
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+  }
+
+  emit<P>(event: EventDef<P>, payload: P): void {
+    void withClientSpan(event.subject, async () => {
+      const headers = traceHeaders();
+      const text = JSON.stringify(payload ?? null);
+      await Promise.resolve(); // delivered after emit() returns, as over the wire
+      if (event.delivery === 'queue') {
+        for (const server of broker().queueReceivers(event.subject)) {
+          server.event(event.subject, JSON.parse(text), headers).catch((err: unknown) => {
+            logError('event handler failed', err, { subject: event.subject });
+          });
+        }
+      } else {
+        for (const listener of broker().broadcastListeners(event.subject)) listener(JSON.parse(text), headers);
+      }
+    }).catch((err: unknown) => {
+      logError('could not emit event', err, { subject: event.subject });
+    });
+  }
+
+  subscribe<P>(event: EventDef<P>, handler: (payload: P) => void | Promise<void>): () => void {
+    return broker().listen(event.subject, (payload, headers) => {
+      runInbound(event.subject, headers, payload, async () => handler(payload as P)).catch((err: unknown) => {
+        logError('event subscriber failed', err, { subject: event.subject });
+      });
+    });
+  }
+}

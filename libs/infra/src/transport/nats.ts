@@ -1,0 +1,295 @@
+import { randomUUID } from 'node:crypto';
+import { NatsContext, NatsResponseJSONDeserializer, ServerNats, type WritePacket } from '@nestjs/microservices';
+import { NatsRecordSerializer } from '@nestjs/microservices/serializers/nats-record.serializer.js';
+import { connect, headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { ErrorCode, type EventDef, type MessageDef, ServiceError } from '@app/contracts';
+import { traceHeaders, withClientSpan } from '../telemetry/telemetry.js';
+import {
+  appOfPattern,
+  didNotAnswer,
+  headerRecord,
+  InFlight,
+  logError,
+  processEvent,
+  processRequest,
+  replyError,
+  runInbound,
+  type ServerHooks,
+  transportLogger,
+  unavailable,
+} from './dispatch.js';
+import { MessageBus, type SendOptions } from './message-bus.js';
+
+/** How long a send waits for the bus connection itself before answering Unavailable. */
+const CONNECT_WAIT_MS = 2_000;
+/** How long a closing server lets running handlers finish. */
+const CLOSE_GRACE_MS = 10_000;
+
+function servers(natsUrl: string): string[] {
+  return natsUrl
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function toNatsHeaders(record: Record<string, string>): MsgHdrs | undefined {
+  const entries = Object.entries(record);
+  if (entries.length === 0) return undefined;
+  const h = natsHeaders();
+  for (const [key, value] of entries) h.set(key, value);
+  return h;
+}
+
+interface Subscriber {
+  readonly subject: string;
+  subscription: Subscription | null;
+  deliver(msg: Msg): void;
+}
+
+/**
+ * Nest's ServerNats in queue group `<app>` (so replicas share the work; subjects are the
+ * message patterns and queue-event subjects), with every handler run in a span continuing
+ * the sender's trace and in the log context of the request. Closing drains: no new
+ * messages are taken, running handlers may finish (10 s at most), then the connection closes.
+ */
+export class NatsMessageServer extends ServerNats {
+  private readonly inFlight = new InFlight();
+  private readonly subs: Subscription[] = [];
+  private readonly hooks: ServerHooks;
+
+  constructor(natsUrl: string, readonly app: string) {
+    super({ servers: servers(natsUrl), queue: app, name: app, maxReconnectAttempts: -1 });
+    this.hooks = {
+      getHandlerByPattern: (pattern) => this.getHandlerByPattern(pattern),
+      transformToObservable: (result) => this.transformToObservable(result),
+      handleRequest: (context, produce, respond) => this.handleRequest(context, produce, respond),
+      runWithProcessingHooks: (context, fn) => this.runWithProcessingHooks(context, fn),
+    };
+  }
+
+  /** As ServerNats.bindEvents, keeping the subscriptions so close() can drain them. */
+  override bindEvents(client: NatsConnection): void {
+    const defaultQueue = this.app;
+    for (const [channel, handler] of this.messageHandlers) {
+      const queue = (handler.extras?.queue as string | undefined) ?? defaultQueue;
+      const onMessage = this.getMessageHandler(channel) as (err: Error | null, msg: Msg) => void;
+      this.subs.push(client.subscribe(channel, { queue, callback: onMessage.bind(this) }));
+    }
+  }
+
+  override handleMessage(channel: string, natsMsg: Msg): Promise<void> {
+    return this.inFlight.track(this.receive(channel, natsMsg));
+  }
+
+  private async receive(channel: string, natsMsg: Msg): Promise<void> {
+    const context = new NatsContext([natsMsg.subject, natsMsg.headers]);
+    const message = (await this.deserializer.deserialize(natsMsg, { channel, replyTo: natsMsg.reply })) as { id?: string; data?: unknown };
+    const headers = headerRecord(natsMsg.headers);
+    if (message.id === undefined) {
+      return runInbound(channel, headers, message.data, (span) => processEvent(this.hooks, channel, message.data, context, span));
+    }
+    const publish = this.getPublisher(natsMsg, message.id, context) as (packet: WritePacket) => unknown;
+    return runInbound(channel, headers, message.data, (span) => processRequest(this.hooks, channel, message.data, context, publish, span));
+  }
+
+  override async close(): Promise<void> {
+    let client: NatsConnection | undefined;
+    try {
+      client = this.unwrap<NatsConnection>();
+    } catch {
+      return; // never listened, or already closed
+    }
+    const subs = this.subs.splice(0);
+    await Promise.allSettled(subs.map((sub) => sub.drain()));
+    await this.inFlight.settle(CLOSE_GRACE_MS);
+    await client.drain().catch(() => undefined);
+    await super.close();
+  }
+}
+
+/**
+ * The NATS side of MessageBus: requests with the client's request() (a missing responder is
+ * reported by the server at once), in Nest's packet format so ServerNats answers them.
+ * One lazily opened connection, reconnecting forever.
+ */
+export class NatsMessageBus extends MessageBus {
+  private connection: Promise<NatsConnection> | null = null;
+  private client: NatsConnection | null = null;
+  private connected = false;
+  private closed = false;
+  private retry: NodeJS.Timeout | undefined;
+  private readonly subscribers = new Set<Subscriber>();
+  private readonly serializer = new NatsRecordSerializer();
+  private readonly deserializer = new NatsResponseJSONDeserializer();
+
+  constructor(
+    private readonly natsUrl: string,
+    readonly app: string,
+  ) {
+    super();
+  }
+
+  /**
+   * Opens the connection once; after that the client reconnects by itself, forever. If
+   * NATS is down at the first attempt, sends answer Unavailable and, while broadcast
+   * subscribers wait for the connection, another attempt follows every 2 s.
+   */
+  private connect(): Promise<NatsConnection> {
+    if (this.connection) return this.connection;
+    const attempt: Promise<NatsConnection> = connect({
+      servers: servers(this.natsUrl),
+      name: `${this.app}-bus`,
+      maxReconnectAttempts: -1,
+      timeout: CONNECT_WAIT_MS,
+      noAsyncTraces: true,
+    }).then(
+      (nc) => {
+        if (this.closed) {
+          void nc.close();
+          throw new Error('message bus closed');
+        }
+        this.client = nc;
+        this.connected = true;
+        void this.watch(nc);
+        for (const subscriber of this.subscribers) this.attach(nc, subscriber);
+        return nc;
+      },
+      (err: unknown) => {
+        if (this.connection === attempt) this.connection = null;
+        transportLogger.warn('cannot connect to NATS', { app: this.app, error: err instanceof Error ? err.message : String(err) });
+        if (!this.closed && this.subscribers.size > 0 && !this.retry) {
+          this.retry = setTimeout(() => {
+            this.retry = undefined;
+            if (!this.closed) this.connect().catch(() => undefined);
+          }, CONNECT_WAIT_MS);
+          this.retry.unref();
+        }
+        throw err;
+      },
+    );
+    this.connection = attempt;
+    return attempt;
+  }
+
+  private async watch(nc: NatsConnection): Promise<void> {
+    for await (const status of nc.status()) {
+      if (status.type === 'disconnect') {
+        this.connected = false;
+        transportLogger.warn('NATS disconnected', { app: this.app });
+      } else if (status.type === 'reconnect') {
+        this.connected = true;
+        transportLogger.info('NATS reconnected', { app: this.app });
+      }
+    }
+    this.connected = false;
+  }
+
+  /** The connection if it is usable within `waitMs`, else null (NATS down). */
+  private async usableConnection(waitMs: number): Promise<NatsConnection | null> {
+    if (this.closed) return null;
+    if (this.client) return this.connected && !this.client.isClosed() ? this.client : null;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        this.connect(),
+        new Promise<null>((resolve) => {
+          timer = setTimeout(() => resolve(null), waitMs);
+        }),
+      ]);
+    } catch {
+      return null;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  send<Req, Res>(message: MessageDef<Req, Res>, payload: Req, options?: SendOptions): Promise<Res> {
+    const app = appOfPattern(message.pattern);
+    const timeoutMs = options?.timeoutMs ?? message.timeoutMs;
+    return withClientSpan(message.pattern, async () => {
+      const nc = await this.usableConnection(Math.min(CONNECT_WAIT_MS, timeoutMs));
+      if (!nc) throw unavailable(app);
+      const outgoing = this.serializer.serialize({ pattern: message.pattern, data: payload, id: randomUUID() });
+      let reply: Msg;
+      try {
+        reply = await nc.request(message.pattern, outgoing.data, { timeout: timeoutMs, headers: toNatsHeaders(traceHeaders()) });
+      } catch (err) {
+        if (err instanceof Error && err.name === 'TimeoutError') throw didNotAnswer(app);
+        throw unavailable(app);
+      }
+      let packet: WritePacket;
+      try {
+        packet = (await this.deserializer.deserialize(reply)) as WritePacket;
+      } catch {
+        throw new ServiceError(ErrorCode.Internal, 'internal error'); // not a Nest reply packet
+      }
+      const error = replyError(packet);
+      if (error) throw error;
+      return packet.response as Res;
+    });
+  }
+
+  emit<P>(event: EventDef<P>, payload: P): void {
+    void withClientSpan(event.subject, async () => {
+      const nc = await this.connect();
+      const headers = toNatsHeaders(traceHeaders());
+      if (event.delivery === 'queue') {
+        // A Nest event packet (no id): @EventPattern handlers in one replica per app.
+        const outgoing = this.serializer.serialize({ pattern: event.subject, data: payload });
+        nc.publish(event.subject, outgoing.data, { headers });
+      } else {
+        nc.publish(event.subject, JSON.stringify(payload ?? null), { headers });
+      }
+    }).catch((err: unknown) => {
+      logError('could not emit event', err, { subject: event.subject });
+    });
+  }
+
+  subscribe<P>(event: EventDef<P>, handler: (payload: P) => void | Promise<void>): () => void {
+    const subscriber: Subscriber = {
+      subject: event.subject,
+      subscription: null,
+      deliver: (msg) => {
+        let payload: P;
+        try {
+          payload = msg.json<P>();
+        } catch {
+          return transportLogger.warn('unreadable event dropped', { subject: event.subject });
+        }
+        runInbound(event.subject, headerRecord(msg.headers), payload, async () => handler(payload)).catch((error: unknown) => {
+          logError('event subscriber failed', error, { subject: event.subject });
+        });
+      },
+    };
+    this.subscribers.add(subscriber);
+    if (this.client) this.attach(this.client, subscriber);
+    else this.connect().catch(() => undefined); // attached once connected
+    return () => {
+      this.subscribers.delete(subscriber);
+      subscriber.subscription?.unsubscribe();
+      subscriber.subscription = null;
+    };
+  }
+
+  /** A broadcast subscription: no queue group, so every subscribed process receives each event. */
+  private attach(nc: NatsConnection, subscriber: Subscriber): void {
+    if (subscriber.subscription || nc.isClosed()) return;
+    subscriber.subscription = nc.subscribe(subscriber.subject, {
+      callback: (err, msg) => {
+        if (err) return logError('subscription failed', err, { subject: subscriber.subject });
+        subscriber.deliver(msg);
+      },
+    });
+  }
+
+  /** Flushes what was emitted and closes the connection. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
+    this.subscribers.clear();
+    const nc = this.client;
+    this.client = null;
+    this.connected = false;
+    if (nc && !nc.isClosed()) await nc.drain().catch(() => nc.close());
+  }
+}
