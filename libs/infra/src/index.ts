@@ -1,6 +1,8 @@
 export * from './config/config.js';
 export * from './database/database.js';
 export * from './database/connect.js';
+export * from './database/data-dir-lock.js';
+export * from './database/sql.js';
 export * from './object-store/object-store.js';
 export * from './object-store/create.js';
 export * from './transport/message-bus.js';
@@ -11,3 +13,4 @@ export * from './mail/mailer.js';
 export * from './mail/create.js';
 export * from './logging/logger.js';
 export * from './telemetry/telemetry.js';
+export * from './downloads/download-links.js';

@@ -1,0 +1,59 @@
+/**
+ * Small helpers for repositories, identical on both adapters (PostgreSQL and embedded PGlite
+ * return the same JS types: see connect.ts).
+ */
+
+/**
+ * int8 / bigint / count(*) / sum() of integers come back as decimal strings on both adapters
+ * (as `pg` does by default, so values beyond 2^53 are never silently rounded). Convert them
+ * where a JS number is wanted. Also accepts number and bigint. Throws a TypeError on anything
+ * that is not an integer within Number.MAX_SAFE_INTEGER.
+ */
+export function toInt(value: unknown): number {
+  let result: number;
+  if (typeof value === 'number') result = value;
+  else if (typeof value === 'bigint') result = Number(value);
+  else if (typeof value === 'string' && /^\s*[-+]?\d+\s*$/.test(value)) result = Number(value);
+  else throw new TypeError(`expected an integer (number, bigint or decimal string), got ${describe(value)}`);
+  if (!Number.isSafeInteger(result)) throw new TypeError(`expected a safe integer, got ${describe(value)}`);
+  return result;
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'bigint') return `${value}n`;
+  if (value === null) return 'null';
+  return typeof value === 'object' ? Object.prototype.toString.call(value) : `${typeof value} ${String(value)}`;
+}
+
+/** SQLSTATE of the PostgreSQL error behind `err` (a TypeORM QueryFailedError or a raw driver error). */
+export function sqlState(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const e = err as { code?: unknown; driverError?: { code?: unknown } };
+  const code = e.driverError?.code ?? e.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+/**
+ * True when `err` is a unique violation (SQLSTATE 23505) — the way to detect "already exists"
+ * after an INSERT, on both adapters. Pass `constraint` to also require the constraint (or
+ * unique index) name, e.g. `isUniqueViolation(err, 'uq_devices_serial')`.
+ */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  if (sqlState(err) !== '23505') return false;
+  if (constraint === undefined) return true;
+  const e = err as { constraint?: unknown; driverError?: { constraint?: unknown } };
+  return (e.driverError?.constraint ?? e.constraint) === constraint;
+}
+
+/** Schema names are interpolated into DDL: keep them to plain lower-case identifiers. */
+export function assertSchemaName(schema: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema) || schema.startsWith('pg_')) {
+    throw new Error(`invalid schema name "${schema}": use lower-case letters, digits and _ (not starting with pg_)`);
+  }
+  return schema;
+}
+
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
