@@ -1,0 +1,28 @@
+import { describe, expect, it } from '@jest/globals';
+import type { RequestLogEntry } from '@app/contracts';
+import { requestLogEntry } from '../../test/factories.js';
+import { toRequestLogRow } from './request-log-entry.js';
+
+describe('toRequestLogRow', () => {
+  it('keeps every field of a well-formed entry', () => {
+    const entry = requestLogEntry({ ts: '2026-11-21T12:00:00.5+01:00', domain: null, actor: null });
+    expect(toRequestLogRow(entry)).toEqual({ ...entry, ts: '2026-11-21T11:00:00.500Z' });
+  });
+
+  it('drops an entry without a usable timestamp', () => {
+    expect(toRequestLogRow(requestLogEntry({ ts: 'yesterday' }))).toBeNull();
+    expect(toRequestLogRow({ ...requestLogEntry(), ts: undefined } as unknown as RequestLogEntry)).toBeNull();
+  });
+
+  it('makes values PostgreSQL accepts: no NUL characters, bounded lengths, non-negative integers', () => {
+    const row = toRequestLogRow(
+      requestLogEntry({ path: '/x\u0000y', user_agent: 'u'.repeat(5000), duration_ms: 12.6, bytes_in: -5, status: Number.NaN, domain: '' }),
+    )!;
+    expect(row.path).toBe('/xy');
+    expect(row.user_agent).toHaveLength(1024);
+    expect(row.duration_ms).toBe(13);
+    expect(row.bytes_in).toBe(0);
+    expect(row.status).toBe(0);
+    expect(row.domain).toBeNull();
+  });
+});

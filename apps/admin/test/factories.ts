@@ -1,0 +1,34 @@
+/** Small test-data factories for the admin app's tests. */
+import { randomUUID } from 'node:crypto';
+import type { HealthSample, RequestLogEntry } from '@app/contracts';
+
+let seq = 0;
+
+export function requestLogEntry(overrides: Partial<RequestLogEntry> = {}): RequestLogEntry {
+  seq++;
+  return {
+    ts: new Date(Date.UTC(2026, 10, 21, 12, 0, 0, seq)).toISOString(),
+    domain: 'acme.example',
+    actor: 'token:tok-1',
+    method: 'GET',
+    route: '/logdata/{name}',
+    path: `/logdata/${'a'.repeat(128)}`,
+    status: 200,
+    ip: '192.0.2.10',
+    user_agent: 'curl/8.0',
+    bytes_in: 0,
+    bytes_out: 1234,
+    duration_ms: 12,
+    request_id: randomUUID(),
+    ...overrides,
+  };
+}
+
+export function healthSample(ts: string, status: HealthSample['status'] = 'ok'): HealthSample {
+  return { ts, status };
+}
+
+/** A Clock fixed at `iso`. */
+export function fixedClock(iso: string) {
+  return { now: () => new Date(iso) };
+}

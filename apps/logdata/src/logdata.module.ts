@@ -1,0 +1,31 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import type { AppDatabaseOptions, ServiceConfig } from '@app/infra';
+import { healthController, InfraModule } from '@app/platform';
+import { LogdataController } from './controllers/logdata.controller.js';
+import { LogFileEntity } from './entities/log-file.entity.js';
+import { LogdataSchema1763700000000 } from './migrations/1763700000000-logdata-schema.js';
+import { LogFileRepository } from './repositories/log-file.repository.js';
+import { LogdataService } from './services/logdata.service.js';
+import { UploadLogFile } from './use-cases/upload-log-file/upload-log-file.usecase.js';
+
+export const LOGDATA_DATABASE = {
+  schema: 'logdata',
+  entities: [LogFileEntity],
+  migrations: [LogdataSchema1763700000000],
+} satisfies AppDatabaseOptions;
+
+/** The app's own providers (infrastructure comes from InfraModule); tests compose them with test adapters. */
+export const LOGDATA_PROVIDERS = [LogFileRepository, UploadLogFile, LogdataService];
+export const LOGDATA_CONTROLLERS = [LogdataController];
+
+@Module({})
+export class LogdataModule {
+  static register(config: ServiceConfig): DynamicModule {
+    return {
+      module: LogdataModule,
+      imports: [InfraModule.forApp({ app: 'logdata', config, database: LOGDATA_DATABASE })],
+      controllers: [...LOGDATA_CONTROLLERS, healthController('logdata')],
+      providers: LOGDATA_PROVIDERS,
+    };
+  }
+}

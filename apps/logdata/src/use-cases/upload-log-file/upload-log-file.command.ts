@@ -1,0 +1,53 @@
+import {
+  type CustomerId,
+  type CustomerRef,
+  ErrorCode,
+  LOGDATA_MAX_BYTES,
+  LOGDATA_SANDBOX_MAX_BYTES,
+  ServiceError,
+  type StagedFile,
+} from '@app/contracts';
+import { normalizeLogFileName } from '../../dtos/log-file-name.js';
+
+export const DEFAULT_LOG_CONTENT_TYPE = 'application/octet-stream';
+
+const SHA256 = /^[0-9a-f]{64}$/i;
+
+export interface UploadLogFileInput {
+  readonly customer: CustomerRef;
+  readonly name: unknown;
+  readonly actor: string;
+  readonly file: StagedFile | undefined;
+  /** Content-Type of the request; the staged file's own content type wins when set. */
+  readonly contentType?: string;
+}
+
+/** A log-file upload, validated when built: an instance is always a well-formed request. */
+export class UploadLogFileCommand {
+  private constructor(
+    readonly customerId: CustomerId,
+    /** Lower-case. */
+    readonly name: string,
+    readonly uploadedBy: string,
+    /** The staged body; sha256 lower-case. */
+    readonly staged: StagedFile,
+    readonly contentType: string,
+  ) {}
+
+  /** Throws ServiceError (400, 413) for a request that cannot be stored. */
+  static create(input: UploadLogFileInput): UploadLogFileCommand {
+    const name = normalizeLogFileName(input.name);
+    const file = input.file;
+    if (!file || typeof file.key !== 'string' || file.key === '') throw ServiceError.badRequest('log file body is required');
+    if (!Number.isSafeInteger(file.sizeBytes) || file.sizeBytes < 0) throw ServiceError.badRequest('log file size is invalid');
+    if (typeof file.sha256 !== 'string' || !SHA256.test(file.sha256)) throw ServiceError.badRequest('log file checksum is invalid');
+    const maxBytes = input.customer.isSandbox ? LOGDATA_SANDBOX_MAX_BYTES : LOGDATA_MAX_BYTES;
+    if (file.sizeBytes > maxBytes) {
+      throw new ServiceError(ErrorCode.PayloadTooLarge, `log file larger than ${maxBytes} bytes`);
+    }
+    if (!input.actor) throw ServiceError.badRequest('uploader is unknown');
+    const contentType = (file.contentType || input.contentType || '').trim() || DEFAULT_LOG_CONTENT_TYPE;
+    const staged: StagedFile = { ...file, sha256: file.sha256.toLowerCase(), contentType };
+    return new UploadLogFileCommand(input.customer.id, name, input.actor, staged, contentType);
+  }
+}

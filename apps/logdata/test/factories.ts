@@ -1,0 +1,132 @@
+/** Small test-data factories and an in-memory object store for the logdata app's tests. */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import {
+  asCustomerId,
+  type CustomerRef,
+  type EndpointCall,
+  type LogFileCustomerQuery,
+  type LogFileListQuery,
+  type LogFileParams,
+  type RequestContext,
+  type StagedFile,
+} from '@app/contracts';
+import { assertObjectKey, ObjectStore, type ObjectRange, type StoredObjectInfo } from '@app/infra';
+import { LogFileEntity } from '../src/entities/log-file.entity.js';
+
+export function makeCustomer(overrides: Partial<CustomerRef> = {}): CustomerRef {
+  const id = asCustomerId(randomUUID());
+  return { id, domain: `c-${id.slice(0, 8)}.example`, isSandbox: false, ...overrides };
+}
+
+export function makeContext(customer: CustomerRef, overrides: Partial<RequestContext> = {}): RequestContext {
+  return {
+    requestId: randomUUID(),
+    principal: null,
+    customer,
+    actor: 'token:tok-1',
+    auditActor: 'token:tok-1',
+    ip: '192.0.2.1',
+    userAgent: 'jest',
+    baseUrl: 'http://localhost:8080',
+    ...overrides,
+  };
+}
+
+/** A random valid log-file name (128 lower-case hex), optionally starting with `prefix`. */
+export function logName(prefix = ''): string {
+  return (prefix + randomBytes(64).toString('hex')).slice(0, 128);
+}
+
+export function sha256(content: string | Buffer): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+/** A StagedFile as the gateway describes it; put it in a store with `store.stage(...)`. */
+export function stagedFile(content: string | Buffer, overrides: Partial<StagedFile> = {}): StagedFile {
+  const bytes = Buffer.from(content);
+  return {
+    key: `staging/${randomUUID()}`,
+    sizeBytes: bytes.length,
+    sha256: sha256(bytes),
+    contentType: 'text/plain',
+    ...overrides,
+  };
+}
+
+export function fileCall(
+  ctx: RequestContext,
+  name: string,
+  file?: StagedFile,
+): EndpointCall<LogFileParams, LogFileCustomerQuery, undefined> {
+  return { ctx, params: { name }, query: {}, body: undefined, ...(file ? { file, contentType: file.contentType } : {}) };
+}
+
+export function listCall(ctx: RequestContext, query: Partial<LogFileListQuery> = {}): EndpointCall<Record<string, never>, LogFileListQuery, undefined> {
+  return { ctx, params: {}, query: query as LogFileListQuery, body: undefined };
+}
+
+export function logFileEntity(overrides: Partial<LogFileEntity> = {}): LogFileEntity {
+  const entity = new LogFileEntity();
+  Object.assign(entity, {
+    customerId: asCustomerId(randomUUID()),
+    name: logName(),
+    objectKey: `staging/${randomUUID()}`,
+    sizeBytes: 5,
+    sha256: sha256('hello'),
+    contentType: 'text/plain',
+    uploadedAt: new Date('2026-11-20T10:00:00.123Z'),
+    uploadedBy: 'token:tok-1',
+    downloadCount: 0,
+    lastAccessedAt: null,
+    ...overrides,
+  });
+  return entity;
+}
+
+/** The ObjectStore port in memory (until/unless the real adapters are used). */
+export class MemoryObjectStore extends ObjectStore {
+  readonly kind = 'filesystem' as const;
+  readonly objects = new Map<string, Buffer>();
+  readonly deleted: string[] = [];
+  failDeletes = false;
+
+  /** Puts the bytes of a staged file, as the gateway would before calling the app. */
+  stage(content: string | Buffer, overrides: Partial<StagedFile> = {}): StagedFile {
+    const file = stagedFile(content, overrides);
+    this.objects.set(file.key, Buffer.from(content));
+    return file;
+  }
+
+  async put(key: string, body: Readable): Promise<void> {
+    assertObjectKey(key);
+    const chunks: Buffer[] = [];
+    for await (const chunk of body) chunks.push(Buffer.from(chunk as Buffer));
+    this.objects.set(key, Buffer.concat(chunks));
+  }
+
+  async get(key: string, range?: ObjectRange): Promise<Readable | null> {
+    const data = this.objects.get(key);
+    if (!data) return null;
+    return Readable.from([range ? data.subarray(range.start, range.end + 1) : data]);
+  }
+
+  async head(key: string): Promise<StoredObjectInfo | null> {
+    const data = this.objects.get(key);
+    return data ? { sizeBytes: data.length } : null;
+  }
+
+  async delete(key: string): Promise<void> {
+    if (this.failDeletes) throw new Error('object store unavailable');
+    this.deleted.push(key);
+    this.objects.delete(key);
+  }
+
+  async presignGet(): Promise<string | null> {
+    return null;
+  }
+
+  async check(): Promise<boolean> {
+    return true;
+  }
+}

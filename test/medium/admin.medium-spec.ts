@@ -1,0 +1,141 @@
+import 'reflect-metadata';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { closeDatabases, configureLogging, openAppDatabase, revertLastMigration } from '@app/infra';
+import { DataSource } from 'typeorm';
+import { ADMIN_CONTROLLERS, ADMIN_DATABASE, ADMIN_PROVIDERS } from '../../apps/admin/src/admin.module.js';
+import { AdminController } from '../../apps/admin/src/controllers/admin.controller.js';
+import { Clock } from '../../apps/admin/src/services/clock.js';
+import { fixedClock, healthSample, requestLogEntry } from '../../apps/admin/test/factories.js';
+import { createThrowaway, type Throwaway } from './logdata.support.js';
+
+configureLogging({ sink: () => undefined });
+
+const NOW = '2026-11-21T10:30:00.000Z';
+
+let throwaway: Throwaway;
+let dataSource: DataSource;
+let moduleRef: TestingModule;
+let admin: AdminController;
+
+beforeAll(async () => {
+  throwaway = await createThrowaway('admin');
+  dataSource = await openAppDatabase(throwaway.config, ADMIN_DATABASE);
+  moduleRef = await Test.createTestingModule({
+    controllers: ADMIN_CONTROLLERS,
+    providers: [...ADMIN_PROVIDERS, { provide: DataSource, useValue: dataSource }],
+  })
+    .overrideProvider(Clock)
+    .useValue(fixedClock(NOW))
+    .compile();
+  admin = moduleRef.get(AdminController);
+});
+
+afterAll(async () => {
+  await moduleRef?.close();
+  await closeDatabases();
+  await throwaway?.dispose();
+});
+
+async function storedRequestIds(ids: readonly string[]): Promise<Array<Record<string, unknown>>> {
+  return dataSource.query(
+    `SELECT ts, domain, actor, method, route, path, status, ip, user_agent, bytes_in::int, bytes_out::int, duration_ms, request_id
+       FROM admin.request_log WHERE request_id = ANY($1) ORDER BY ts`,
+    [ids],
+  );
+}
+
+describe('request log', () => {
+  it('stores a batch with one INSERT, every field intact', async () => {
+    const entries = Array.from({ length: 300 }, (_, i) => requestLogEntry({ status: i % 2 ? 200 : 404, bytes_in: i }));
+    entries.push(
+      requestLogEntry({
+        domain: null,
+        actor: null,
+        path: '/firmware/a"b\\c/{x,y}/NULL',
+        user_agent: 'Mozilla/5.0 "quoted", {braces}, back\\slash, ünïcødé ✓',
+        ip: '2001:db8::1',
+      }),
+    );
+    const query = jest.spyOn(dataSource, 'query');
+    await admin.requestLog({ entries });
+    expect(query.mock.calls.filter(([sql]) => /INSERT/i.test(String(sql)))).toHaveLength(1);
+    query.mockRestore();
+
+    const rows = await storedRequestIds(entries.map((e) => e.request_id));
+    expect(rows).toHaveLength(entries.length);
+    expect(rows.map((r) => ({ ...r, ts: (r.ts as Date).toISOString() }))).toEqual(entries);
+  });
+
+  it('stores a batch larger than the bind-parameter limit of a VALUES list in one statement', async () => {
+    const entries = Array.from({ length: 6000 }, () => requestLogEntry({ domain: 'big.example' }));
+    await admin.requestLog({ entries });
+    const [{ n }] = (await dataSource.query(`SELECT count(*)::int AS n FROM admin.request_log WHERE domain = 'big.example'`)) as [{ n: number }];
+    expect(n).toBe(6000);
+  });
+
+  it('drops only the unusable entries of a batch and ignores an empty one', async () => {
+    const good = requestLogEntry({ domain: 'partial.example' });
+    await admin.requestLog({ entries: [good, requestLogEntry({ domain: 'partial.example', ts: 'garbage' })] });
+    await admin.requestLog({ entries: [] });
+    const [{ n }] = (await dataSource.query(`SELECT count(*)::int AS n FROM admin.request_log WHERE domain = 'partial.example'`)) as [{ n: number }];
+    expect(n).toBe(1);
+  });
+});
+
+describe('health history', () => {
+  beforeAll(async () => {
+    const samples = [
+      // today (UTC): 3 ok, 1 degraded
+      healthSample('2026-11-21T00:00:00.000Z'),
+      healthSample('2026-11-21T05:00:00.000Z'),
+      healthSample('2026-11-21T10:00:00.000Z'),
+      healthSample('2026-11-21T10:01:00.000Z', 'degraded'),
+      // yesterday, counted by UTC day although sent with an offset: 1 ok, 1 down
+      healthSample('2026-11-20T23:59:59.999Z'),
+      healthSample('2026-11-21T01:00:00+02:00', 'down'),
+      // 2026-11-19: nothing; 2026-11-18: 2 down
+      healthSample('2026-11-18T12:00:00Z', 'down'),
+      healthSample('2026-11-18T12:01:00Z', 'down'),
+      // long ago: outside short windows
+      healthSample('2026-01-01T00:00:00Z'),
+    ];
+    await Promise.all(samples.map((s) => admin.healthSample(s)));
+    await admin.healthSample(healthSample('not-a-date'));
+  });
+
+  it('answers the last days newest first with per-day counts and uptime ratio, null without samples', async () => {
+    const history = await admin.healthHistory({ ctx: {} as never, params: {}, query: { days: 4 }, body: undefined });
+    expect(history).toEqual({
+      days: [
+        { day: '2026-11-21', samples: 4, ok: 3, degraded: 1, down: 0, uptime_ratio: 0.75 },
+        { day: '2026-11-20', samples: 2, ok: 1, degraded: 0, down: 1, uptime_ratio: 0.5 },
+        { day: '2026-11-19', samples: 0, ok: 0, degraded: 0, down: 0, uptime_ratio: null },
+        { day: '2026-11-18', samples: 2, ok: 0, degraded: 0, down: 2, uptime_ratio: 0 },
+      ],
+    });
+  });
+
+  it('defaults to 90 days and reaches back up to 400', async () => {
+    const dflt = await admin.healthHistory({ ctx: {} as never, params: {}, query: {}, body: undefined });
+    expect(dflt.days).toHaveLength(90);
+    expect(dflt.days.find((d) => d.day === '2026-01-01')).toBeUndefined();
+    const long = await admin.healthHistory({ ctx: {} as never, params: {}, query: { days: 400 }, body: undefined });
+    expect(long.days).toHaveLength(400);
+    expect(long.days.find((d) => d.day === '2026-01-01')).toMatchObject({ samples: 1, ok: 1, uptime_ratio: 1 });
+    expect(long.days.reduce((sum, d) => sum + d.samples, 0)).toBe(9);
+  });
+});
+
+describe('migrations', () => {
+  it('reverts cleanly (down) — runs last', async () => {
+    await moduleRef.close();
+    await closeDatabases();
+    expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('AdminSchema1763700000000');
+    const check = await openAppDatabase(throwaway.config, { ...ADMIN_DATABASE, migrate: false });
+    const [row] = (await check.query(
+      `SELECT to_regclass('admin.request_log')::text AS request_log, to_regclass('admin.health_sample')::text AS health_sample`,
+    )) as [Record<string, string | null>];
+    expect(row).toEqual({ request_log: null, health_sample: null });
+  });
+});
