@@ -21,7 +21,7 @@ export interface StandaloneService {
 export async function startStandalone(env: NodeJS.ProcessEnv = process.env, options: { port?: number } = {}): Promise<StandaloneService> {
   const config = loadConfig(env);
   const logger = new JsonLogger('standalone');
-  const releaseLock = config.databaseUrl ? () => undefined : acquireDataDirLock(config.dataDir);
+  const releaseLock: () => void = config.databaseUrl ? () => undefined : acquireDataDirLock(config.dataDir);
   const contexts: INestApplicationContext[] = [];
   try {
     contexts.push(...(await Promise.all(BACKEND_APPS.map((app) => startBackendApp(app, BACKEND_MODULES[app].module, config)))));

@@ -13,7 +13,8 @@ import {
   ServiceError,
   type StagedFile,
 } from '@app/contracts';
-import { JsonLogger, logContext, MessageBus, type ServiceConfig, withClientSpan } from '@app/infra';
+import { JsonLogger, logContext, MessageBus, type ServiceConfig, tracer, withClientSpan } from '@app/infra';
+import { SpanKind } from '@opentelemetry/api';
 import { SERVICE_CONFIG } from '@app/platform';
 import { AccessPolicy, type Access } from '../auth/access-policy.js';
 import { DownloadServer } from '../downloads/download-server.js';
@@ -72,7 +73,15 @@ export class RequestPipeline {
     res.on('close', () => {
       if (!res.writableFinished) this.finish(req, res, state);
     });
-    void logContext.run({ requestId }, () => this.process(req, res, state));
+    // One server span per request; bus messages continue it (trace context in message headers).
+    tracer().startActiveSpan(`HTTP ${req.method}`, { kind: SpanKind.SERVER, attributes: { 'http.request_id': requestId } }, (span) => {
+      res.once('close', () => {
+        span.setAttribute('http.route', state.route);
+        span.setAttribute('http.status_code', res.statusCode);
+        span.end();
+      });
+      void logContext.run({ requestId }, () => this.process(req, res, state));
+    });
   }
 
   private async process(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
