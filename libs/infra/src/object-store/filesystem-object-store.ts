@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import { constants, createWriteStream } from 'node:fs';
+import { access, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { JsonLogger } from '../logging/logger.js';
+import { LengthCheck } from './length-check.js';
+import { assertObjectKey, ObjectStore, type ObjectRange, type PresignOptions, type StoredObjectInfo } from './object-store.js';
+
+/**
+ * Temp files live in `<root>/~tmp`: `~` is not allowed in keys, so no key can name it, and
+ * it is on the same filesystem as the objects, so the final rename is atomic.
+ */
+const TMP_DIR = '~tmp';
+/** Temp files older than this are leftovers of a crash and removed at first use. */
+const STALE_TMP_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Objects as files under `<dataDir>/objects/<key>` (key segments become directories).
+ * A put streams into a temp file, flushes it to disk and renames it into place: readers see
+ * the old object or the whole new one, never a partial file.
+ *
+ * Limitation: a key cannot be both an object and a "directory" of other objects
+ * (`a` and `a/b`); S3 allows it, the filesystem does not. Use fixed-depth keys.
+ */
+export class FilesystemObjectStore extends ObjectStore {
+  readonly kind = 'filesystem' as const;
+  readonly root: string;
+  private readonly tmpDir: string;
+  private ready: Promise<void> | null = null;
+  private readonly logger = new JsonLogger('object-store');
+
+  constructor(root: string) {
+    super();
+    this.root = root;
+    this.tmpDir = join(root, TMP_DIR);
+  }
+
+  private pathOf(key: string): string {
+    assertObjectKey(key);
+    return join(this.root, ...key.split('/'));
+  }
+
+  private init(): Promise<void> {
+    this.ready ??= (async () => {
+      await mkdir(this.tmpDir, { recursive: true });
+      await this.removeStaleTempFiles();
+    })().catch((err: unknown) => {
+      this.ready = null;
+      throw err;
+    });
+    return this.ready;
+  }
+
+  private async removeStaleTempFiles(): Promise<void> {
+    try {
+      const now = Date.now();
+      for (const name of await readdir(this.tmpDir)) {
+        const file = join(this.tmpDir, name);
+        const info = await stat(file).catch(() => null);
+        if (info && now - info.mtimeMs > STALE_TMP_MS) await unlink(file).catch(() => undefined);
+      }
+    } catch (err) {
+      this.logger.warn(`could not clean temp files: ${(err as Error).message}`);
+    }
+  }
+
+  async put(key: string, body: Readable, options: { sizeBytes?: number; contentType?: string } = {}): Promise<void> {
+    const target = this.pathOf(key);
+    await this.init();
+    const tmp = join(this.tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+    try {
+      // `flush` fsyncs before close: "resolves once the object is durable".
+      await pipeline(body, new LengthCheck(options.sizeBytes), createWriteStream(tmp, { flags: 'wx', flush: true }));
+      await mkdir(dirname(target), { recursive: true });
+      await rename(tmp, target);
+    } catch (err) {
+      await unlink(tmp).catch(() => undefined);
+      if (!body.destroyed) body.destroy();
+      throw err;
+    }
+    await syncDirectory(dirname(target));
+  }
+
+  async get(key: string, range?: ObjectRange): Promise<Readable | null> {
+    const path = this.pathOf(key);
+    let handle;
+    try {
+      handle = await open(path, 'r');
+    } catch (err) {
+      if (isAbsent(err)) return null;
+      throw err;
+    }
+    try {
+      // The open descriptor keeps the bytes readable even if the key is replaced or deleted now.
+      if (!(await handle.stat()).isFile()) {
+        await handle.close();
+        return null;
+      }
+    } catch (err) {
+      await handle.close().catch(() => undefined);
+      throw err;
+    }
+    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+  }
+
+  async head(key: string): Promise<StoredObjectInfo | null> {
+    const path = this.pathOf(key);
+    try {
+      const info = await stat(path);
+      return info.isFile() ? { sizeBytes: info.size } : null;
+    } catch (err) {
+      if (isAbsent(err)) return null;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    const path = this.pathOf(key);
+    try {
+      const info = await stat(path);
+      if (!info.isFile()) return;
+      await unlink(path);
+    } catch (err) {
+      if (isAbsent(err)) return;
+      throw err;
+    }
+  }
+
+  async presignGet(key: string, _options: PresignOptions): Promise<string | null> {
+    assertObjectKey(key);
+    return null;
+  }
+
+  async check(): Promise<boolean> {
+    try {
+      await this.init();
+      await access(this.root, constants.W_OK);
+      await access(this.tmpDir, constants.W_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+function isAbsent(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/** Makes the rename itself durable (best effort: not every platform can fsync a directory). */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // ignore
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}

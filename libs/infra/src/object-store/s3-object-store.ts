@@ -1,0 +1,203 @@
+import {
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { Readable } from 'node:stream';
+import type { S3Config } from '../config/config.js';
+import { LengthCheck } from './length-check.js';
+import { assertObjectKey, ObjectStore, type ObjectRange, type PresignOptions, type StoredObjectInfo } from './object-store.js';
+
+/** PutObject accepts at most 5 GiB; larger known sizes go through multipart as well. */
+const MAX_SINGLE_PUT_BYTES = 5 * 1024 ** 3;
+/** Multipart: 5 MiB parts (S3's minimum), at most 2 in flight: about 10 MiB of memory per upload. */
+const PART_SIZE = 5 * 1024 * 1024;
+const PART_QUEUE = 2;
+
+export function createS3Client(config: S3Config, overrides: Partial<S3ClientConfig> = {}): S3Client {
+  const options: S3ClientConfig = {
+    region: config.region,
+    forcePathStyle: config.forcePathStyle,
+    // Without these the SDK sends aws-chunked bodies with checksum trailers, which s3rver
+    // (and some S3-compatible servers) store verbatim (STACK.md).
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    // A readiness probe against an unreachable endpoint answers within seconds. (No overall
+    // request timeout: a slow client legitimately keeps a download stream open for long.)
+    requestHandler: { connectionTimeout: 5_000 },
+    ...(config.endpoint ? { endpoint: config.endpoint } : {}),
+    ...(config.accessKeyId && config.secretAccessKey
+      ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } }
+      : {}),
+    ...overrides,
+  };
+  return new S3Client(options);
+}
+
+/** Objects in an S3 bucket (AWS, MinIO, s3rver in tests). */
+export class S3ObjectStore extends ObjectStore {
+  readonly kind = 's3' as const;
+  readonly client: S3Client;
+  /**
+   * For streamed PutObject only: a consumed stream cannot be sent again, so the SDK must not
+   * retry it (it would send an empty body announced as N bytes); the caller retries instead.
+   * Multipart parts are buffers and keep the default retries.
+   */
+  private readonly streamClient: S3Client;
+  readonly bucket: string;
+
+  constructor(config: S3Config) {
+    super();
+    this.bucket = config.bucket;
+    this.client = createS3Client(config);
+    this.streamClient = createS3Client(config, { maxAttempts: 1 });
+  }
+
+  /** Creates the bucket when it does not exist (tests and dev scripts; not called per request). */
+  async ensureBucket(): Promise<void> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+      return;
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+    try {
+      await this.client.send(new CreateBucketCommand({ Bucket: this.bucket }));
+    } catch (err) {
+      const name = (err as Error)?.name;
+      if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw err;
+    }
+  }
+
+  async put(key: string, body: Readable, options: { sizeBytes?: number; contentType?: string } = {}): Promise<void> {
+    assertObjectKey(key);
+    const { sizeBytes, contentType } = options;
+    // The check also turns "stream ended early" into an error instead of a hanging request.
+    const checked = new LengthCheck(sizeBytes);
+    const abort = new AbortController();
+    let failure: unknown = null;
+    const fail = (err: unknown): void => {
+      failure ??= err;
+      abort.abort(err);
+      if (!body.destroyed) body.destroy();
+      // With the error, so that lib-storage's reader fails and aborts the multipart upload.
+      if (!checked.destroyed) checked.destroy(err instanceof Error ? err : new Error(String(err)));
+    };
+    // Not removed afterwards: a late error on the caller's stream must not become uncaught.
+    body.on('error', fail);
+    checked.on('error', fail);
+    body.pipe(checked);
+    try {
+      if (sizeBytes !== undefined && sizeBytes <= MAX_SINGLE_PUT_BYTES) {
+        await this.streamClient.send(
+          new PutObjectCommand({
+            Bucket: this.bucket,
+            Key: key,
+            Body: checked,
+            ContentLength: sizeBytes,
+            ...(contentType ? { ContentType: contentType } : {}),
+          }),
+          { abortSignal: abort.signal },
+        );
+      } else {
+        const upload = new Upload({
+          client: this.client,
+          params: { Bucket: this.bucket, Key: key, Body: checked, ...(contentType ? { ContentType: contentType } : {}) },
+          partSize: PART_SIZE,
+          queueSize: PART_QUEUE,
+          leavePartsOnError: false,
+        });
+        await upload.done();
+      }
+    } catch (err) {
+      fail(err);
+      throw failure ?? err;
+    }
+  }
+
+  async get(key: string, range?: ObjectRange): Promise<Readable | null> {
+    assertObjectKey(key);
+    try {
+      const out = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        }),
+      );
+      const body = out.Body;
+      if (!body) return Readable.from([]);
+      return body instanceof Readable ? body : Readable.fromWeb(body.transformToWebStream() as never);
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  async head(key: string): Promise<StoredObjectInfo | null> {
+    assertObjectKey(key);
+    try {
+      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return { sizeBytes: out.ContentLength ?? 0 };
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    assertObjectKey(key);
+    try {
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    } catch (err) {
+      if (isNotFound(err)) return;
+      throw err;
+    }
+  }
+
+  async presignGet(key: string, options: PresignOptions): Promise<string | null> {
+    assertObjectKey(key);
+    const command = new GetObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      ...(options.contentType ? { ResponseContentType: options.contentType } : {}),
+      ...(options.filename ? { ResponseContentDisposition: contentDisposition(options.filename) } : {}),
+    });
+    return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds });
+  }
+
+  async check(): Promise<boolean> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Releases the client's sockets. */
+  async close(): Promise<void> {
+    this.client.destroy();
+    this.streamClient.destroy();
+  }
+}
+
+function isNotFound(err: unknown): boolean {
+  const e = err as { name?: string; Code?: string; $metadata?: { httpStatusCode?: number } } | null;
+  if (!e) return false;
+  return e.name === 'NotFound' || e.name === 'NoSuchKey' || e.name === 'NoSuchBucket' || e.Code === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404;
+}
+
+/** `attachment; filename="ascii fallback"; filename*=UTF-8''percent-encoded` (RFC 6266). */
+export function contentDisposition(filename: string): string {
+  const fallback = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}

@@ -1,0 +1,6 @@
+export * from './s3-server.js';
+export * from './smtp-sink.js';
+export * from './mail-parser.js';
+export * from './outbox.js';
+export * from './tcp-proxy.js';
+export * from './streams.js';
