@@ -1,0 +1,57 @@
+import { type AdminLevel, type Bundle, BUNDLE_SCOPES, ErrorCode, type Role, ROLE_SCOPES, type Scope, scopeAllows, ServiceError } from '@app/contracts';
+
+/** SPEC "Roles": members of the operator customer are administrators. */
+export function adminLevelFor(operatorRole: Role | null): AdminLevel {
+  if (operatorRole === 'viewer') return 'read';
+  if (operatorRole === 'editor' || operatorRole === 'owner') return 'full';
+  return '';
+}
+
+/** The scopes a role gives in its customer (SPEC "Roles"); none without a role. */
+export function roleScopes(role: Role | null): Scope[] {
+  return role ? [...ROLE_SCOPES[role]] : [];
+}
+
+/**
+ * What a person holds in a customer, the way the gateway builds a session principal: the
+ * role's scopes, plus `admin` for a full administrator. A read-only administrator without a
+ * role there holds the :read scopes. The session access token's `scp` carries only the role
+ * scopes; the gateway adds `admin` from `adm` itself.
+ */
+export function personScopes(role: Role | null, admin: AdminLevel): Scope[] {
+  const scopes = new Set<Scope>(role ? ROLE_SCOPES[role] : admin === 'read' ? ROLE_SCOPES.viewer : []);
+  if (admin === 'full') scopes.add('admin');
+  return [...scopes];
+}
+
+export interface TokenCaller {
+  readonly scopes: readonly Scope[];
+  readonly admin: AdminLevel;
+}
+
+export const BUNDLE_EXCEEDS_SCOPES = 'bundle exceeds your scopes';
+
+/**
+ * SPEC "A token never has more scopes than the person who created it". The `admin` bundle:
+ * full administrators only, and only on the operator customer. Full administrators may ask
+ * for any other bundle on any customer; everyone else only for bundles within their scopes.
+ */
+export function bundleWithinCeiling(bundle: Bundle, caller: TokenCaller, customerIsOperator: boolean): boolean {
+  if (bundle === 'admin') return caller.admin === 'full' && customerIsOperator;
+  if (caller.admin === 'full') return true;
+  return BUNDLE_SCOPES[bundle].every((scope) => scopeAllows(caller.scopes, scope));
+}
+
+export function assertBundleWithinCeiling(bundle: Bundle, caller: TokenCaller, customerIsOperator: boolean): void {
+  if (!bundleWithinCeiling(bundle, caller, customerIsOperator)) throw new ServiceError(ErrorCode.Forbidden, BUNDLE_EXCEEDS_SCOPES);
+}
+
+/** Who sees every token of a customer (DECISIONS "Token API"): members:manage, or any administrator. */
+export function canSeeAllTokens(caller: TokenCaller): boolean {
+  return caller.admin !== '' || caller.scopes.includes('members:manage') || caller.scopes.includes('admin');
+}
+
+/** Who may revoke any token of a customer: members:manage, or a full administrator. */
+export function canRevokeAnyToken(caller: TokenCaller): boolean {
+  return caller.admin === 'full' || caller.scopes.includes('members:manage') || caller.scopes.includes('admin');
+}

@@ -1,0 +1,64 @@
+import type { CreatedToken, CustomerInfo, CustomerView, MemberView, TokenRecord } from '@app/contracts';
+import type { ApiTokenEntity } from '../entities/api-token.entity.js';
+import type { CustomerEntity } from '../entities/customer.entity.js';
+import type { CustomerMember } from '../repositories/membership.repository.js';
+import { userSubject } from './claims.js';
+import { tokenStatus } from './lifecycle.js';
+
+/** Entities never leave the app: these build the contract shapes (RFC 3339 strings, snake_case). */
+export function toCustomerView(customer: CustomerEntity): CustomerView {
+  return {
+    domain: customer.domain,
+    name: customer.name,
+    status: customer.status,
+    cors_origins: [...customer.corsOrigins],
+    is_sandbox: customer.isSandbox,
+    created_at: customer.createdAt.toISOString(),
+    updated_at: customer.updatedAt.toISOString(),
+  };
+}
+
+export function toCustomerInfo(customer: CustomerEntity): CustomerInfo {
+  return { id: customer.id, domain: customer.domain, status: customer.status, isSandbox: customer.isSandbox };
+}
+
+/** SPEC "Member / user entry": membership-level `disabled` mirrors the user's state (no per-membership switch exists). */
+export function toMemberView(member: CustomerMember, domain: string): MemberView {
+  return {
+    email: member.email,
+    domain,
+    role: member.role,
+    disabled: member.userDisabled,
+    created_at: member.createdAt.toISOString(),
+    last_login_at: member.lastLoginAt?.toISOString() ?? null,
+    user_disabled: member.userDisabled,
+  };
+}
+
+export function toTokenRecord(token: ApiTokenEntity, now: Date): TokenRecord {
+  return {
+    id: token.id,
+    name: token.name,
+    bundle: token.bundle,
+    scopes: [...token.scopes],
+    created_by: userSubject(token.createdBy),
+    created_at: token.createdAt.toISOString(),
+    expires_at: token.expiresAt.toISOString(),
+    status: tokenStatus(token, now),
+    revoked_at: token.revokedAt?.toISOString() ?? null,
+    last_used_at: token.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+export function toCreatedToken(token: Omit<ApiTokenEntity, 'revokedAt' | 'lastUsedAt'>, jwt: string): CreatedToken {
+  return {
+    id: token.id,
+    name: token.name,
+    bundle: token.bundle,
+    scopes: [...token.scopes],
+    created_by: userSubject(token.createdBy),
+    created_at: token.createdAt.toISOString(),
+    expires_at: token.expiresAt.toISOString(),
+    token: jwt,
+  };
+}

@@ -1,0 +1,91 @@
+import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/common';
+import type { ServiceConfig } from '@app/infra';
+import { healthController, InfraModule } from '@app/platform';
+import { AdminCustomersController } from './controllers/admin-customers.controller.js';
+import { AuthController } from './controllers/auth.controller.js';
+import { GatewayController } from './controllers/gateway.controller.js';
+import { KeysController } from './controllers/keys.controller.js';
+import { OperatorController } from './controllers/operator.controller.js';
+import { TokensController } from './controllers/tokens.controller.js';
+import { IDENTITY_DATABASE } from './identity.database.js';
+import { IdentityStore } from './repositories/identity.store.js';
+import { Administrators } from './services/administrators.service.js';
+import { AuditTrail } from './services/audit-trail.service.js';
+import { Clock, SystemClock } from './services/clock.js';
+import { CsrfTokens } from './services/csrf-tokens.service.js';
+import { CustomerUsage } from './services/customer-usage.service.js';
+import { IdentityBootstrap } from './services/identity-bootstrap.service.js';
+import { IdentityMail } from './services/identity-mail.service.js';
+import { SigningKeys } from './services/signing-keys.service.js';
+import { TokenUsageRecorder } from './services/token-usage.recorder.js';
+import { CreateCustomerUseCase } from './usecases/create-customer/create-customer.usecase.js';
+import { CreateTokenUseCase } from './usecases/create-token/create-token.usecase.js';
+import { TokenCreators } from './usecases/create-token/token-creator.js';
+import { CredentialStatusUseCase } from './usecases/credential-status/credential-status.usecase.js';
+import { DescribeIdentityUseCase } from './usecases/describe-identity/describe-identity.usecase.js';
+import { EndSessionUseCase } from './usecases/end-session/end-session.usecase.js';
+import { GetCustomerUseCase } from './usecases/get-customer/get-customer.usecase.js';
+import { InviteMemberUseCase } from './usecases/invite-member/invite-member.usecase.js';
+import { IssueTokenUseCase } from './usecases/issue-token/issue-token.usecase.js';
+import { ListCustomersUseCase } from './usecases/list-customers/list-customers.usecase.js';
+import { ListTokensUseCase } from './usecases/list-tokens/list-tokens.usecase.js';
+import { ProvisionOperatorUseCase } from './usecases/provision-operator/provision-operator.usecase.js';
+import { RequestLoginUseCase } from './usecases/request-login/request-login.usecase.js';
+import { ResolveCustomerUseCase } from './usecases/resolve-customer/resolve-customer.usecase.js';
+import { RevokeTokenUseCase } from './usecases/revoke-token/revoke-token.usecase.js';
+import { StartSessionUseCase } from './usecases/start-session/start-session.usecase.js';
+import { VerifyLoginUseCase } from './usecases/verify-login/verify-login.usecase.js';
+
+export { IDENTITY_DATABASE };
+
+/** Everything but the infrastructure: what IdentityModule adds on top of InfraModule. */
+export const IDENTITY_PROVIDERS: Provider[] = [
+  { provide: Clock, useClass: SystemClock },
+  IdentityStore,
+  Administrators,
+  AuditTrail,
+  CsrfTokens,
+  CustomerUsage,
+  IdentityMail,
+  SigningKeys,
+  TokenUsageRecorder,
+  TokenCreators,
+  InviteMemberUseCase,
+  ProvisionOperatorUseCase,
+  RequestLoginUseCase,
+  StartSessionUseCase,
+  EndSessionUseCase,
+  VerifyLoginUseCase,
+  DescribeIdentityUseCase,
+  CreateTokenUseCase,
+  ListTokensUseCase,
+  RevokeTokenUseCase,
+  IssueTokenUseCase,
+  CreateCustomerUseCase,
+  ListCustomersUseCase,
+  GetCustomerUseCase,
+  ResolveCustomerUseCase,
+  CredentialStatusUseCase,
+  IdentityBootstrap,
+];
+
+export const IDENTITY_CONTROLLERS: Type<unknown>[] = [
+  KeysController,
+  AuthController,
+  TokensController,
+  AdminCustomersController,
+  GatewayController,
+  OperatorController,
+];
+
+@Module({})
+export class IdentityModule {
+  static register(config: ServiceConfig): DynamicModule {
+    return {
+      module: IdentityModule,
+      imports: [InfraModule.forApp({ app: 'identity', config, database: IDENTITY_DATABASE })],
+      controllers: [healthController('identity'), ...IDENTITY_CONTROLLERS],
+      providers: IDENTITY_PROVIDERS,
+    };
+  }
+}

@@ -1,0 +1,53 @@
+import type { CustomerId } from '@app/contracts';
+import { CustomerEntity, type CustomerStatus } from '../entities/customer.entity.js';
+import { BaseRepository } from './base.repository.js';
+
+export interface NewCustomer {
+  readonly id: string;
+  readonly domain: string;
+  readonly name: string;
+  readonly corsOrigins: readonly string[];
+  readonly isSandbox: boolean;
+  readonly at: Date;
+}
+
+export class CustomerRepository extends BaseRepository {
+  /** Inserts unless the domain is taken; true when this call created the customer. */
+  async insertIfAbsent(customer: NewCustomer): Promise<boolean> {
+    const result = await this.manager
+      .createQueryBuilder()
+      .insert()
+      .into(CustomerEntity)
+      .values({
+        id: customer.id,
+        domain: customer.domain,
+        name: customer.name,
+        status: 'active',
+        corsOrigins: [...customer.corsOrigins],
+        isSandbox: customer.isSandbox,
+        createdAt: customer.at,
+        updatedAt: customer.at,
+      })
+      .orIgnore()
+      .returning(['id'])
+      .execute();
+    return Array.isArray(result.raw) && result.raw.length > 0;
+  }
+
+  findByDomain(domain: string): Promise<CustomerEntity | null> {
+    return this.manager.findOneBy(CustomerEntity, { domain: domain.toLowerCase() });
+  }
+
+  findById(id: CustomerId): Promise<CustomerEntity | null> {
+    return this.manager.findOneBy(CustomerEntity, { id });
+  }
+
+  listAll(): Promise<CustomerEntity[]> {
+    return this.manager.find(CustomerEntity, { order: { domain: 'ASC' } });
+  }
+
+  /** PATCH /admin/customers (next issue): suspend or reactivate. */
+  async setStatus(id: CustomerId, status: CustomerStatus, at: Date): Promise<void> {
+    await this.manager.createQueryBuilder().update(CustomerEntity).set({ status, updatedAt: at }).where('id = :id', { id }).execute();
+  }
+}

@@ -1,0 +1,114 @@
+import type { CustomerId, Role } from '@app/contracts';
+import { CustomerEntity } from '../entities/customer.entity.js';
+import { MembershipEntity } from '../entities/membership.entity.js';
+import { SessionEntity } from '../entities/session.entity.js';
+import { UserEntity } from '../entities/user.entity.js';
+import { BaseRepository, toDate, toNullableDate } from './base.repository.js';
+
+export interface UserMembership {
+  readonly customerId: CustomerId;
+  readonly domain: string;
+  readonly role: Role;
+  readonly customerStatus: 'active' | 'suspended';
+  readonly createdAt: Date;
+}
+
+export interface CustomerMember {
+  readonly userId: string;
+  readonly email: string;
+  readonly role: Role;
+  readonly createdAt: Date;
+  readonly lastLoginAt: Date | null;
+  readonly userDisabled: boolean;
+}
+
+export class MembershipRepository extends BaseRepository {
+  /** Adds the membership unless the user already belongs to the customer; true when added. */
+  async addIfAbsent(input: { customerId: CustomerId; userId: string; role: Role; at: Date }): Promise<boolean> {
+    const result = await this.manager
+      .createQueryBuilder()
+      .insert()
+      .into(MembershipEntity)
+      .values({ customerId: input.customerId, userId: input.userId, role: input.role, createdAt: input.at })
+      .orIgnore()
+      .returning(['userId']) // property paths; raw rows carry column names
+      .execute();
+    return Array.isArray(result.raw) && result.raw.length > 0;
+  }
+
+  async findRole(input: { customerId: CustomerId; userId: string }): Promise<Role | null> {
+    const row = await this.manager.findOneBy(MembershipEntity, { customerId: input.customerId, userId: input.userId });
+    return row?.role ?? null;
+  }
+
+  async hasOwner(customerId: CustomerId): Promise<boolean> {
+    return this.manager.existsBy(MembershipEntity, { customerId, role: 'owner' });
+  }
+
+  /** The user's memberships with the customers' domains, sorted by domain. */
+  async listForUser(userId: string): Promise<UserMembership[]> {
+    const rows = await this.manager
+      .createQueryBuilder(MembershipEntity, 'm')
+      .innerJoin(CustomerEntity, 'c', 'c.id = m.customer_id')
+      .select(['m.customer_id AS customer_id', 'c.domain AS domain', 'm.role AS role', 'c.status AS status', 'm.created_at AS created_at'])
+      .where('m.user_id = :userId', { userId })
+      .orderBy('c.domain', 'ASC')
+      .getRawMany<{ customer_id: string; domain: string; role: Role; status: 'active' | 'suspended'; created_at: unknown }>();
+    return rows.map((r) => ({
+      customerId: r.customer_id as CustomerId,
+      domain: r.domain,
+      role: r.role,
+      customerStatus: r.status,
+      createdAt: toDate(r.created_at),
+    }));
+  }
+
+  /** The members of one customer with their user's state, sorted by email. */
+  async listMembers(customerId: CustomerId): Promise<CustomerMember[]> {
+    const rows = await this.manager
+      .createQueryBuilder(MembershipEntity, 'm')
+      .innerJoin(UserEntity, 'u', 'u.id = m.user_id')
+      .select(['u.id AS user_id', 'u.email AS email', 'm.role AS role', 'm.created_at AS created_at', 'u.last_login_at AS last_login_at', 'u.disabled AS disabled'])
+      .where('m.customer_id = :customerId', { customerId })
+      .orderBy('u.email', 'ASC')
+      .getRawMany<{ user_id: string; email: string; role: Role; created_at: unknown; last_login_at: unknown; disabled: boolean }>();
+    return rows.map((r) => ({
+      userId: r.user_id,
+      email: r.email,
+      role: r.role,
+      createdAt: toDate(r.created_at),
+      lastLoginAt: toNullableDate(r.last_login_at),
+      userDisabled: r.disabled === true,
+    }));
+  }
+
+  /**
+   * The customer a new session of this user starts in: among active customers the user
+   * belongs to, the one of their most recent session, else the oldest membership.
+   */
+  async preferredForLogin(userId: string): Promise<{ customer: CustomerEntity; role: Role } | null> {
+    const row = await this.manager
+      .createQueryBuilder(MembershipEntity, 'm')
+      .innerJoin(CustomerEntity, 'c', 'c.id = m.customer_id')
+      .select(['m.customer_id AS customer_id', 'm.role AS role'])
+      .addSelect(
+        (sub) =>
+          sub
+            .select('MAX(s.created_at)')
+            .from(SessionEntity, 's')
+            .where('s.user_id = m.user_id')
+            .andWhere('s.customer_id = m.customer_id'),
+        'last_session_at',
+      )
+      .where('m.user_id = :userId', { userId })
+      .andWhere(`c.status = 'active'`)
+      .orderBy('last_session_at', 'DESC', 'NULLS LAST')
+      .addOrderBy('m.created_at', 'ASC')
+      .addOrderBy('c.domain', 'ASC')
+      .limit(1)
+      .getRawOne<{ customer_id: string; role: Role }>();
+    if (!row) return null;
+    const customer = await this.manager.findOneBy(CustomerEntity, { id: row.customer_id as CustomerId });
+    return customer ? { customer, role: row.role } : null;
+  }
+}

@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import { UserEntity } from '../entities/user.entity.js';
+import { BaseRepository } from './base.repository.js';
+
+export class UserRepository extends BaseRepository {
+  findByEmail(email: string): Promise<UserEntity | null> {
+    return this.manager.findOneBy(UserEntity, { email: email.toLowerCase() });
+  }
+
+  findById(id: string): Promise<UserEntity | null> {
+    return this.manager.findOneBy(UserEntity, { id });
+  }
+
+  /** The user with this email, created when absent (safe when two callers race). */
+  async ensure(email: string, at: Date): Promise<{ user: UserEntity; created: boolean }> {
+    const normalized = email.toLowerCase();
+    const result = await this.manager
+      .createQueryBuilder()
+      .insert()
+      .into(UserEntity)
+      .values({ id: randomUUID(), email: normalized, disabled: false, createdAt: at, lastLoginAt: null })
+      .orIgnore()
+      .returning(['id'])
+      .execute();
+    const user = await this.findByEmail(normalized);
+    if (!user) throw new Error(`user ${normalized} vanished after insert`);
+    return { user, created: Array.isArray(result.raw) && result.raw.length > 0 };
+  }
+
+  async recordLogin(userId: string, at: Date): Promise<void> {
+    await this.manager.createQueryBuilder().update(UserEntity).set({ lastLoginAt: at }).where('id = :userId', { userId }).execute();
+  }
+
+  /** PATCH /admin/users (next issue) sets this; ending the user's sessions and tokens is that use case's job. */
+  async setDisabled(userId: string, disabled: boolean): Promise<void> {
+    await this.manager.createQueryBuilder().update(UserEntity).set({ disabled }).where('id = :userId', { userId }).execute();
+  }
+}

@@ -1,0 +1,41 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ErrorCode, type IdentityObject, requireTenant, type RequestContext, ServiceError } from '@app/contracts';
+import { IdentityStore } from '../../repositories/identity.store.js';
+import { CsrfTokens } from '../../services/csrf-tokens.service.js';
+import { identityObject } from '../shared/identity-object.js';
+import { requirePrincipal } from '../shared/principal.js';
+
+/**
+ * GET /auth/me. The customer is the one the request acts on (an administrator's `customer=`
+ * included); the role is the caller's own role there ('' when they have none); scopes and
+ * admin level are those of the credential. Sessions get their CSRF token again (derived from
+ * the session id); API tokens need none ('').
+ */
+@Injectable()
+export class DescribeIdentityUseCase {
+  constructor(
+    @Inject(IdentityStore) private readonly store: IdentityStore,
+    @Inject(CsrfTokens) private readonly csrf: CsrfTokens,
+  ) {}
+
+  async execute(ctx: RequestContext): Promise<IdentityObject> {
+    const principal = requirePrincipal(ctx);
+    const { customer } = requireTenant(ctx);
+    const repos = this.store.repos;
+    const user = await repos.users.findById(principal.userId);
+    if (!user) throw new ServiceError(ErrorCode.Unauthenticated, 'token revoked, expired or unknown');
+    const [role, memberships] = await Promise.all([
+      repos.memberships.findRole({ customerId: customer.id, userId: user.id }),
+      repos.memberships.listForUser(user.id),
+    ]);
+    return identityObject({
+      email: user.email,
+      customerDomain: customer.domain,
+      role,
+      scopes: principal.scopes,
+      admin: principal.admin,
+      csrfToken: principal.kind === 'session' ? await this.csrf.forSession(principal.credentialId) : '',
+      memberships,
+    });
+  }
+}

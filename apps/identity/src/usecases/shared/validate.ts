@@ -1,0 +1,41 @@
+import { type Bundle, BUNDLES, type Role, ROLES, ServiceError } from '@app/contracts';
+import { looksLikeEmail, normalizeEmail } from '../../domain/secrets.js';
+
+/**
+ * Checks for commands. The gateway validates HTTP input against the endpoint schemas; a
+ * command checks again because not every caller is the gateway (operator CLI, start-up,
+ * other use cases), and because a command that exists is a valid one.
+ */
+export function validEmail(value: unknown, field = 'email'): string {
+  if (typeof value !== 'string' || !looksLikeEmail(value.trim())) throw ServiceError.badRequest(`${field} must be a valid email address`);
+  return normalizeEmail(value);
+}
+
+export function validText(value: unknown, field: string, min: number, max: number): string {
+  if (typeof value !== 'string' || value.length < min || value.length > max) throw ServiceError.badRequest(`${field} must be ${min} to ${max} characters`);
+  return value;
+}
+
+export function validInteger(value: unknown, field: string, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw ServiceError.badRequest(`${field} must be an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+export function validBundle(value: unknown): Bundle {
+  if (typeof value !== 'string' || !(BUNDLES as readonly string[]).includes(value)) throw ServiceError.badRequest(`bundle must be one of ${BUNDLES.join(', ')}`);
+  return value as Bundle;
+}
+
+export function validRole(value: unknown): Role {
+  if (typeof value !== 'string' || !(ROLES as readonly string[]).includes(value)) throw ServiceError.badRequest(`role must be one of ${ROLES.join(', ')}`);
+  return value as Role;
+}
+
+const DOMAIN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+export function validDomain(value: unknown, field = 'domain'): string {
+  const domain = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  if (!DOMAIN.test(domain)) throw ServiceError.badRequest(`${field} must be a lower-case DNS name`);
+  return domain;
+}

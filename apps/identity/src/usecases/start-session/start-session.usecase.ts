@@ -1,0 +1,101 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ErrorCode, ServiceError, type VerifiedLogin } from '@app/contracts';
+import type { ServiceConfig } from '@app/infra';
+import { SERVICE_CONFIG } from '@app/platform';
+import { randomUUID } from 'node:crypto';
+import { personScopes, roleScopes } from '../../domain/access.js';
+import { buildAccessTokenClaims } from '../../domain/claims.js';
+import { ACCESS_TOKEN_TTL_SECONDS, INVALID_CODE_MESSAGE, SESSION_TOTAL_LIMIT_SECONDS } from '../../domain/limits.js';
+import { randomToken, sha256Base64url } from '../../domain/secrets.js';
+import { IdentityStore } from '../../repositories/identity.store.js';
+import { Administrators } from '../../services/administrators.service.js';
+import { AuditTrail } from '../../services/audit-trail.service.js';
+import { Clock } from '../../services/clock.js';
+import { CsrfTokens } from '../../services/csrf-tokens.service.js';
+import { SigningKeys } from '../../services/signing-keys.service.js';
+import { identityObject } from '../shared/identity-object.js';
+import type { StartSessionCommand } from './start-session.command.js';
+
+/**
+ * SPEC "Console login" 4-6: creates the session (7 days total, 12 hours idle), its first
+ * refresh token (256 random bits, stored as SHA-256), derives the CSRF token and signs the
+ * 15-minute access token. Shared by code verification and (next issue) the magic link.
+ */
+@Injectable()
+export class StartSessionUseCase {
+  constructor(
+    @Inject(IdentityStore) private readonly store: IdentityStore,
+    @Inject(SigningKeys) private readonly keys: SigningKeys,
+    @Inject(CsrfTokens) private readonly csrf: CsrfTokens,
+    @Inject(Administrators) private readonly administrators: Administrators,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
+    @Inject(Clock) private readonly clock: Clock,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+  ) {}
+
+  async execute(command: StartSessionCommand): Promise<VerifiedLogin> {
+    const now = this.clock.now();
+    const refreshToken = randomToken(32);
+    const started = await this.store.transaction(async (repos) => {
+      const user = await repos.users.findById(command.userId);
+      if (!user || user.disabled) throw new ServiceError(ErrorCode.Unauthenticated, INVALID_CODE_MESSAGE);
+      const target = await repos.memberships.preferredForLogin(user.id);
+      if (!target) throw new ServiceError(ErrorCode.Unauthenticated, INVALID_CODE_MESSAGE);
+      const admin = await this.administrators.levelOf(repos, user.id);
+      const sessionId = randomUUID();
+      await repos.sessions.create({
+        id: sessionId,
+        userId: user.id,
+        customerId: target.customer.id,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + SESSION_TOTAL_LIMIT_SECONDS * 1000),
+        refreshTokenHash: sha256Base64url(refreshToken),
+      });
+      await repos.users.recordLogin(user.id, now);
+      const memberships = await repos.memberships.listForUser(user.id);
+      return { user, customer: target.customer, role: target.role, admin, sessionId, memberships };
+    });
+
+    const csrfToken = await this.csrf.forSession(started.sessionId);
+    const access = await this.keys.sign({
+      ...buildAccessTokenClaims({
+        issuer: this.config.publicUrl,
+        userId: started.user.id,
+        sessionId: started.sessionId,
+        customer: started.customer,
+        scopes: roleScopes(started.role),
+        admin: started.admin,
+        csrfToken,
+        issuedAt: now,
+        ttlSeconds: ACCESS_TOKEN_TTL_SECONDS,
+      }),
+    });
+    if (started.admin) {
+      await this.audit.securityEvent({
+        kind: 'admin_login',
+        severity: 'info',
+        ip: command.ip,
+        domain: started.customer.domain,
+        detail: { user_id: started.user.id, email: started.user.email, admin: started.admin },
+      });
+    }
+    return {
+      identity: identityObject({
+        email: started.user.email,
+        customerDomain: started.customer.domain,
+        role: started.role,
+        scopes: personScopes(started.role, started.admin),
+        admin: started.admin,
+        csrfToken,
+        memberships: started.memberships,
+      }),
+      session: {
+        refresh: refreshToken,
+        csrf: csrfToken,
+        access,
+        accessMaxAgeSeconds: ACCESS_TOKEN_TTL_SECONDS,
+        refreshMaxAgeSeconds: SESSION_TOTAL_LIMIT_SECONDS,
+      },
+    };
+  }
+}
