@@ -22,12 +22,13 @@ for (const dir of sourceDirs) {
   try {
     for await (const file of walk(join(root, dir))) {
       jobs.push(
-        transformFile(file, { cwd: root, swcrc: true, filename: file, sourceFileName: relative(root, file) }).then(async (out) => {
+        (async () => {
           const target = join(outDir, relative(root, file)).replace(/\.ts$/, '.js');
+          const out = await transformFile(file, { cwd: root, swcrc: true, filename: file, sourceFileName: relative(dirname(target), file) });
           await mkdir(dirname(target), { recursive: true });
           await writeFile(target, out.code + `\n//# sourceMappingURL=${target.split('/').pop()}.map\n`);
           if (out.map) await writeFile(target + '.map', out.map);
-        }),
+        })(),
       );
     }
   } catch (err) {

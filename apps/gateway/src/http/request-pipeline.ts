@@ -68,7 +68,6 @@ export class RequestPipeline {
     const requestId = typeof header === 'string' && REQUEST_ID_PATTERN.test(header) ? header : randomUUID();
     const state: RequestState = { requestId, started: process.hrtime.bigint(), route: '(unmatched)', domain: null, actor: null, bytesIn: 0 };
     res.setHeader('X-Request-Id', requestId);
-    req.on('data', (chunk: Buffer) => (state.bytesIn += chunk.length));
     res.on('finish', () => this.finish(req, res, state));
     res.on('close', () => {
       if (!res.writableFinished) this.finish(req, res, state);
@@ -109,6 +108,7 @@ export class RequestPipeline {
       state.route = endpoint.path;
       const cookies = parseCookies(req.headers.cookie);
       const smallBody = endpoint.body.kind === 'json' || (endpoint.body.kind === 'none' && isForm(req)) ? await readSmallBody(req, endpoint.body.kind === 'json' ? (endpoint.body.maxBytes ?? DEFAULT_JSON_LIMIT) : DEFAULT_JSON_LIMIT) : null;
+      if (smallBody) state.bytesIn = smallBody.length;
       const parsedBody = smallBody ? parseBody(smallBody, req.headers['content-type']) : ({ kind: 'absent' } as const);
       const csrfToken = headerValue(req, CSRF_HEADER) ?? search.get(CSRF_FIELD) ?? (parsedBody.kind === 'form' ? parsedBody.fields[CSRF_FIELD] : undefined);
       const access = await this.access.check({
@@ -141,6 +141,7 @@ export class RequestPipeline {
       if (endpoint.body.kind === 'stream') {
         if (!access.customer) throw new Error(`${endpoint.operationId}: stream bodies need a tenant endpoint`);
         staged = await this.stager.stage(req, endpoint.body.maxBytes(access.customer), contentType);
+        state.bytesIn = staged.sizeBytes;
       }
       const call: EndpointCall<unknown, unknown, unknown> = {
         ctx: this.context(req, state, access),
