@@ -38,6 +38,8 @@ export default {
       ...common,
       displayName: 'e2e-standalone',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      // test/e2e/distributed/ needs separate processes (stopping an app, the admin schema's tables).
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/distributed/'],
       setupFiles: ['<rootDir>/test/e2e/support/runtime-standalone.cjs'],
       testTimeout: 120000,
     },

@@ -1,0 +1,118 @@
+// Must stay the first import: lets this CommonJS-loaded file resolve `.js` and `@app/*` like jest does.
+import './resolve-hook.cjs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startS3Server, type S3TestServer } from '../../../libs/testing/src/s3-server.js';
+import { DISTRIBUTED_APPS, DOWNLOAD_RATE_PER_MINUTE, OPERATOR_ADMIN_EMAIL, OPERATOR_DOMAIN, SANDBOX_DOMAIN, type DistributedApp } from './constants.js';
+import distributedGlobalTeardown from './distributed-global-teardown.js';
+import { startMaildirSink, type MaildirSink } from './maildir-sink.js';
+import {
+  appLogFile,
+  claimRedisDatabase,
+  createDatabase,
+  freePort,
+  randomHex,
+  spawnApp,
+  startNats,
+  waitForStatusOk,
+  writeStackState,
+} from './stack.js';
+
+/** What the teardown (same process, same global object) needs to stop. */
+export interface DistributedHandles {
+  runId: string;
+  stateDir: string;
+  database?: { name: string; url: string };
+  redis?: { db: number; url: string };
+  s3?: S3TestServer;
+  mail?: MaildirSink;
+  nats?: ChildProcess | null;
+  apps: Map<DistributedApp, ChildProcess>;
+}
+
+declare global {
+  var __E2E_DISTRIBUTED__: DistributedHandles | undefined;
+}
+
+const STARTUP_TIMEOUT_MS = Number(process.env.E2E_STARTUP_TIMEOUT_MS ?? 60_000);
+
+/**
+ * Starts the distributed runtime once for the e2e-distributed project: a throwaway
+ * PostgreSQL database, s3rver, an SMTP sink writing .eml files, a Redis database and a NATS
+ * server of its own, then the seven app processes from dist/. Facts for the tests go into
+ * process.env (E2E_*); handles stay on globalThis for the teardown.
+ */
+export default async function distributedGlobalSetup(): Promise<void> {
+  const runId = randomHex(4);
+  const stateDir = mkdtempSync(join(tmpdir(), `fds-e2e-${runId}-`));
+  const logDir = join(stateDir, 'logs');
+  const mailDir = join(stateDir, 'mail');
+  mkdirSync(logDir, { recursive: true });
+  const handles: DistributedHandles = { runId, stateDir, apps: new Map() };
+  globalThis.__E2E_DISTRIBUTED__ = handles;
+
+  try {
+    handles.database = await createDatabase();
+    handles.redis = await claimRedisDatabase(runId);
+    handles.s3 = await startS3Server({ bucket: `e2e-${runId}` });
+    handles.mail = await startMaildirSink(mailDir);
+    const nats = await startNats(join(stateDir, 'nats'), join(logDir, 'nats-server.log'));
+    handles.nats = nats.process;
+
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const downloadSecret = randomHex(32);
+    const metricsToken = `metrics-${randomHex(16)}`;
+    const appEnv: Record<string, string> = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? stateDir,
+      TZ: 'UTC',
+      DATABASE_URL: handles.database.url,
+      NATS_URL: nats.url,
+      REDIS_URL: handles.redis.url,
+      ...handles.s3.env,
+      SMTP_URL: handles.mail.url,
+      DOWNLOAD_LINK_SECRET: downloadSecret,
+      PORT: String(port),
+      PUBLIC_URL: baseUrl,
+      OPERATOR_DOMAIN,
+      OPERATOR_ADMIN_EMAIL,
+      SANDBOX_DOMAIN,
+      METRICS_TOKEN: metricsToken,
+      DOWNLOAD_RATE_PER_MINUTE: String(DOWNLOAD_RATE_PER_MINUTE),
+      DATA_DIR: join(stateDir, 'data'),
+      LOG_LEVEL: 'warn',
+    };
+
+    for (const app of DISTRIBUTED_APPS) handles.apps.set(app, spawnApp(app, appEnv, logDir));
+    writeStackState(stateDir, {
+      runId,
+      baseUrl,
+      logDir,
+      appEnv,
+      pids: Object.fromEntries([...handles.apps].map(([app, child]) => [app, child.pid!])),
+    });
+
+    const started = Date.now();
+    await waitForStatusOk(baseUrl, STARTUP_TIMEOUT_MS, handles.apps, logDir);
+
+    Object.assign(process.env, {
+      E2E_BASE_URL: baseUrl,
+      E2E_MAIL_DIR: mailDir,
+      E2E_DOWNLOAD_SECRET: downloadSecret,
+      E2E_METRICS_TOKEN: metricsToken,
+      E2E_LOG_DIR: logDir,
+      E2E_STATE_DIR: stateDir,
+      E2E_DATABASE_URL: handles.database.url,
+      E2E_PIDS: JSON.stringify(Object.fromEntries([...handles.apps].map(([app, child]) => [app, child.pid]))),
+    });
+    process.stdout.write(`\ne2e-distributed: stack up in ${Date.now() - started} ms at ${baseUrl}; logs in ${logDir}\n`);
+  } catch (err) {
+    const logs = DISTRIBUTED_APPS.map((app) => `  ${appLogFile(logDir, app)}`).join('\n');
+    process.stderr.write(`\ne2e-distributed: the stack did not start. App logs:\n${logs}\n  ${join(logDir, 'nats-server.log')}\n`);
+    await distributedGlobalTeardown().catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,941 @@
+/**
+ * The operator files (docker-compose.yml, k8s/, deploy/Dockerfile, README.md) checked
+ * against the code, since nothing here can run them (no Docker engine, no cluster):
+ *
+ * - every app a manifest runs exists (apps/<app>/src/main.ts, `npm run start:<app>`), and
+ *   every container command points at a dist/ file whose TypeScript source exists;
+ * - every environment variable a manifest sets is one the code reads
+ *   (libs/infra/src/config/config.ts, or a standard OTEL_* / NODE_* variable), the values
+ *   pass loadConfig, and each app gets what its entry point asserts at start
+ *   (assertDistributedConfig in apps/<app>/src/main.ts or libs/platform/src/run-app.ts);
+ * - ports match PORT, gateway probes use /readyz and /healthz, every Deployment has a
+ *   Service whose selector matches its pods, HPAs and Ingress backends point at real objects;
+ * - README's configuration table lists exactly the variables config.ts reads, and every
+ *   `npm run <script>` it shows exists.
+ *
+ * No YAML parser is installed: the manifests keep to a small YAML subset read by
+ * `parseYamlDocuments` below, which refuses anything outside it (so the subset cannot
+ * silently be misread). The checks are plain functions returning problems; the last tests
+ * feed them deliberately broken fixtures to show that each kind of mistake is reported.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { APP_NAMES } from '../../libs/contracts/src/apps.js';
+import { assertDistributedConfig, loadConfig, type ServiceConfig } from '../../libs/infra/src/config/config.js';
+
+const ROOT = resolve(process.cwd());
+
+// ---------------------------------------------------------------------------------------------
+// A reader for the YAML subset the manifests use.
+//
+// Supported: `---` document separators; block mappings (`key: value`, plain or quoted keys);
+// block sequences (`- value`, `- key: value` starting a mapping item); comments; scalars that
+// are plain, "double-quoted" (JSON escapes) or 'single-quoted'; flow collections written as
+// JSON (`["a", "b"]`, `{}`); anchors on block values (`key: &name` + indented block), aliases
+// (`*name`) and merge keys (`<<: *name`). Plain true/false, null/~ and numbers are typed.
+// Refused: block scalars (| >), tags, multi-line plain scalars, tabs, YAML 1.1 booleans
+// (yes/no/on/off, which YAML 1.1 and 1.2 readers disagree on), anything mis-indented.
+
+export type Yaml = null | boolean | number | string | Yaml[] | { [key: string]: Yaml };
+type YamlMap = { [key: string]: Yaml };
+
+interface Line {
+  readonly indent: number;
+  readonly text: string;
+  readonly no: number;
+}
+
+const MAP_ENTRY = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s"'#\-[\]{},&*!|>%@`][^:]*?|-[^\s:][^:]*?)\s*:(?:[ ]+(.*))?$/;
+
+function stripComment(raw: string): string {
+  let quote: string | null = null;
+  for (let i = 0; i < raw.length; i++) {
+    const ch = raw[i]!;
+    if (quote) {
+      if (quote === '"' && ch === '\\') i++;
+      else if (ch === quote) quote = null;
+    } else if (ch === '"' || ch === "'") {
+      // a quote only opens a quoted scalar at the start of a token
+      if (i === 0 || /[\s:[{,-]/.test(raw[i - 1]!)) quote = ch;
+    } else if (ch === '#' && (i === 0 || /\s/.test(raw[i - 1]!))) {
+      return raw.slice(0, i).trimEnd();
+    }
+  }
+  return raw.trimEnd();
+}
+
+class YamlReader {
+  private pos = 0;
+  private readonly anchors = new Map<string, Yaml>();
+
+  constructor(
+    private readonly lines: Line[],
+    private readonly file: string,
+  ) {}
+
+  read(): Yaml {
+    if (this.lines.length === 0) return null;
+    const first = this.lines[0]!;
+    if (first.indent !== 0) this.fail(first, 'a document must start at column 0');
+    const value = this.block(first.indent);
+    if (this.pos < this.lines.length) this.fail(this.lines[this.pos]!, 'unexpected content');
+    return value;
+  }
+
+  private fail(line: Line | undefined, message: string): never {
+    throw new Error(`${this.file}:${line?.no ?? '?'}: ${message}`);
+  }
+
+  private block(indent: number): Yaml {
+    const line = this.lines[this.pos]!;
+    if (isSequenceItem(line.text)) return this.sequence(indent);
+    if (MAP_ENTRY.test(line.text)) return this.mapping(indent);
+    this.fail(line, `a mapping entry or sequence item was expected, found "${line.text}"`);
+  }
+
+  private sequence(indent: number): Yaml[] {
+    const items: Yaml[] = [];
+    while (this.pos < this.lines.length) {
+      const line = this.lines[this.pos]!;
+      if (line.indent < indent) break;
+      if (line.indent > indent) this.fail(line, 'unexpected indentation');
+      if (!isSequenceItem(line.text)) break;
+      const marker = /^-( +|$)/.exec(line.text)![0];
+      const rest = line.text.slice(marker.length);
+      const column = indent + marker.length;
+      if (rest === '') {
+        this.pos++;
+        items.push(this.nested(indent));
+      } else if (isSequenceItem(rest) || MAP_ENTRY.test(rest)) {
+        // `- key: value` / `- - x`: the rest of the line starts a block at its own column
+        this.lines[this.pos] = { indent: column, text: rest, no: line.no };
+        items.push(this.block(column));
+      } else {
+        this.pos++;
+        items.push(this.scalar(rest, line));
+      }
+    }
+    return items;
+  }
+
+  private mapping(indent: number): YamlMap {
+    const map: YamlMap = {};
+    const merges: YamlMap[] = [];
+    while (this.pos < this.lines.length) {
+      const line = this.lines[this.pos]!;
+      if (line.indent < indent) break;
+      if (line.indent > indent) this.fail(line, 'unexpected indentation');
+      if (isSequenceItem(line.text)) break;
+      const match = MAP_ENTRY.exec(line.text);
+      if (!match) this.fail(line, `"${line.text}" is not a mapping entry`);
+      const key = unquoteKey(match[1]!, () => this.fail(line, 'bad quoted key'));
+      const rest = match[2] ?? '';
+      this.pos++;
+      let value: Yaml;
+      const anchor = /^&([\w.-]+)$/.exec(rest);
+      if (rest === '' || anchor) {
+        const next = this.lines[this.pos];
+        if (next && next.indent > indent) value = this.block(next.indent);
+        else if (next && next.indent === indent && isSequenceItem(next.text)) value = this.sequence(indent);
+        else if (anchor) this.fail(line, 'an anchor needs a block value');
+        else value = null;
+        if (anchor) this.anchors.set(anchor[1]!, value);
+      } else {
+        value = this.scalar(rest, line);
+      }
+      if (key === '<<') {
+        if (!isMap(value)) this.fail(line, 'a merge key needs a mapping alias');
+        merges.push(value);
+      } else {
+        if (Object.prototype.hasOwnProperty.call(map, key)) this.fail(line, `duplicate key "${key}"`);
+        map[key] = value;
+      }
+    }
+    for (const merged of merges) for (const [key, value] of Object.entries(merged)) if (!(key in map)) map[key] = value;
+    return map;
+  }
+
+  private nested(parentIndent: number): Yaml {
+    const next = this.lines[this.pos];
+    return next && next.indent > parentIndent ? this.block(next.indent) : null;
+  }
+
+  private scalar(text: string, line: Line): Yaml {
+    const alias = /^\*([\w.-]+)$/.exec(text);
+    if (alias) {
+      if (!this.anchors.has(alias[1]!)) this.fail(line, `unknown alias *${alias[1]}`);
+      return structuredClone(this.anchors.get(alias[1]!)!);
+    }
+    if (text.startsWith('[') || text.startsWith('{') || text.startsWith('"')) {
+      try {
+        return JSON.parse(text) as Yaml;
+      } catch {
+        this.fail(line, `flow collections and double-quoted scalars must be valid JSON: ${text}`);
+      }
+    }
+    if (text.startsWith("'")) {
+      if (!/^'(?:[^']|'')*'$/.test(text)) this.fail(line, `bad single-quoted scalar: ${text}`);
+      return text.slice(1, -1).replace(/''/g, "'");
+    }
+    if (/^[&!|>%@`]/.test(text)) this.fail(line, `unsupported YAML: ${text}`);
+    if (/:(\s|$)/.test(text)) this.fail(line, `a plain scalar may not contain ": " (quote it): ${text}`);
+    if (/^(y|n|yes|no|on|off)$/i.test(text)) this.fail(line, `quote "${text}": YAML 1.1 reads it as a boolean`);
+    if (text === 'true' || text === 'false') return text === 'true';
+    if (text === 'null' || text === '~') return null;
+    if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(text)) return Number(text);
+    return text;
+  }
+}
+
+function isSequenceItem(text: string): boolean {
+  return text === '-' || text.startsWith('- ');
+}
+
+function unquoteKey(key: string, fail: () => never): string {
+  if (key.startsWith('"')) {
+    try {
+      return JSON.parse(key) as string;
+    } catch {
+      fail();
+    }
+  }
+  if (key.startsWith("'")) return key.slice(1, -1).replace(/''/g, "'");
+  return key;
+}
+
+export function parseYamlDocuments(text: string, file = '<yaml>'): Yaml[] {
+  const documents: Line[][] = [[]];
+  text.split(/\r?\n/).forEach((raw, index) => {
+    const no = index + 1;
+    if (/^---\s*$/.test(raw)) {
+      documents.push([]);
+      return;
+    }
+    const indentation = /^[ \t]*/.exec(raw)![0];
+    if (indentation.includes('\t') && raw.trim() !== '') throw new Error(`${file}:${no}: tabs are not allowed in indentation`);
+    const content = stripComment(raw);
+    if (content.trim() === '') return;
+    documents[documents.length - 1]!.push({ indent: indentation.length, text: content.slice(indentation.length), no });
+  });
+  return documents.filter((lines) => lines.length > 0).map((lines) => new YamlReader(lines, file).read());
+}
+
+function isMap(value: Yaml | undefined): value is YamlMap {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function map(value: Yaml | undefined): YamlMap {
+  return isMap(value) ? value : {};
+}
+
+function list(value: Yaml | undefined): Yaml[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function text(value: Yaml | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the code says.
+
+type Needs = Parameters<typeof assertDistributedConfig>[1];
+
+export interface CodeFacts {
+  readonly appNames: readonly string[];
+  readonly npmScripts: Readonly<Record<string, string>>;
+  /** Environment variables libs/infra/src/config/config.ts reads. */
+  readonly configVariables: ReadonlySet<string>;
+  readonly defaultPort: number;
+  exists(path: string): boolean;
+  /** What the entry point (a source path) asserts at start; null when it cannot be told. */
+  needsOf(entry: string): Needs | null;
+}
+
+function readRepoFile(path: string): string {
+  return readFileSync(join(ROOT, path), 'utf8');
+}
+
+function parseNeeds(source: string): Needs | null {
+  const call = /assertDistributedConfig\(\s*config\s*,\s*\{([^}]*)\}\s*\)/.exec(source);
+  if (!call) return null;
+  const needs: Record<string, boolean> = {};
+  for (const [, key] of call[1]!.matchAll(/(\w+)\s*:\s*true/g)) needs[key!] = true;
+  return needs as Needs;
+}
+
+export function codeFacts(): CodeFacts {
+  const config = readRepoFile('libs/infra/src/config/config.ts');
+  const configVariables = new Set<string>();
+  for (const pattern of [/\b(?:integer|optional|bool)\(env,\s*'([A-Z][A-Z0-9_]*)'/g, /\benv\.([A-Z][A-Z0-9_]*)\b/g, /\benv\[['"]([A-Z][A-Z0-9_]*)['"]\]/g]) {
+    for (const [, name] of config.matchAll(pattern)) configVariables.add(name!);
+  }
+  const port = /integer\(env,\s*'PORT',\s*(\d+)/.exec(config);
+  const pkg = JSON.parse(readRepoFile('package.json')) as { scripts: Record<string, string> };
+  return {
+    appNames: APP_NAMES,
+    npmScripts: pkg.scripts,
+    configVariables,
+    defaultPort: port ? Number(port[1]) : NaN,
+    exists: (path) => existsSync(join(ROOT, path)),
+    needsOf(entry) {
+      if (!existsSync(join(ROOT, entry))) return null;
+      const source = readRepoFile(entry);
+      const own = parseNeeds(source);
+      if (own) return own;
+      if (/\brunDistributedApp\(/.test(source)) return parseNeeds(readRepoFile('libs/platform/src/run-app.ts'));
+      return null;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checks shared by compose and Kubernetes.
+
+/** The app a container runs, from its command: `node [flags] dist/apps/<app>/src/main.js [args]`. */
+interface Entry {
+  readonly app: string;
+  readonly source: string;
+  readonly args: readonly string[];
+}
+
+function checkCommand(where: string, command: Yaml[], facts: CodeFacts, problems: string[]): Entry | null {
+  if (command.length === 0 || command.some((part) => typeof part !== 'string')) {
+    problems.push(`${where}: the command must be a list of strings`);
+    return null;
+  }
+  const parts = command as string[];
+  if (parts[0] !== 'node') problems.push(`${where}: the command must start with node, not ${parts[0]}`);
+  const at = parts.findIndex((part) => /^dist\/.+\.js$/.test(part));
+  if (at === -1) {
+    problems.push(`${where}: the command names no dist/**/*.js file`);
+    return null;
+  }
+  const dist = parts[at]!;
+  const source = dist.replace(/^dist\//, '').replace(/\.js$/, '.ts');
+  if (!facts.exists(source)) problems.push(`${where}: ${dist} is built from ${source}, which does not exist`);
+  const app = /^apps\/([^/]+)\/src\/main\.ts$/.exec(source)?.[1];
+  if (!app) {
+    problems.push(`${where}: ${dist} is not an app entry point (dist/apps/<app>/src/main.js)`);
+    return null;
+  }
+  if (app === 'cli') {
+    if (!Object.values(facts.npmScripts).some((script) => script.includes(dist))) problems.push(`${where}: no npm script runs ${dist}`);
+  } else {
+    if (!facts.appNames.includes(app)) problems.push(`${where}: "${app}" is not one of the apps (${facts.appNames.join(', ')})`);
+    const script = facts.npmScripts[`start:${app}`];
+    if (!script) problems.push(`${where}: package.json has no "start:${app}" script`);
+    else if (!script.includes(dist)) problems.push(`${where}: "npm run start:${app}" runs something else than ${dist}`);
+  }
+  return { app, source, args: parts.slice(at + 1) };
+}
+
+/** What an entry needs: its own assertion; the operator CLI always needs the real database. */
+function needsOf(entry: Entry, facts: CodeFacts): Needs | null {
+  const asserted = facts.needsOf(entry.source);
+  if (entry.app === 'cli') return { ...(asserted ?? {}), database: true };
+  return asserted;
+}
+
+function checkEnvironment(where: string, entry: Entry, env: Record<string, Yaml>, facts: CodeFacts, problems: string[]): ServiceConfig | null {
+  const strings: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (!facts.configVariables.has(name) && !/^(OTEL|NODE)_/.test(name)) {
+      problems.push(`${where}: ${name} is not read by libs/infra/src/config/config.ts`);
+    }
+    if (typeof value !== 'string') problems.push(`${where}: the value of ${name} must be a string`);
+    else strings[name] = value;
+  }
+  let config: ServiceConfig;
+  try {
+    config = loadConfig(strings);
+  } catch (err) {
+    problems.push(`${where}: ${err instanceof Error ? err.message : String(err)}`);
+    return null;
+  }
+  const needs = needsOf(entry, facts);
+  if (!needs) {
+    problems.push(`${where}: cannot tell from ${entry.source} which variables it needs (no assertDistributedConfig)`);
+    return config;
+  }
+  try {
+    assertDistributedConfig(config, needs);
+  } catch (err) {
+    problems.push(`${where}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (needs.s3 && !('S3_ENDPOINT' in strings)) problems.push(`${where}: S3_ENDPOINT is not set (set it empty for AWS S3)`);
+  return config;
+}
+
+// ---------------------------------------------------------------------------------------------
+// docker-compose.yml
+
+const URL_VARIABLES = ['DATABASE_URL', 'NATS_URL', 'REDIS_URL', 'S3_ENDPOINT', 'SMTP_URL'];
+
+export function checkCompose(compose: Yaml, facts: CodeFacts, file = 'docker-compose.yml'): string[] {
+  const problems: string[] = [];
+  const services = map(map(compose).services);
+  if (Object.keys(services).length === 0) return [`${file}: no services`];
+  const appImages = new Set<string>();
+  for (const service of Object.values(services)) {
+    const build = map(map(service).build);
+    if (text(build.dockerfile) !== undefined) {
+      if (!facts.exists(text(build.dockerfile)!)) problems.push(`${file}: ${text(build.dockerfile)} does not exist`);
+      if (text(map(service).image)) appImages.add(text(map(service).image)!);
+    }
+  }
+  const running = new Set<string>();
+  for (const [name, value] of Object.entries(services)) {
+    const service = map(value);
+    const where = `${file} services.${name}`;
+    const image = text(service.image);
+    if (!(isMap(service.build) || (image !== undefined && appImages.has(image)))) continue; // a server, not ours
+    const command = [...list(service.entrypoint), ...list(service.command)];
+    const entry = checkCommand(where, command, facts, problems);
+    if (!entry) continue;
+    if (entry.app === 'cli') {
+      if (name !== 'migrate' && name !== 'cli') problems.push(`${where}: runs the operator CLI, so it should be called migrate or cli`);
+      if (name === 'migrate' && entry.args[0] !== 'migrate') problems.push(`${where}: should run "migrate"`);
+    } else {
+      running.add(entry.app);
+      if (name !== entry.app) problems.push(`${where}: runs the ${entry.app} app, so it should be called ${entry.app}`);
+      const migrate = map(map(service.depends_on).migrate);
+      if (text(migrate.condition) !== 'service_completed_successfully') problems.push(`${where}: should depend on migrate (condition service_completed_successfully)`);
+    }
+    const rawEnv = service.environment;
+    const env: Record<string, Yaml> = Array.isArray(rawEnv)
+      ? Object.fromEntries(rawEnv.map((item) => String(item).split(/=(.*)/s).slice(0, 2)))
+      : map(rawEnv);
+    const config = checkEnvironment(where, entry, env, facts, problems);
+    for (const variable of URL_VARIABLES) {
+      const value = text(env[variable]);
+      if (!value) continue;
+      for (const url of value.split(',')) {
+        let host: string;
+        try {
+          host = new URL(url.trim()).hostname;
+        } catch {
+          problems.push(`${where}: ${variable} is not a URL: ${url}`);
+          continue;
+        }
+        if (!(host in services)) problems.push(`${where}: ${variable} points at "${host}", which is not a service of this file`);
+      }
+    }
+    if (entry.app === 'gateway' && config) {
+      const published = list(service.ports).map((port) => String(port).split(':').pop());
+      if (!published.includes(String(config.port))) problems.push(`${where}: publishes ${published.join(', ') || 'no port'} but listens on PORT ${config.port}`);
+    }
+  }
+  for (const app of facts.appNames) if (!running.has(app)) problems.push(`${file}: no service runs the ${app} app`);
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------------
+// k8s/
+
+export interface ManifestFile {
+  readonly file: string;
+  readonly documents: Yaml[];
+}
+
+interface K8sObject {
+  readonly file: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace: string | undefined;
+  readonly body: YamlMap;
+}
+
+const CLUSTER_SCOPED = new Set(['Namespace']);
+/** Files kept out of kustomization.yaml on purpose (see their comments). */
+const NOT_IN_KUSTOMIZATION = new Set(['secret.template.yaml', 'migrate-job.yaml', 'kustomization.yaml']);
+
+function labelsMatch(selector: YamlMap, labels: YamlMap): boolean {
+  const entries = Object.entries(selector);
+  return entries.length > 0 && entries.every(([key, value]) => labels[key] === value);
+}
+
+export function checkKubernetes(files: readonly ManifestFile[], facts: CodeFacts): string[] {
+  const problems: string[] = [];
+  const objects: K8sObject[] = [];
+  for (const { file, documents } of files) {
+    for (const document of documents) {
+      const body = map(document);
+      const kind = text(body.kind);
+      const name = text(map(body.metadata).name);
+      if (kind === 'Kustomization') {
+        const listed = list(body.resources).map(String);
+        for (const resource of listed) if (!files.some((f) => f.file === resource)) problems.push(`kustomization.yaml: lists ${resource}, which does not exist`);
+        for (const f of files) if (!NOT_IN_KUSTOMIZATION.has(f.file) && !listed.includes(f.file)) problems.push(`kustomization.yaml: does not list ${f.file}`);
+        continue;
+      }
+      if (!kind || !name || !text(body.apiVersion)) {
+        problems.push(`${file}: a document without apiVersion, kind or metadata.name`);
+        continue;
+      }
+      objects.push({ file, kind, name, namespace: text(map(body.metadata).namespace), body });
+    }
+  }
+  const ofKind = (kind: string) => objects.filter((o) => o.kind === kind);
+  const named = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.name === name);
+
+  const namespaces = ofKind('Namespace');
+  if (namespaces.length !== 1) problems.push(`k8s: expected one Namespace, found ${namespaces.length}`);
+  const namespace = namespaces[0]?.name;
+  for (const o of objects) {
+    if (!CLUSTER_SCOPED.has(o.kind) && o.namespace !== namespace) problems.push(`${o.file}: ${o.kind} ${o.name} is in namespace ${o.namespace ?? '(none)'}, not ${namespace}`);
+  }
+  for (const o of [...ofKind('ConfigMap'), ...ofKind('Secret')]) {
+    for (const field of ['data', 'stringData']) {
+      for (const [key, value] of Object.entries(map(o.body[field]))) {
+        if (typeof value !== 'string') problems.push(`${o.file}: ${o.kind} ${o.name} ${field}.${key} must be a quoted string`);
+      }
+    }
+  }
+
+  const lookup = (kind: 'ConfigMap' | 'Secret', name: string | undefined): Record<string, Yaml> | null => {
+    const object = name ? named(kind, name) : undefined;
+    if (!object) return null;
+    if (kind === 'ConfigMap') return map(object.body.data);
+    const decoded = Object.fromEntries(Object.entries(map(object.body.data)).map(([k, v]) => [k, Buffer.from(String(v), 'base64').toString('utf8')]));
+    return { ...decoded, ...map(object.body.stringData) };
+  };
+
+  const environmentOf = (where: string, container: YamlMap): Record<string, Yaml> => {
+    const env: Record<string, Yaml> = {};
+    for (const source of list(container.envFrom).map(map)) {
+      const kind = isMap(source.configMapRef) ? 'ConfigMap' : isMap(source.secretRef) ? 'Secret' : null;
+      if (!kind) {
+        problems.push(`${where}: envFrom entry without configMapRef or secretRef`);
+        continue;
+      }
+      const name = text(map(source.configMapRef ?? source.secretRef).name);
+      const values = lookup(kind, name);
+      if (!values) problems.push(`${where}: envFrom names ${kind} ${name}, which is not in k8s/`);
+      else Object.assign(env, values);
+    }
+    for (const item of list(container.env).map(map)) {
+      const name = text(item.name);
+      if (!name) {
+        problems.push(`${where}: env entry without a name`);
+        continue;
+      }
+      if ('value' in item) {
+        env[name] = item.value!;
+        continue;
+      }
+      const from = map(item.valueFrom);
+      const ref = isMap(from.secretKeyRef) ? (['Secret', from.secretKeyRef] as const) : isMap(from.configMapKeyRef) ? (['ConfigMap', from.configMapKeyRef] as const) : null;
+      if (!ref) {
+        problems.push(`${where}: env ${name} has neither value nor a secretKeyRef/configMapKeyRef`);
+        continue;
+      }
+      const values = lookup(ref[0], text(ref[1].name));
+      const key = text(ref[1].key);
+      if (!values || !key || !(key in values)) problems.push(`${where}: env ${name} refers to ${ref[0]} ${text(ref[1].name)} key ${key}, which does not exist`);
+      else env[name] = values[key]!;
+    }
+    return env;
+  };
+
+  const podChecks = (where: string, pod: YamlMap): Array<{ container: YamlMap; where: string }> => {
+    if (map(pod.securityContext).runAsNonRoot !== true) problems.push(`${where}: pod securityContext.runAsNonRoot must be true`);
+    const containers = list(pod.containers).map(map);
+    if (containers.length === 0) problems.push(`${where}: no containers`);
+    return containers.map((container) => {
+      const at = `${where} container ${text(container.name)}`;
+      const security = map(container.securityContext);
+      if (security.readOnlyRootFilesystem !== true) problems.push(`${at}: securityContext.readOnlyRootFilesystem must be true`);
+      if (security.allowPrivilegeEscalation !== false) problems.push(`${at}: securityContext.allowPrivilegeEscalation must be false`);
+      const resources = map(container.resources);
+      for (const kind of ['requests', 'limits']) {
+        for (const resource of ['cpu', 'memory']) if (map(resources[kind])[resource] === undefined) problems.push(`${at}: no resources.${kind}.${resource}`);
+      }
+      return { container, where: at };
+    });
+  };
+
+  const deployments = ofKind('Deployment');
+  const services = ofKind('Service');
+  const runningApps = new Set<string>();
+  const images = new Set<string>();
+  for (const deployment of deployments) {
+    const where = `${deployment.file}: Deployment ${deployment.name}`;
+    const spec = map(deployment.body.spec);
+    const template = map(spec.template);
+    const podLabels = map(map(template.metadata).labels);
+    if (!labelsMatch(map(map(spec.selector).matchLabels), podLabels)) problems.push(`${where}: spec.selector.matchLabels does not match the pod template's labels`);
+    for (const { container, where: at } of podChecks(where, map(template.spec))) {
+      if (text(container.image)) images.add(text(container.image)!);
+      const entry = checkCommand(at, list(container.command), facts, problems);
+      if (!entry) continue;
+      runningApps.add(entry.app);
+      const expected = deployment.name === 'update-check' ? 'gateway' : deployment.name;
+      if (entry.app !== expected) problems.push(`${at}: runs the ${entry.app} app, expected ${expected}`);
+      const config = checkEnvironment(at, entry, environmentOf(at, container), facts, problems);
+      const ports = list(container.ports).map(map);
+      if (entry.app === 'gateway') {
+        if (config && !ports.some((p) => p.containerPort === config.port)) problems.push(`${at}: no containerPort ${config?.port} (PORT)`);
+        for (const [probe, path] of [['readinessProbe', '/readyz'], ['livenessProbe', '/healthz']] as const) {
+          const get = map(map(container[probe]).httpGet);
+          if (get.path !== path) problems.push(`${at}: ${probe} should GET ${path}`);
+          if (!ports.some((p) => p.name === get.port || p.containerPort === get.port)) problems.push(`${at}: ${probe} port ${String(get.port)} is not a container port`);
+        }
+      } else if (ports.length > 0 && config) {
+        problems.push(`${at}: the ${entry.app} app listens on no port (it answers over NATS), yet declares ports`);
+      }
+      // The Service(s) in front of these pods.
+      const mine = services.filter((s) => labelsMatch(map(map(s.body.spec).selector), podLabels));
+      if (!mine.some((s) => s.name === deployment.name)) problems.push(`${where}: no Service named ${deployment.name} selects its pods`);
+      for (const service of mine) {
+        for (const port of list(map(service.body.spec).ports).map(map)) {
+          const target = port.targetPort ?? port.port;
+          const containerPort = ports.find((p) => p.name === target || p.containerPort === target);
+          if (!containerPort) problems.push(`${service.file}: Service ${service.name} targets port ${String(target)}, which ${deployment.name}'s pods do not declare`);
+          else if (config && entry.app === 'gateway' && port.port !== config.port) problems.push(`${service.file}: Service ${service.name} port ${String(port.port)} differs from PORT ${config.port}`);
+        }
+      }
+    }
+  }
+  for (const service of services) {
+    const selector = map(map(service.body.spec).selector);
+    const selected = deployments.filter((d) => labelsMatch(selector, map(map(map(map(d.body.spec).template).metadata).labels)));
+    if (selected.length !== 1) problems.push(`${service.file}: Service ${service.name} selects the pods of ${selected.length} Deployments (${selected.map((d) => d.name).join(', ') || 'none'})`);
+  }
+  for (const hpa of ofKind('HorizontalPodAutoscaler')) {
+    const target = map(map(hpa.body.spec).scaleTargetRef);
+    if (target.kind !== 'Deployment' || !named('Deployment', String(target.name))) problems.push(`${hpa.file}: HPA ${hpa.name} scales ${String(target.kind)} ${String(target.name)}, which is not a Deployment here`);
+  }
+  for (const ingress of ofKind('Ingress')) {
+    for (const rule of list(map(ingress.body.spec).rules).map(map)) {
+      for (const path of list(map(rule.http).paths).map(map)) {
+        const backend = map(map(path.backend).service);
+        const service = named('Service', String(backend.name));
+        const port = map(backend.port);
+        const ports = list(map(service?.body.spec).ports).map(map);
+        if (!service) problems.push(`${ingress.file}: Ingress ${ingress.name} routes ${String(path.path)} to Service ${String(backend.name)}, which does not exist`);
+        else if (!ports.some((p) => p.name === port.name || (port.number !== undefined && p.port === port.number))) problems.push(`${ingress.file}: Ingress ${ingress.name} uses a port Service ${service.name} does not have`);
+      }
+    }
+  }
+  for (const job of ofKind('Job')) {
+    const where = `${job.file}: Job ${job.name}`;
+    const pod = map(map(job.body.spec).template).spec;
+    if (!['Never', 'OnFailure'].includes(String(map(pod).restartPolicy))) problems.push(`${where}: restartPolicy must be Never or OnFailure`);
+    for (const { container, where: at } of podChecks(where, map(pod))) {
+      if (text(container.image)) images.add(text(container.image)!);
+      const entry = checkCommand(at, list(container.command), facts, problems);
+      if (entry) checkEnvironment(at, entry, environmentOf(at, container), facts, problems);
+    }
+  }
+  if (images.size > 1) problems.push(`k8s: the apps run different images: ${[...images].join(', ')}`);
+  for (const app of facts.appNames) if (!runningApps.has(app)) problems.push(`k8s: no Deployment runs the ${app} app`);
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------------
+// README.md and deploy/Dockerfile
+
+export function checkReadme(readme: string, facts: CodeFacts): string[] {
+  const problems: string[] = [];
+  const section = /^## Configuration\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1];
+  if (!section) return ['README.md: no "## Configuration" section'];
+  const documented = new Set([...section.matchAll(/^\| `([A-Z][A-Z0-9_]*\*?)` \|/gm)].map((m) => m[1]!));
+  for (const variable of facts.configVariables) {
+    const covered = documented.has(variable) || (variable.startsWith('OTEL_') && documented.has('OTEL_*'));
+    if (!covered) problems.push(`README.md: the configuration table does not list ${variable}`);
+  }
+  for (const variable of documented) {
+    if (variable !== 'OTEL_*' && !facts.configVariables.has(variable)) problems.push(`README.md: the configuration table lists ${variable}, which config.ts does not read`);
+  }
+  for (const [, script, placeholder] of readme.matchAll(/npm run ([\w:-]+)(<)?/g)) {
+    if (!placeholder && !(script! in facts.npmScripts)) problems.push(`README.md: "npm run ${script}" is not a script in package.json`);
+  }
+  return problems;
+}
+
+export function checkDockerfile(dockerfile: string, facts: CodeFacts): string[] {
+  const problems: string[] = [];
+  if (!/^FROM node:20|^ARG NODE_IMAGE=node:20/m.test(dockerfile)) problems.push('deploy/Dockerfile: the base image should be node:20');
+  if (!/RUN node scripts\/build\.mjs/.test(dockerfile)) problems.push('deploy/Dockerfile: does not build with scripts/build.mjs');
+  if (!facts.exists('scripts/build.mjs')) problems.push('deploy/Dockerfile: scripts/build.mjs does not exist');
+  if (!/(npm ci|deploy\/npm-ci\.sh) --omit=dev/.test(dockerfile)) problems.push('deploy/Dockerfile: the runtime stage should install production dependencies only');
+  for (const [, script] of dockerfile.matchAll(/RUN bash (\S+\.sh)/g)) {
+    if (!facts.exists(script!)) problems.push(`deploy/Dockerfile: runs ${script}, which does not exist`);
+  }
+  const user = [...dockerfile.matchAll(/^USER (\S+)/gm)].pop()?.[1];
+  if (!user || user === 'root' || user === '0') problems.push('deploy/Dockerfile: the final stage must run as a non-root USER');
+  const cmd = /^CMD (\[.*\])$/m.exec(dockerfile)?.[1];
+  if (!cmd) problems.push('deploy/Dockerfile: no CMD');
+  else {
+    const dist = (JSON.parse(cmd) as string[]).find((part) => part.startsWith('dist/'));
+    if (!dist || !facts.exists(dist.replace(/^dist\//, '').replace(/\.js$/, '.ts'))) problems.push(`deploy/Dockerfile: CMD runs ${dist}, whose source does not exist`);
+  }
+  return problems;
+}
+
+function k8sFiles(): ManifestFile[] {
+  return readdirSync(join(ROOT, 'k8s'))
+    .filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'))
+    .sort()
+    .map((file) => ({ file, documents: parseYamlDocuments(readRepoFile(`k8s/${file}`), `k8s/${file}`) }));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('operator files against the code', () => {
+  const facts = codeFacts();
+
+  it('reads the facts it checks against from the code', () => {
+    for (const variable of ['PORT', 'DATABASE_URL', 'NATS_URL', 'REDIS_URL', 'S3_BUCKET', 'S3_ENDPOINT', 'DOWNLOAD_LINK_SECRET']) {
+      expect(facts.configVariables.has(variable)).toBe(true);
+    }
+    expect(facts.defaultPort).toBe(8080);
+    // the gateway owns no tables; backend apps (runDistributedApp) need every server
+    expect(facts.needsOf('apps/gateway/src/main.ts')).toMatchObject({ nats: true, downloadSecret: true });
+    expect(facts.needsOf('apps/gateway/src/main.ts')?.database).toBeUndefined();
+    expect(facts.needsOf('apps/logdata/src/main.ts')).toMatchObject({ database: true, nats: true, redis: true });
+  });
+
+  it('docker-compose.yml runs every app, each with the command and configuration the code expects', () => {
+    const [compose] = parseYamlDocuments(readRepoFile('docker-compose.yml'), 'docker-compose.yml');
+    expect(checkCompose(compose!, facts)).toEqual([]);
+  });
+
+  it('k8s/ has a Deployment and a Service per app, with the commands, configuration, ports and probes the code expects', () => {
+    expect(checkKubernetes(k8sFiles(), facts)).toEqual([]);
+  });
+
+  it('deploy/Dockerfile builds dist/ and runs as a non-root user', () => {
+    expect(checkDockerfile(readRepoFile('deploy/Dockerfile'), facts)).toEqual([]);
+  });
+
+  it('README.md documents exactly the variables the code reads, and only npm scripts that exist', () => {
+    expect(checkReadme(readRepoFile('README.md'), facts)).toEqual([]);
+  });
+});
+
+describe('the checks report broken manifests', () => {
+  const facts = codeFacts();
+
+  it('compose: unknown app, missing source, unknown and missing variables, wrong host and port', () => {
+    const [compose] = parseYamlDocuments(
+      `
+x-env: &env
+  DATABASE_URL: "postgres://fds:fds@postgres:5432/fds"
+  NATS_URL: "nats://natz:4222"
+  REDIS_URL: "redis://redis:6379"
+  S3_ENDPOINT: "http://minio:9000"
+  S3_BUCKET: "fds"
+  DOWNLOAD_LINK_SECRET: "x"
+services:
+  postgres:
+    image: "postgres:15"
+  redis:
+    image: "redis:7"
+  minio:
+    image: "minio/minio"
+  gateway:
+    build:
+      dockerfile: "deploy/Dockerfile"
+    image: "fds"
+    command: ["node", "dist/apps/gateway/src/main.js"]
+    environment:
+      <<: *env
+      PORT: "8080"
+    ports: ["9090:9090"]
+    depends_on:
+      migrate:
+        condition: "service_completed_successfully"
+  logdata:
+    image: "fds"
+    command: ["node", "dist/apps/logdata/src/main.js"]
+    environment:
+      NATS_URL: "nats://natz:4222"
+      UNKNOWN_SETTING: "1"
+  reporting:
+    image: "fds"
+    command: ["node", "dist/apps/reporting/src/main.js"]
+    environment: *env
+`,
+      'fixture.yml',
+    );
+    const problems = checkCompose(compose!, facts, 'fixture.yml');
+    const expected = [
+      'fixture.yml services.gateway: NATS_URL points at "natz", which is not a service of this file',
+      'fixture.yml services.gateway: publishes 9090 but listens on PORT 8080',
+      'fixture.yml services.logdata: should depend on migrate (condition service_completed_successfully)',
+      'fixture.yml services.logdata: UNKNOWN_SETTING is not read by libs/infra/src/config/config.ts',
+      'fixture.yml services.logdata: running as a separate app needs DATABASE_URL, REDIS_URL, S3_BUCKET (and S3_ENDPOINT, S3_* credentials), DOWNLOAD_LINK_SECRET',
+      'fixture.yml services.reporting: dist/apps/reporting/src/main.js is built from apps/reporting/src/main.ts, which does not exist',
+      `fixture.yml services.reporting: "reporting" is not one of the apps (${facts.appNames.join(', ')})`,
+      'fixture.yml services.reporting: package.json has no "start:reporting" script',
+      'fixture.yml: no service runs the firmware app',
+    ];
+    for (const problem of expected) expect(problems).toContain(problem);
+  });
+
+  it('k8s: selector mismatch, missing Service, wrong probe, missing secret key, mutable root fs, stray namespace', () => {
+    const objects = parseYamlDocuments(
+      `
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: "fds"
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: "fds-config"
+  namespace: "fds"
+data:
+  PORT: 8080
+  NATS_URL: "nats://nats:4222"
+  S3_BUCKET: "fds"
+  S3_ENDPOINT: "http://minio:9000"
+---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: "fds-secrets"
+  namespace: "fds"
+stringData:
+  DATABASE_URL: "postgres://x@db/fds"
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: "gateway"
+  namespace: "fds"
+spec:
+  selector:
+    matchLabels:
+      app.kubernetes.io/name: "gateway"
+  template:
+    metadata:
+      labels:
+        app.kubernetes.io/name: "gateway"
+    spec:
+      securityContext:
+        runAsNonRoot: true
+      containers:
+        - name: "gateway"
+          image: "fds:1"
+          command: ["node", "dist/apps/gateway/src/main.js"]
+          envFrom:
+            - configMapRef:
+                name: "fds-config"
+          env:
+            - name: "DOWNLOAD_LINK_SECRET"
+              valueFrom:
+                secretKeyRef:
+                  name: "fds-secrets"
+                  key: "DOWNLOAD_LINK_SECRET"
+          ports:
+            - name: "http"
+              containerPort: 8080
+          readinessProbe:
+            httpGet:
+              path: "/ready"
+              port: "http"
+          livenessProbe:
+            httpGet:
+              path: "/healthz"
+              port: "web"
+          securityContext:
+            allowPrivilegeEscalation: false
+          resources:
+            requests:
+              cpu: "100m"
+              memory: "128Mi"
+            limits:
+              cpu: "1"
+              memory: "256Mi"
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: "gateway"
+  namespace: "default"
+spec:
+  selector:
+    app.kubernetes.io/name: "gateway-typo"
+  ports:
+    - port: 8080
+      targetPort: "http"
+`,
+      'fixture.yaml',
+    );
+    const problems = checkKubernetes([{ file: 'fixture.yaml', documents: objects }], facts);
+    const expected = [
+      'fixture.yaml: Service gateway is in namespace default, not fds',
+      'fixture.yaml: ConfigMap fds-config data.PORT must be a quoted string',
+      'fixture.yaml: Deployment gateway container gateway: securityContext.readOnlyRootFilesystem must be true',
+      'fixture.yaml: Deployment gateway container gateway: env DOWNLOAD_LINK_SECRET refers to Secret fds-secrets key DOWNLOAD_LINK_SECRET, which does not exist',
+      'fixture.yaml: Deployment gateway container gateway: readinessProbe should GET /readyz',
+      'fixture.yaml: Deployment gateway container gateway: livenessProbe port web is not a container port',
+      'fixture.yaml: Deployment gateway: no Service named gateway selects its pods',
+      'fixture.yaml: Service gateway selects the pods of 0 Deployments (none)',
+      'k8s: no Deployment runs the logdata app',
+    ];
+    for (const problem of expected) expect(problems).toContain(problem);
+    expect(problems.some((p) => p.includes('running as a separate app needs DOWNLOAD_LINK_SECRET'))).toBe(true);
+  });
+
+  it('README and Dockerfile: undocumented variables, unknown scripts, root user', () => {
+    const readme = '# x\n\n## Configuration\n\n| Variable | Default | Meaning |\n|---|---|---|\n| `PORT` | 8080 | port |\n| `TRUST_PROXY` | unset | ? |\n\n## Next\n\nRun `npm run start:everything`.\n';
+    const problems = checkReadme(readme, facts);
+    expect(problems).toContain('README.md: the configuration table does not list DATABASE_URL');
+    expect(problems).toContain('README.md: the configuration table lists TRUST_PROXY, which config.ts does not read');
+    expect(problems).toContain('README.md: "npm run start:everything" is not a script in package.json');
+    expect(checkDockerfile('FROM node:20\nRUN npm ci\nCMD ["node", "dist/apps/nothing/src/main.js"]\n', facts)).toEqual([
+      'deploy/Dockerfile: does not build with scripts/build.mjs',
+      'deploy/Dockerfile: the runtime stage should install production dependencies only',
+      'deploy/Dockerfile: the final stage must run as a non-root USER',
+      'deploy/Dockerfile: CMD runs dist/apps/nothing/src/main.js, whose source does not exist',
+    ]);
+  });
+});
+
+describe('the YAML subset reader', () => {
+  it('reads mappings, sequences, scalars, JSON flow, anchors, aliases and merge keys', () => {
+    const docs = parseYamlDocuments(`
+# comment
+base: &base
+  a: "1"  # trailing comment
+  b: 'it''s'
+  c: 3
+top:
+  <<: *base
+  c: 4
+  list:
+    - plain value
+    - key: v
+      other: [1, "two"]
+    -
+      nested: true
+  same-indent:
+  - x
+  - "#not a comment"
+empty:
+url: http://host:8080/a#b
+---
+second: null
+`);
+    expect(docs).toEqual([
+      {
+        base: { a: '1', b: "it's", c: 3 },
+        top: { c: 4, list: ['plain value', { key: 'v', other: [1, 'two'] }, { nested: true }], 'same-indent': ['x', '#not a comment'], a: '1', b: "it's" },
+        empty: null,
+        url: 'http://host:8080/a#b',
+      },
+      { second: null },
+    ]);
+  });
+
+  it('refuses what it does not support instead of misreading it', () => {
+    const refused = ['a: |\n  text\n', 'a: on\n', 'a:\n\t- x\n', 'a:\n  b: 1\n   c: 2\n', 'a: b: c\n', 'a: 1\na: 2\n', 'a: *missing\n', 'a: [unquoted, list]\n', 'a: !!str x\n', 'just a scalar\n'];
+    for (const source of refused) expect(() => parseYamlDocuments(source)).toThrow();
+  });
+});
