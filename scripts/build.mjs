@@ -1,7 +1,7 @@
-// Compiles apps/, libs/, scripts/ and test/ TypeScript into dist/ with swc (no type check:
+// Compiles apps/, libs/, deploy/ and test/ TypeScript into dist/ with swc (no type check:
 // `npm run typecheck` does that). Fast enough to run before every start.
 import { transformFile } from '@swc/core';
-import { mkdir, readdir, writeFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
@@ -16,7 +16,13 @@ async function* walk(dir) {
   }
 }
 
-await rm(outDir, { recursive: true, force: true });
+// Each output is written to a temporary name and renamed, so several builds racing (e.g.
+// `npm run start:<app>` for every app at once) never expose a half-written file.
+async function writeAtomically(path, text) {
+  const temp = `${path}.${process.pid}.tmp`;
+  await writeFile(temp, text);
+  await rename(temp, path);
+}
 const jobs = [];
 for (const dir of sourceDirs) {
   try {
@@ -26,8 +32,8 @@ for (const dir of sourceDirs) {
           const target = join(outDir, relative(root, file)).replace(/\.ts$/, '.js');
           const out = await transformFile(file, { cwd: root, swcrc: true, filename: file, sourceFileName: relative(dirname(target), file) });
           await mkdir(dirname(target), { recursive: true });
-          await writeFile(target, out.code + `\n//# sourceMappingURL=${target.split('/').pop()}.map\n`);
-          if (out.map) await writeFile(target + '.map', out.map);
+          await writeAtomically(target, out.code + `\n//# sourceMappingURL=${target.split('/').pop()}.map\n`);
+          if (out.map) await writeAtomically(target + '.map', out.map);
         })(),
       );
     }

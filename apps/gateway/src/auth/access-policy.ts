@@ -15,6 +15,8 @@ export interface AccessRequest {
   readonly customerParam: string | undefined;
   /** CSRF token from the header, the `csrf` query parameter or form field. */
   readonly csrfToken: string | undefined;
+  /** Told who the caller is as soon as that is known, even if access is then refused (request log). */
+  readonly onAuthenticated?: (principal: Principal) => void;
 }
 
 export interface Access {
@@ -59,6 +61,7 @@ export class AccessPolicy {
     const authentication = await this.authenticator.authenticate(request.credentials);
     if (!authentication) throw AuthErrors.missing();
     const { principal } = authentication;
+    request.onAuthenticated?.(principal);
     this.checkCsrf(authentication, request);
     if (auth.notInSandbox && principal.homeCustomer.isSandbox) throw AuthErrors.sandbox();
     if (auth.admin === 'full' && principal.admin !== 'full') throw AuthErrors.missingScope('admin');

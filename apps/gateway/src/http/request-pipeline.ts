@@ -9,6 +9,7 @@ import {
   ENDPOINTS,
   ErrorCode,
   type HttpReply,
+  type Principal,
   type RequestContext,
   ServiceError,
   type StagedFile,
@@ -117,9 +118,13 @@ export class RequestPipeline {
         credentials: { authorization: headerValue(req, 'authorization'), cookies },
         customerParam: search.get('customer') ?? undefined,
         csrfToken,
+        onAuthenticated: (principal) => {
+          state.domain = principal.homeCustomer.domain;
+          state.actor = actorOf(principal);
+        },
       });
       state.domain = access.customer?.domain ?? access.principal?.homeCustomer.domain ?? null;
-      state.actor = actorOf(access);
+      state.actor = actorOf(access.principal);
       const params = this.validator.params(endpoint, lookup.match.params);
       const query = this.validator.query(endpoint, search);
 
@@ -288,8 +293,7 @@ function withoutCsrf(fields: Record<string, string>): Record<string, string> {
   return rest;
 }
 
-function actorOf(access: Access): string | null {
-  const principal = access.principal;
+function actorOf(principal: Principal | null): string | null {
   if (!principal) return null;
   return principal.kind === 'token' ? `token:${principal.credentialId}` : `user:${principal.userId}`;
 }
