@@ -5,7 +5,7 @@ export class FirmwareSchema1763700000000 implements MigrationInterface {
   name = 'FirmwareSchema1763700000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`COMMENT ON SCHEMA firmware IS 'device firmware: devices and device tags'`);
+    await queryRunner.query(`COMMENT ON SCHEMA firmware IS 'firmware builds, release notes and build tags'`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
