@@ -48,6 +48,7 @@ export default {
       displayName: 'e2e-distributed',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
       setupFiles: ['<rootDir>/test/e2e/support/runtime-distributed.cjs'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/standalone/'],
       globalSetup: '<rootDir>/test/e2e/support/distributed-global-setup.ts',
       globalTeardown: '<rootDir>/test/e2e/support/distributed-global-teardown.ts',
       testTimeout: 120000,

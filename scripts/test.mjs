@@ -12,7 +12,7 @@ const steps = [
   ['end-to-end tests (standalone, distributed)', [...jest, '--selectProjects', 'e2e-standalone', 'e2e-distributed', '--runInBand']],
 ];
 
-const env = { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules'].filter(Boolean).join(' ') };
+const env = { LOG_LEVEL: 'error', ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules'].filter(Boolean).join(' ') };
 for (const [name, [command, ...args]] of steps) {
   const started = Date.now();
   console.log(`\n=== ${name}: ${[command, ...args].join(' ')}`);

@@ -1,9 +1,9 @@
-import { JsonLogger, startTelemetry } from '@app/infra';
+import { JsonLogger, loadConfig, startTelemetry } from '@app/infra';
 import { startStandalone } from './standalone.js';
 
 const logger = new JsonLogger('standalone');
 try {
-  await startTelemetry('firmware-service', Object.keys(process.env).some((k) => k.startsWith('OTEL_')));
+  await startTelemetry('firmware-service', loadConfig().otelEnabled);
   const service = await startStandalone();
   const stop = async (signal: string) => {
     logger.info('stopping', { signal });

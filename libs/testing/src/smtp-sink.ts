@@ -17,7 +17,12 @@ export interface SmtpSink {
  * An SMTP server on 127.0.0.1 and a random port that accepts every message (no TLS, any or no
  * authentication) and keeps them in memory, parsed.
  */
-export async function startSmtpSink(): Promise<SmtpSink> {
+export interface SmtpSinkOptions {
+  /** Also hands each raw message to `store` (e.g. to spool it to disk) before accepting it. */
+  readonly store?: (raw: Buffer, recipients: readonly string[]) => Promise<void>;
+}
+
+export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const messages: ParsedMail[] = [];
   const waiters = new Set<(message: ParsedMail) => void>();
   const server = new SMTPServer({
@@ -35,10 +40,14 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('error', (err: Error) => callback(err));
       stream.on('end', () => {
-        const message = parseMail(Buffer.concat(chunks), session.envelope.rcptTo.map((r) => r.address));
-        messages.push(message);
-        for (const waiter of [...waiters]) waiter(message);
-        callback();
+        const raw = Buffer.concat(chunks);
+        const recipients = session.envelope.rcptTo.map((r) => r.address);
+        const message = parseMail(raw, recipients);
+        Promise.resolve(options.store?.(raw, recipients)).then(() => {
+          messages.push(message);
+          for (const waiter of [...waiters]) waiter(message);
+          callback();
+        }, (err: Error) => callback(err));
       });
     },
   });

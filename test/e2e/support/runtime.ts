@@ -49,6 +49,8 @@ export interface Runtime {
   readonly adminEmail: string;
   readonly sandboxDomain: string;
   readonly downloadRatePerMinute: number;
+  /** Environment under which the operator CLI reaches this runtime's data. */
+  readonly cliEnv: NodeJS.ProcessEnv;
   /** SQL on the service's database (white-box checks only). */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /** POST /auth/login, the code from the mailbox, POST /auth/verify: a session. */
@@ -82,6 +84,7 @@ interface RuntimeBase {
   mailDir: string;
   downloadSecret: string;
   metricsToken: string;
+  cliEnv: NodeJS.ProcessEnv;
   query: Runtime['query'];
   /** Persisted admin credentials (distributed: shared by the files of one run). */
   adminCache: { load(): { session: SerializedSession; token: string | null } | null; save(value: { session: SerializedSession; token: string | null }): void };
@@ -127,6 +130,7 @@ async function startStandaloneRuntime(): Promise<Runtime> {
   const base: RuntimeBase = {
     runtime: 'standalone',
     baseUrl,
+    cliEnv: env,
     mailDir: dataDir,
     downloadSecret,
     metricsToken,
@@ -159,6 +163,7 @@ async function attachDistributedRuntime(): Promise<Runtime> {
   const base: RuntimeBase = {
     runtime: 'distributed',
     baseUrl,
+    cliEnv: { DATABASE_URL: need('E2E_DATABASE_URL'), PUBLIC_URL: baseUrl, OPERATOR_DOMAIN, LOG_LEVEL: 'warn' },
     mailDir: need('E2E_MAIL_DIR'),
     downloadSecret: need('E2E_DOWNLOAD_SECRET'),
     metricsToken: need('E2E_METRICS_TOKEN'),
@@ -286,6 +291,7 @@ function buildRuntime(base: RuntimeBase): Runtime {
     adminEmail: OPERATOR_ADMIN_EMAIL,
     sandboxDomain: SANDBOX_DOMAIN,
     downloadRatePerMinute: DOWNLOAD_RATE_PER_MINUTE,
+    cliEnv: base.cliEnv,
     query: base.query,
     loginAs,
     adminSession: getAdminSession,

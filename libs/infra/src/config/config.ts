@@ -102,7 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     credentialCacheSeconds: Math.min(integer(env, 'CREDENTIAL_CACHE_SECONDS', 15, 0), 30),
     downloadRatePerMinute: integer(env, 'DOWNLOAD_RATE_PER_MINUTE', 120, 1),
     logLevel: level,
-    otelEnabled: Object.keys(env).some((k) => k.startsWith('OTEL_') && k !== 'OTEL_SDK_DISABLED') && env.OTEL_SDK_DISABLED !== 'true',
+    otelEnabled: Object.entries(env).some(([k, v]) => k.startsWith('OTEL_') && k !== 'OTEL_SDK_DISABLED' && !!v?.trim()) && env.OTEL_SDK_DISABLED !== 'true',
   };
 }
 
