@@ -16,3 +16,4 @@ export * from './identity/identity.endpoints.js';
 export * from './logdata/logdata.messages.js';
 export * from './logdata/logdata.schemas.js';
 export * from './logdata/logdata.endpoints.js';
+export * from './registry/registry.messages.js';

@@ -23,6 +23,32 @@ export interface RequestLogBatch {
   readonly entries: readonly RequestLogEntry[];
 }
 
+/** SPEC "Audit entry": every change by people, tokens or administrators, with before and after. */
+export interface AuditEntryInput {
+  readonly ts: string;
+  readonly domain: string | null;
+  /** RequestContext.auditActor (`admin:` prefix when an administrator acts on another customer). */
+  readonly actor: string;
+  /** Dotted name such as `token.create`, `device.update`, `firmware.update`. */
+  readonly action: string;
+  readonly target_type: string;
+  readonly target_id: string;
+  readonly before: Record<string, unknown> | null;
+  readonly after: Record<string, unknown> | null;
+}
+
+export type SecuritySeverity = 'info' | 'warn' | 'critical';
+
+/** SPEC "Security event" as reported by an app; the admin app assigns id and notification state. */
+export interface SecurityEventInput {
+  readonly ts: string;
+  readonly kind: string;
+  readonly severity: SecuritySeverity;
+  readonly ip: string | null;
+  readonly domain: string | null;
+  readonly detail: Record<string, unknown>;
+}
+
 export interface HealthSample {
   readonly ts: string;
   readonly status: StatusDocument['status'];
@@ -35,6 +61,10 @@ export const AdminMessages = {
 export const AdminEvents = {
   /** Gateways send request-log entries in batches; one admin replica stores each batch. */
   requestLog: defineEvent<RequestLogBatch>('admin.request-log', 'queue'),
+  /** Any app records a change; one admin replica stores it (audit log). */
+  audit: defineEvent<AuditEntryInput>('admin.audit', 'queue'),
+  /** Any app reports a security event; critical ones are also mailed to the operators. */
+  securityEvent: defineEvent<SecurityEventInput>('admin.security-event', 'queue'),
   /** A gateway's periodic /status evaluation, kept for /health/history. */
   healthSample: defineEvent<HealthSample>('admin.health-sample', 'queue'),
 } as const;
