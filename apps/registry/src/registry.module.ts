@@ -1,9 +1,42 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import type { ServiceConfig } from '@app/infra';
+import type { AppDatabaseOptions, ServiceConfig } from '@app/infra';
 import { healthController, InfraModule } from '@app/platform';
+import { DevicesController } from './controllers/devices.controller.js';
+import { RegistryController } from './controllers/registry.controller.js';
+import { DeviceEntity, DeviceTagEntity } from './entities/device.entity.js';
 import { RegistrySchema1763700000000 } from './migrations/1763700000000-registry-schema.js';
+import { RegistryDevices1764000000000 } from './migrations/1764000000000-devices.js';
+import { DeviceRepository } from './repositories/device.repository.js';
+import { DeviceNotifier } from './services/device-notifier.js';
+import { DevicesService } from './services/devices.service.js';
+import { ChangeDeviceStatus } from './use-cases/change-device-status/change-device-status.usecase.js';
+import { ChangeDeviceTags } from './use-cases/change-device-tags/change-device-tags.usecase.js';
+import { CreateDevice } from './use-cases/create-device/create-device.usecase.js';
+import { CustomerTags } from './use-cases/customer-tags/customer-tags.usecase.js';
+import { ImportDevices } from './use-cases/import-devices/import-devices.usecase.js';
+import { RecordSightings } from './use-cases/record-sightings/record-sightings.usecase.js';
+import { UpdateDevice } from './use-cases/update-device/update-device.usecase.js';
 
-export const REGISTRY_DATABASE = { schema: 'registry', entities: [], migrations: [RegistrySchema1763700000000] };
+export const REGISTRY_DATABASE = {
+  schema: 'registry',
+  entities: [DeviceEntity, DeviceTagEntity],
+  migrations: [RegistrySchema1763700000000, RegistryDevices1764000000000],
+} satisfies AppDatabaseOptions;
+
+/** The app's own providers (infrastructure comes from InfraModule); tests compose them with test adapters. */
+export const REGISTRY_PROVIDERS = [
+  DeviceRepository,
+  DeviceNotifier,
+  CreateDevice,
+  UpdateDevice,
+  ChangeDeviceStatus,
+  ChangeDeviceTags,
+  ImportDevices,
+  CustomerTags,
+  RecordSightings,
+  DevicesService,
+];
+export const REGISTRY_CONTROLLERS = [DevicesController, RegistryController];
 
 @Module({})
 export class RegistryModule {
@@ -11,7 +44,8 @@ export class RegistryModule {
     return {
       module: RegistryModule,
       imports: [InfraModule.forApp({ app: 'registry', config, database: REGISTRY_DATABASE })],
-      controllers: [healthController('registry')],
+      controllers: [...REGISTRY_CONTROLLERS, healthController('registry')],
+      providers: REGISTRY_PROVIDERS,
     };
   }
 }

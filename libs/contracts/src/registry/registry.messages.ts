@@ -1,4 +1,17 @@
+import type { EndpointCall } from '../endpoints/endpoint.js';
 import { defineEvent, defineMessage } from '../messages/message.js';
+import type {
+  CreateDeviceRequest,
+  Device,
+  DeviceCustomerQuery,
+  DeviceImportResult,
+  DeviceListQuery,
+  DevicePage,
+  DeviceParams,
+  DeviceTagParams,
+  DeviceTags,
+  UpdateDeviceRequest,
+} from './registry.schemas.js';
 
 /**
  * What the firmware app's update check needs to know about a device: answered from an
@@ -51,4 +64,23 @@ export const RegistryEvents = {
   deviceChanged: defineEvent<DeviceChanged>('registry.device-changed', 'broadcast'),
   /** last_seen_at / last_fw_version updates from update checks, batched. */
   devicesSeen: defineEvent<DevicesSeen>('registry.devices-seen', 'queue'),
+} as const;
+
+type NoParams = Record<string, never>;
+type DeviceCall<Body = undefined> = EndpointCall<DeviceParams, DeviceCustomerQuery, Body>;
+
+/** The Devices endpoints (registry.endpoints.ts), answered by the registry app. */
+export const DeviceMessages = {
+  list: defineMessage<EndpointCall<NoParams, DeviceListQuery, undefined>, DevicePage>('registry.devices.list'),
+  get: defineMessage<DeviceCall, Device>('registry.devices.get'),
+  create: defineMessage<EndpointCall<NoParams, DeviceCustomerQuery, CreateDeviceRequest>, Device>('registry.devices.create'),
+  update: defineMessage<DeviceCall<UpdateDeviceRequest>, Device>('registry.devices.update'),
+  /** The body is staged in the object store by the gateway (`file`); 100,000 rows take seconds. */
+  import: defineMessage<EndpointCall<NoParams, DeviceCustomerQuery, undefined>, DeviceImportResult>('registry.devices.import', { timeoutMs: 600_000 }),
+  withdraw: defineMessage<DeviceCall, Device>('registry.devices.withdraw'),
+  reactivate: defineMessage<DeviceCall, Device>('registry.devices.reactivate'),
+  getTags: defineMessage<DeviceCall, DeviceTags>('registry.devices.tags.get'),
+  replaceTags: defineMessage<DeviceCall<DeviceTags>, DeviceTags>('registry.devices.tags.replace'),
+  addTag: defineMessage<EndpointCall<DeviceTagParams, DeviceCustomerQuery, undefined>, void>('registry.devices.tags.add'),
+  removeTag: defineMessage<EndpointCall<DeviceTagParams, DeviceCustomerQuery, undefined>, void>('registry.devices.tags.remove'),
 } as const;

@@ -1,0 +1,131 @@
+import { createPublicKey } from 'node:crypto';
+import {
+  ATTRIBUTES_RULE,
+  DEVICE_LIMITS,
+  HWID_RULE,
+  isHwid,
+  isTagName,
+  KEYS_RULE,
+  ServiceError,
+  TAG_RULE,
+  TAGS_COUNT_RULE,
+} from '@app/contracts';
+
+/**
+ * The device rules (SPEC "Device", DECISIONS "Devices", README "Devices"), checked when a
+ * command is built. Each failure is a 400 whose message names the rule. The same functions
+ * validate import rows, where the message becomes the row's error.
+ */
+
+export function normalizeHwid(value: unknown): string {
+  if (!isHwid(value)) throw ServiceError.badRequest(HWID_RULE);
+  return value;
+}
+
+export function normalizeTag(value: unknown): string {
+  if (!isTagName(value)) throw ServiceError.badRequest(TAG_RULE);
+  return value;
+}
+
+/** Byte order (tags and HW ids are ASCII, so UTF-16 code-unit order is byte order). */
+export function byteOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** A tag set: valid names, distinct, sorted in byte order, at most DEVICE_LIMITS.maxTags. */
+export function normalizeTags(value: unknown): string[] {
+  if (!Array.isArray(value)) throw ServiceError.badRequest('tags must be an array of tag names');
+  for (const tag of value) {
+    if (!isTagName(tag)) throw ServiceError.badRequest(typeof tag === 'string' ? `${TAG_RULE} (got ${JSON.stringify(tag.slice(0, 80))})` : TAG_RULE);
+  }
+  const tags = [...new Set(value as string[])].sort(byteOrder);
+  if (tags.length > DEVICE_LIMITS.maxTags) throw ServiceError.badRequest(TAGS_COUNT_RULE);
+  return tags;
+}
+
+/**
+ * Free-form attributes: a JSON object of at most DEVICE_LIMITS.maxAttributesBytes (UTF-8 of its
+ * JSON text). Strings (and keys) must be storable as jsonb: no NUL character, no lone surrogate.
+ */
+export function normalizeAttributes(value: unknown): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw ServiceError.badRequest(ATTRIBUTES_RULE);
+  const text = JSON.stringify(value);
+  if (Buffer.byteLength(text, 'utf8') > DEVICE_LIMITS.maxAttributesBytes) throw ServiceError.badRequest(ATTRIBUTES_RULE);
+  if (!storableJson(value)) throw ServiceError.badRequest('attributes must not contain NUL characters or unpaired surrogates');
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+const UNSTORABLE = /\u0000|\p{Cs}/u;
+
+function storableJson(value: unknown): boolean {
+  if (typeof value === 'string') return !UNSTORABLE.test(value);
+  if (Array.isArray(value)) return value.every(storableJson);
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).every(([key, item]) => !UNSTORABLE.test(key) && storableJson(item));
+  }
+  return true;
+}
+
+/**
+ * Device public keys: at most DEVICE_LIMITS.maxKeys texts of at most maxKeyChars characters,
+ * each a PEM public key or certificate, or the JSON text of a public JWK. Private keys and
+ * symmetric keys are refused. Exact duplicates are dropped; the order is kept.
+ */
+export function normalizeKeys(value: unknown): string[] {
+  if (!Array.isArray(value) || value.length > DEVICE_LIMITS.maxKeys) throw ServiceError.badRequest(KEYS_RULE);
+  value.forEach((key, index) => {
+    if (typeof key !== 'string' || key.length === 0 || key.length > DEVICE_LIMITS.maxKeyChars || UNSTORABLE.test(key)) {
+      throw ServiceError.badRequest(KEYS_RULE);
+    }
+    if (!isPublicKeyText(key)) throw ServiceError.badRequest(`keys[${index}] is not a public key (PEM or JWK JSON text)`);
+  });
+  return [...new Set(value as string[])];
+}
+
+export function isPublicKeyText(text: string): boolean {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('-----BEGIN ')) {
+    if (/PRIVATE KEY/.test(trimmed)) return false;
+    try {
+      return createPublicKey(trimmed).type === 'public';
+    } catch {
+      return false;
+    }
+  }
+  if (trimmed.startsWith('{')) {
+    let jwk: unknown;
+    try {
+      jwk = JSON.parse(trimmed);
+    } catch {
+      return false;
+    }
+    if (!jwk || typeof jwk !== 'object' || Array.isArray(jwk)) return false;
+    const fields = jwk as Record<string, unknown>;
+    if (typeof fields.kty !== 'string' || 'd' in fields || 'k' in fields) return false;
+    try {
+      return createPublicKey({ key: fields as never, format: 'jwk' }).type === 'public';
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+/** Deep equality of JSON values, ignoring the order of object keys (jsonb semantics). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    return a.length === other.length && a.every((item, i) => sameJson(item, other[i]));
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left);
+  return keys.length === Object.keys(right).length && keys.every((key) => Object.hasOwn(right, key) && sameJson(left[key], right[key]));
+}
+
+export function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
+}

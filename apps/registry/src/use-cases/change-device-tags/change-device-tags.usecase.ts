@@ -1,0 +1,53 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DEVICE_LIMITS, ServiceError, TAGS_COUNT_RULE } from '@app/contracts';
+import { byteOrder, sameList } from '../../domain/device-rules.js';
+import { DeviceRepository } from '../../repositories/device.repository.js';
+import { DeviceNotifier } from '../../services/device-notifier.js';
+import type { ChangeDeviceTagsCommand, TagChange } from './change-device-tags.command.js';
+
+const ACTIONS = { replace: 'device.tags.replace', add: 'device.tags.add', remove: 'device.tags.remove' } as const;
+
+/** Changes the tag set of one device. Idempotent: a change that leaves the set as it is writes nothing. */
+@Injectable()
+export class ChangeDeviceTags {
+  constructor(
+    @Inject(DeviceRepository) private readonly repository: DeviceRepository,
+    @Inject(DeviceNotifier) private readonly notifier: DeviceNotifier,
+  ) {}
+
+  /** The device's tags afterwards, sorted. */
+  async execute(command: ChangeDeviceTagsCommand): Promise<string[]> {
+    const { customerId, hwid } = command;
+    const outcome = await this.repository.transaction(async (tx) => {
+      const current = await this.repository.find({ customerId, hwid }, tx, { lock: true });
+      if (!current) throw ServiceError.notFound('device not found');
+      const after = applyChange(current.tags, command.change);
+      if (sameList(after, current.tags)) return { before: current.tags, after: current.tags, changed: false };
+      if (after.length > DEVICE_LIMITS.maxTags) throw ServiceError.badRequest(TAGS_COUNT_RULE);
+      const stored = await this.repository.setTags({ customerId, hwid, before: current.tags, after }, tx);
+      return { before: current.tags, after: stored.tags, changed: true };
+    });
+    if (outcome.changed) {
+      this.notifier.deviceChanged(customerId, hwid);
+      this.notifier.audit(command.ctx, {
+        action: ACTIONS[command.change.kind],
+        targetType: 'device',
+        targetId: hwid,
+        before: { tags: outcome.before },
+        after: { tags: outcome.after },
+      });
+    }
+    return [...outcome.after];
+  }
+}
+
+function applyChange(current: readonly string[], change: TagChange): string[] {
+  switch (change.kind) {
+    case 'replace':
+      return [...change.tags];
+    case 'add':
+      return current.includes(change.tag) ? [...current] : [...current, change.tag].sort(byteOrder);
+    case 'remove':
+      return current.filter((tag) => tag !== change.tag);
+  }
+}

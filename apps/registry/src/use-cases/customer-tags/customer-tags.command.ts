@@ -1,0 +1,31 @@
+import { asCustomerId, type CustomerId, ServiceError, TAG_RULE, isTagName } from '@app/contracts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function customerIdOf(value: unknown): CustomerId {
+  if (typeof value !== 'string' || !UUID.test(value)) throw ServiceError.badRequest(`customer id must be a UUID: ${String(value)}`);
+  return asCustomerId(value.toLowerCase());
+}
+
+function tagOf(value: unknown): string {
+  if (!isTagName(value)) throw ServiceError.badRequest(TAG_RULE);
+  return value;
+}
+
+/** RegistryMessages.renameTag / deleteTag (the Tags API, called by the firmware app), validated when built. */
+export class CustomerTagCommand {
+  private constructor(
+    readonly customerId: CustomerId,
+    readonly tag: string,
+    /** Rename only. */
+    readonly to: string | null,
+  ) {}
+
+  static rename(input: { customerId: unknown; from: unknown; to: unknown }): CustomerTagCommand {
+    return new CustomerTagCommand(customerIdOf(input.customerId), tagOf(input.from), tagOf(input.to));
+  }
+
+  static delete(input: { customerId: unknown; tag: unknown }): CustomerTagCommand {
+    return new CustomerTagCommand(customerIdOf(input.customerId), tagOf(input.tag), null);
+  }
+}

@@ -1,0 +1,27 @@
+import { type CustomerId, ErrorCode, type RequestContext, requireTenant, ServiceError, type StagedFile, type TenantRequestContext } from '@app/contracts';
+import { canWriteTags } from '../../domain/scopes.js';
+
+export type ImportFormat = 'csv' | 'json';
+
+/** POST /devices/import: the staged body and how to read it. */
+export class ImportDevicesCommand {
+  private constructor(
+    readonly ctx: TenantRequestContext,
+    readonly customerId: CustomerId,
+    readonly file: StagedFile,
+    readonly format: ImportFormat,
+    /** Rows that set tags need tags:write (the endpoint's own scope is devices:write). */
+    readonly canWriteTags: boolean,
+  ) {}
+
+  /** Throws 400 without a staged body, 415 for a media type other than text/csv or application/json. */
+  static create(input: { ctx: RequestContext; file: StagedFile | undefined; contentType?: string }): ImportDevicesCommand {
+    const ctx = requireTenant(input.ctx);
+    const file = input.file;
+    if (!file || typeof file.key !== 'string' || file.key === '') throw ServiceError.badRequest('import body is required');
+    const media = (input.contentType ?? file.contentType ?? '').split(';')[0]!.trim().toLowerCase();
+    const format: ImportFormat | null = media === 'text/csv' ? 'csv' : media === 'application/json' ? 'json' : null;
+    if (!format) throw new ServiceError(ErrorCode.UnsupportedMediaType, 'body must be text/csv or application/json');
+    return new ImportDevicesCommand(ctx, ctx.customer.id, file, format, canWriteTags(ctx));
+  }
+}

@@ -1,0 +1,153 @@
+import type { Readable } from 'node:stream';
+import { Inject, Injectable } from '@nestjs/common';
+import { DEVICE_LIMITS, type DeviceImportError, type DeviceImportResult, ServiceError } from '@app/contracts';
+import { JsonLogger, ObjectStore } from '@app/infra';
+import { DeviceRepository, type UpsertRow } from '../../repositories/device.repository.js';
+import { DeviceNotifier } from '../../services/device-notifier.js';
+import { readCsvRecords } from './csv-reader.js';
+import type { ImportDevicesCommand } from './import-devices.command.js';
+import { csvColumns, type ImportRow, isRowError, rowFromCsv, rowFromJson } from './import-rows.js';
+import { readJsonArray } from './json-array-reader.js';
+
+/** Rows per upsert statement and per transaction. */
+export const IMPORT_BATCH_SIZE = 1000;
+
+export interface ImportLimits {
+  readonly batchSize: number;
+  readonly maxRows: number;
+  readonly maxReportedErrors: number;
+  readonly maxRowChars: number;
+}
+
+export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
+  batchSize: IMPORT_BATCH_SIZE,
+  maxRows: DEVICE_LIMITS.importMaxRows,
+  maxReportedErrors: DEVICE_LIMITS.importMaxReportedErrors,
+  maxRowChars: DEVICE_LIMITS.importMaxRowBytes,
+};
+
+/**
+ * Bulk upsert of devices from the body the gateway staged in the object store. The body is
+ * streamed back and parsed row by row (never whole in memory, never over the bus); rows are
+ * applied in batches of IMPORT_BATCH_SIZE, one transaction and a few set-based statements per
+ * batch, so memory stays bounded whatever the size and other requests interleave between
+ * batches. Rows are applied in file order: a HW id seen twice ends the batch first, so the later
+ * row wins. Refused rows are reported ({line, hwid, error}); the others are applied. A row that
+ * changes nothing is not written (re-importing a file reports every row unchanged). Each batch
+ * that changed something broadcasts deviceChanged for the customer; one audit entry sums the
+ * import up. The staged body is deleted at the end, whatever happened.
+ */
+@Injectable()
+export class ImportDevices {
+  private readonly logger = new JsonLogger('registry');
+  private limits: ImportLimits = DEFAULT_IMPORT_LIMITS;
+
+  constructor(
+    @Inject(DeviceRepository) private readonly repository: DeviceRepository,
+    @Inject(ObjectStore) private readonly store: ObjectStore,
+    @Inject(DeviceNotifier) private readonly notifier: DeviceNotifier,
+  ) {}
+
+  /** Tests: smaller batches and caps. */
+  withLimits(limits: Partial<ImportLimits>): this {
+    this.limits = { ...this.limits, ...limits };
+    return this;
+  }
+
+  async execute(command: ImportDevicesCommand): Promise<DeviceImportResult> {
+    const { customerId, file } = command;
+    const result = { created: 0, updated: 0, unchanged: 0, errors: [] as DeviceImportError[], error_count: 0 };
+    let rows = 0;
+    let failure: unknown = null;
+    let body: Readable | null = null;
+    try {
+      body = await this.store.get(file.key);
+      if (!body) throw ServiceError.badRequest('import body not found');
+      let batch = new Map<string, UpsertRow>();
+      const flush = async () => {
+        if (batch.size === 0) return;
+        const counts = await this.repository.transaction((tx) => this.repository.upsertBatch({ customerId, rows: [...batch.values()] }, tx));
+        batch = new Map();
+        result.created += counts.created;
+        result.updated += counts.updated;
+        result.unchanged += counts.unchanged;
+        if (counts.created + counts.updated > 0) this.notifier.deviceChanged(customerId, null);
+      };
+      const report = (error: DeviceImportError) => {
+        result.error_count++;
+        if (result.errors.length < this.limits.maxReportedErrors) result.errors.push(error);
+      };
+      for await (const row of this.rows(command, body)) {
+        if (isRowError(row) && row.stop) {
+          report({ line: row.line, hwid: row.hwid, error: row.error });
+          break;
+        }
+        if (++rows > this.limits.maxRows) {
+          report({ line: row.line, hwid: null, error: `import stopped: at most ${this.limits.maxRows} rows per request; this row and the rest were not read` });
+          break;
+        }
+        if (isRowError(row)) {
+          report({ line: row.line, hwid: row.hwid, error: row.error });
+          continue;
+        }
+        if (batch.has(row.hwid)) await flush();
+        batch.set(row.hwid, { hwid: row.hwid, tags: row.tags, attributes: row.attributes });
+        if (batch.size >= this.limits.batchSize) await flush();
+      }
+      await flush();
+      return result;
+    } catch (err) {
+      failure = err;
+      throw err;
+    } finally {
+      body?.destroy();
+      await this.store.delete(file.key).catch(() => undefined);
+      const changed = result.created + result.updated;
+      if (failure === null || changed > 0) {
+        this.notifier.audit(command.ctx, {
+          action: 'device.import',
+          targetType: 'device_import',
+          targetId: file.sha256,
+          before: null,
+          after: {
+            format: command.format,
+            size_bytes: file.sizeBytes,
+            sha256: file.sha256,
+            rows: Math.min(rows, this.limits.maxRows),
+            created: result.created,
+            updated: result.updated,
+            unchanged: result.unchanged,
+            error_count: result.error_count,
+            ...(failure !== null ? { failed: failure instanceof Error ? failure.message : String(failure) } : {}),
+          },
+        });
+      }
+      if (failure !== null && changed > 0) {
+        this.logger.warn('device import failed after applying part of it', { customer_id: customerId, created: result.created, updated: result.updated });
+      }
+    }
+  }
+
+  /** The body's rows, validated; the CSV header (line 1) or the opening bracket first. */
+  private async *rows(command: ImportDevicesCommand, body: Readable): AsyncGenerator<ImportRow> {
+    const options = { maxRecordChars: this.limits.maxRowChars, maxElementChars: this.limits.maxRowChars };
+    if (command.format === 'json') {
+      for await (const element of readJsonArray(body, options)) {
+        if ('error' in element) yield { line: element.line, hwid: null, error: element.error, stop: element.fatal };
+        else yield rowFromJson(element.line, element.value, command.canWriteTags);
+      }
+      return;
+    }
+    let columns: ReturnType<typeof csvColumns> | null = null;
+    for await (const record of readCsvRecords(body, options)) {
+      if (!columns) {
+        if ('error' in record) throw ServiceError.badRequest(`CSV header (line ${record.line}): ${record.error}`);
+        columns = csvColumns(record.fields);
+        continue;
+      }
+      if ('error' in record) yield { line: record.line, hwid: null, error: record.error };
+      else yield rowFromCsv(columns, record.line, record.fields, command.canWriteTags);
+    }
+    if (!columns) throw ServiceError.badRequest('CSV body is empty: the first line must be the header, e.g. "hwid,tags"');
+  }
+}

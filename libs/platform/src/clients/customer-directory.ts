@@ -1,0 +1,45 @@
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { IdentityEvents, IdentityMessages, type CustomerInfo } from '@app/contracts';
+import { MessageBus, type ServiceConfig } from '@app/infra';
+import { SERVICE_CONFIG } from '../tokens.js';
+import { TtlCache } from './ttl-cache.js';
+
+/**
+ * Customers by id and by domain (IdentityMessages.resolveCustomer), cached like credentials
+ * for CREDENTIAL_CACHE_SECONDS; status and domain changes reach every process as
+ * IdentityEvents.customerChanged and drop the entries at once. Used by the gateway (token
+ * customers, `customer=`) and by the firmware app's update check (customer by domain).
+ */
+@Injectable()
+export class CustomerDirectory implements OnModuleInit, OnModuleDestroy {
+  private readonly cache: TtlCache<string, CustomerInfo | null>;
+  private unsubscribe?: () => void;
+
+  constructor(
+    @Inject(MessageBus) private readonly bus: MessageBus,
+    @Inject(SERVICE_CONFIG) config: ServiceConfig,
+  ) {
+    this.cache = new TtlCache(50_000, config.credentialCacheSeconds * 1000);
+  }
+
+  onModuleInit(): void {
+    this.unsubscribe = this.bus.subscribe(IdentityEvents.customerChanged, ({ id, domain, previousDomain }) => {
+      this.cache.delete(`id:${id}`);
+      this.cache.delete(`domain:${domain}`);
+      if (previousDomain) this.cache.delete(`domain:${previousDomain}`);
+    });
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+  }
+
+  byId(id: string): Promise<CustomerInfo | null> {
+    return this.cache.getOrLoad(`id:${id}`, () => this.bus.send(IdentityMessages.resolveCustomer, { id }));
+  }
+
+  byDomain(domain: string): Promise<CustomerInfo | null> {
+    const normalised = domain.toLowerCase();
+    return this.cache.getOrLoad(`domain:${normalised}`, () => this.bus.send(IdentityMessages.resolveCustomer, { domain: normalised }));
+  }
+}

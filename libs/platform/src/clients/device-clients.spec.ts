@@ -1,0 +1,154 @@
+import { describe, expect, it } from '@jest/globals';
+import { type DeviceLookup, type DevicesSeen, type EventDef, type MessageDef, RegistryEvents, RegistryMessages } from '@app/contracts';
+import { MessageBus } from '@app/infra';
+import { DeviceDirectory } from './device-directory.js';
+import { DeviceSightings } from './device-sightings.js';
+
+/** A bus whose lookups are answered by `answer` (counted) and whose emits and subscriptions are recorded. */
+class FakeBus extends MessageBus {
+  readonly sent: unknown[] = [];
+  readonly emitted: { subject: string; payload: unknown }[] = [];
+  private readonly listeners = new Map<string, ((payload: unknown) => void)[]>();
+  answer: (request: { customerId: string; hwid: string }) => Promise<DeviceLookup | null> = async () => null;
+
+  send<Req, Res>(message: MessageDef<Req, Res>, payload: Req): Promise<Res> {
+    expect(message.pattern).toBe(RegistryMessages.lookupDevice.pattern);
+    this.sent.push(payload);
+    return this.answer(payload as { customerId: string; hwid: string }) as Promise<Res>;
+  }
+  emit<P>(event: EventDef<P>, payload: P): void {
+    this.emitted.push({ subject: event.subject, payload });
+  }
+  subscribe<P>(event: EventDef<P>, handler: (payload: P) => void | Promise<void>): () => void {
+    const list = this.listeners.get(event.subject) ?? [];
+    list.push(handler as (payload: unknown) => void);
+    this.listeners.set(event.subject, list);
+    return () => this.listeners.set(event.subject, (this.listeners.get(event.subject) ?? []).filter((h) => h !== handler));
+  }
+  broadcast<P>(event: EventDef<P>, payload: P): void {
+    for (const handler of this.listeners.get(event.subject) ?? []) handler(payload);
+  }
+}
+
+const C1 = '00000000-0000-4000-8000-000000000001';
+const C2 = '00000000-0000-4000-8000-000000000002';
+
+describe('DeviceDirectory', () => {
+  const setup = () => {
+    const bus = new FakeBus();
+    const directory = new DeviceDirectory(bus, { ttlMs: 60_000, maxEntries: 100 });
+    directory.onModuleInit();
+    return { bus, directory };
+  };
+
+  it('asks the registry once per device and answers from the cache after, "no such device" included', async () => {
+    const { bus, directory } = setup();
+    bus.answer = async ({ hwid }) => (hwid === 'known' ? { status: 'active', tags: ['a'] } : null);
+    expect(await directory.lookup(C1, 'known')).toEqual({ status: 'active', tags: ['a'] });
+    expect(await directory.lookup(C1, 'known')).toEqual({ status: 'active', tags: ['a'] });
+    expect(await directory.lookup(C1, 'unknown')).toBeNull();
+    expect(await directory.lookup(C1, 'unknown')).toBeNull();
+    expect(bus.sent).toEqual([
+      { customerId: C1, hwid: 'known' },
+      { customerId: C1, hwid: 'unknown' },
+    ]);
+  });
+
+  it('coalesces concurrent misses of the same device into one request', async () => {
+    const { bus, directory } = setup();
+    bus.answer = () => new Promise((resolve) => setTimeout(() => resolve({ status: 'withdrawn', tags: [] }), 10));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => directory.lookup(C1, 'dev')));
+    expect(new Set(answers.map((a) => JSON.stringify(a)))).toEqual(new Set([JSON.stringify({ status: 'withdrawn', tags: [] })]));
+    expect(bus.sent).toHaveLength(1);
+  });
+
+  it('never asks for a HW id no device can have', async () => {
+    const { bus, directory } = setup();
+    expect(await directory.lookup(C1, 'has space')).toBeNull();
+    expect(await directory.lookup(C1, '')).toBeNull();
+    expect(bus.sent).toHaveLength(0);
+  });
+
+  it('drops one device on deviceChanged with its hwid, every device of the customer with hwid null, nothing of other customers', async () => {
+    const { bus, directory } = setup();
+    let version = 0;
+    bus.answer = async () => ({ status: 'active', tags: [`v${version}`] });
+    for (const [c, h] of [[C1, 'a'], [C1, 'b'], [C2, 'a']] as const) await directory.lookup(c, h);
+    version = 1;
+    bus.broadcast(RegistryEvents.deviceChanged, { customerId: C1, hwid: 'a' });
+    expect((await directory.lookup(C1, 'a'))?.tags).toEqual(['v1']);
+    expect((await directory.lookup(C1, 'b'))?.tags).toEqual(['v0']);
+    version = 2;
+    bus.broadcast(RegistryEvents.deviceChanged, { customerId: C1, hwid: null });
+    expect((await directory.lookup(C1, 'a'))?.tags).toEqual(['v2']);
+    expect((await directory.lookup(C1, 'b'))?.tags).toEqual(['v2']);
+    expect((await directory.lookup(C2, 'a'))?.tags).toEqual(['v0']);
+  });
+
+  it('does not cache an answer that was in flight when its device changed', async () => {
+    const { bus, directory } = setup();
+    let release!: (value: DeviceLookup | null) => void;
+    bus.answer = () => new Promise((resolve) => (release = resolve));
+    const stale = directory.lookup(C1, 'dev');
+    bus.broadcast(RegistryEvents.deviceChanged, { customerId: C1, hwid: 'dev' });
+    release(null);
+    expect(await stale).toBeNull();
+    bus.answer = async () => ({ status: 'active', tags: [] });
+    expect(await directory.lookup(C1, 'dev')).toEqual({ status: 'active', tags: [] });
+  });
+
+  it('passes registry errors on without caching them', async () => {
+    const { bus, directory } = setup();
+    bus.answer = async () => {
+      throw new Error('registry unavailable');
+    };
+    await expect(directory.lookup(C1, 'dev')).rejects.toThrow('registry unavailable');
+    bus.answer = async () => null;
+    expect(await directory.lookup(C1, 'dev')).toBeNull();
+    directory.onModuleDestroy();
+  });
+});
+
+describe('DeviceSightings', () => {
+  const batches = (bus: FakeBus) => bus.emitted.filter((e) => e.subject === RegistryEvents.devicesSeen.subject).map((e) => (e.payload as DevicesSeen).items);
+
+  it('keeps one entry per device, the latest check winning, and sends them in batches on flush', () => {
+    const bus = new FakeBus();
+    const sightings = new DeviceSightings(bus, { batchSize: 2, intervalMs: 60_000 });
+    const t = (s: number) => new Date(Date.UTC(2026, 10, 21, 10, 0, s));
+    sightings.record(C1, 'a', '1.0', t(1));
+    sightings.record(C1, 'a', '1.1', t(3));
+    sightings.record(C1, 'a', '0.9', t(2)); // an older check arriving late does not win
+    sightings.record(C1, 'b', '2.0', t(1));
+    sightings.record(C2, 'a', '3.0', t(1));
+    sightings.record(C1, 'bad id', '1', t(1));
+    expect(sightings.size).toBe(3);
+    expect(sightings.flush()).toBe(3);
+    expect(sightings.size).toBe(0);
+    const sent = batches(bus);
+    expect(sent.map((items) => items.length)).toEqual([2, 1]);
+    expect(sent.flat()).toEqual(
+      expect.arrayContaining([
+        { customerId: C1, hwid: 'a', fwVersion: '1.1', at: t(3).toISOString() },
+        { customerId: C1, hwid: 'b', fwVersion: '2.0', at: t(1).toISOString() },
+        { customerId: C2, hwid: 'a', fwVersion: '3.0', at: t(1).toISOString() },
+      ]),
+    );
+    expect(sightings.flush()).toBe(0);
+    expect(batches(bus)).toHaveLength(2);
+  });
+
+  it('flushes early when too many devices are held, every interval, and when the module stops', async () => {
+    const bus = new FakeBus();
+    const sightings = new DeviceSightings(bus, { maxPending: 3, intervalMs: 20 });
+    for (const h of ['a', 'b', 'c']) sightings.record(C1, h, '1');
+    expect(batches(bus).flat()).toHaveLength(3);
+    sightings.onModuleInit();
+    sightings.record(C1, 'd', '1');
+    await new Promise((r) => setTimeout(r, 60));
+    expect(batches(bus).flat().map((i) => i.hwid)).toEqual(['a', 'b', 'c', 'd']);
+    sightings.record(C1, 'e', '1');
+    sightings.onModuleDestroy();
+    expect(batches(bus).flat().map((i) => i.hwid)).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+});

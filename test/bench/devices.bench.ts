@@ -1,0 +1,275 @@
+// npm run bench:devices — the device registry at fleet scale. In a throwaway database on the
+// local PostgreSQL (BENCH_PG_ADMIN_URL, default postgres://postgres@127.0.0.1:5432/postgres) the
+// service's own migrations create the schema (the standalone service is started on it, on a
+// private NATS server), then 1,000,000 devices with tags are seeded for one customer (plus
+// 200,000 for a neighbour) with set-based SQL. Measured: an import of 100,000 CSV rows through
+// HTTP (new, unchanged, changed), the list filters through HTTP, and the lookup message
+// (RegistryMessages.lookupDevice) through the MessageBus over NATS against the registry app, p50
+// and p99. Prints figures only (no thresholds). Drops the database and its files at the end.
+import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
+import { request } from 'node:http';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { RegistryMessages } from '@app/contracts';
+import { closeMessageBuses, configureLogging, createMessageBus, loadConfig } from '@app/infra';
+import { DeviceDirectory } from '@app/platform';
+import { startNats } from '../e2e/support/stack.js';
+import { freePort, rssOf, sampleRss, spawnNode, tempDir, tokenViaOutbox, waitForHttp } from './bench-support.js';
+
+const DEVICES = Number(process.env.BENCH_DEVICES ?? 1_000_000);
+const NEIGHBOUR_DEVICES = Number(process.env.BENCH_NEIGHBOUR_DEVICES ?? 200_000);
+const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
+const LIST_REPEAT = Number(process.env.BENCH_LIST_REPEAT ?? 20);
+const LOOKUPS = Number(process.env.BENCH_LOOKUPS ?? 5_000);
+const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const EMAIL = 'bench@operator.local';
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+configureLogging({ sink: () => undefined });
+
+const ms = (ns: bigint) => Number(ns) / 1e6;
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
+const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = process.hrtime.bigint();
+  const value = await fn();
+  return { value, ms: ms(process.hrtime.bigint() - started) };
+}
+
+function http(method: string, url: string, token: string, body?: { data: Buffer; type: string }): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = { authorization: `Bearer ${token}` };
+    if (body) Object.assign(headers, { 'content-type': body.type, 'content-length': body.data.length });
+    const req = request(url, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.setTimeout(600_000, () => req.destroy(new Error(`${method} ${url}: no answer`)));
+    req.on('error', reject);
+    req.end(body?.data);
+  });
+}
+
+async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * One customer's fleet, by i: tags region-(i%10) (10% each), model-(i%100) (1% each), even (50%),
+ * beta (i%1009=0, 0.1%); withdrawn when i%53=0 (1.9%); a key when i%4=1 (25%). The tag array is
+ * built already sorted in byte order (beta < even < model-* < region-*).
+ */
+async function seed(db: pg.Client, customerId: string, prefix: string, count: number, pem: string): Promise<void> {
+  await db.query(
+    `INSERT INTO registry.device (customer_id, hwid, status, tags, attributes, keys)
+     SELECT $1::uuid, $2 || lpad(i::text, 7, '0'),
+            CASE WHEN i % 53 = 0 THEN 'withdrawn' ELSE 'active' END,
+            array_remove(ARRAY[CASE WHEN i % 1009 = 0 THEN 'beta' END, CASE WHEN i % 2 = 0 THEN 'even' END,
+                               'model-' || lpad((i % 100)::text, 2, '0'), 'region-' || (i % 10)], NULL),
+            jsonb_build_object('lot', i / 1000),
+            CASE WHEN i % 4 = 1 THEN ARRAY[$3] ELSE '{}' END
+     FROM generate_series(0, $4::int - 1) AS i`,
+    [customerId, prefix, pem, count],
+  );
+  await db.query(
+    `INSERT INTO registry.device_tag (customer_id, tag, hwid)
+     SELECT customer_id, t.tag, hwid FROM registry.device, unnest(tags) AS t(tag) WHERE customer_id = $1 ORDER BY 2, 3`,
+    [customerId],
+  );
+}
+
+interface Scenario {
+  readonly name: string;
+  readonly query: Record<string, string | string[] | number | boolean>;
+}
+
+function queryString(query: Scenario['query']): string {
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) for (const item of Array.isArray(v) ? v : [v]) search.append(k, String(item));
+  return search.toString();
+}
+
+async function main(): Promise<void> {
+  const dbName = `bench_devices_${randomBytes(5).toString('hex')}`;
+  const dbUrl = new URL(PG_ADMIN_URL);
+  dbUrl.pathname = `/${dbName}`;
+  const dataDir = tempDir('bench-devices-');
+  const natsDir = tempDir('bench-devices-nats-');
+  const started = Date.now();
+  await adminQuery(`CREATE DATABASE ${dbName}`);
+  const nats = await startNats(natsDir, join(natsDir, 'nats.log'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const service = spawnNode(join(here, '../../apps/standalone/src/main.js'), {
+    ...process.env,
+    PORT: String(port),
+    PUBLIC_URL: baseUrl,
+    DATA_DIR: dataDir,
+    DATABASE_URL: dbUrl.toString(),
+    NATS_URL: nats.url,
+    REDIS_URL: '',
+    S3_BUCKET: '',
+    SMTP_URL: '',
+    OPERATOR_DOMAIN: 'operator.local',
+    OPERATOR_ADMIN_EMAIL: EMAIL,
+    LOG_LEVEL: 'warn',
+    OTEL_SDK_DISABLED: 'true',
+  });
+  const db = new pg.Client({ connectionString: dbUrl.toString() });
+  let bus: ReturnType<typeof createMessageBus> | null = null;
+  try {
+    await waitForHttp(`${baseUrl}/healthz`, 120_000);
+    const token = await tokenViaOutbox(baseUrl, join(dataDir, 'outbox'), EMAIL, 'full');
+    await db.connect();
+    const [{ id: customerId }] = (await db.query(`SELECT id FROM identity.customers WHERE domain = 'operator.local'`)).rows as { id: string }[];
+    const neighbourId = (await db.query(`SELECT gen_random_uuid() AS id`)).rows[0].id as string;
+    const pem = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString();
+
+    console.log(`bench:devices  ${DEVICES.toLocaleString('en')} devices for one customer (+${NEIGHBOUR_DEVICES.toLocaleString('en')} for a neighbour), PostgreSQL ${(await db.query('SHOW server_version')).rows[0].server_version}, standalone service on DATABASE_URL + NATS`);
+    const seeding = await timed(async () => {
+      await seed(db, customerId!, 'dev-', DEVICES, pem);
+      await seed(db, neighbourId, 'dev-', NEIGHBOUR_DEVICES, pem);
+      await db.query('VACUUM ANALYZE registry.device');
+      await db.query('VACUUM ANALYZE registry.device_tag');
+    });
+    const sizes = (await db.query(`SELECT (SELECT count(*) FROM registry.device_tag)::int AS tag_rows, pg_size_pretty(pg_total_relation_size('registry.device')) AS device, pg_size_pretty(pg_total_relation_size('registry.device_tag')) AS device_tag`)).rows[0];
+    console.log(`  seed (generate_series, then VACUUM ANALYZE): ${(seeding.ms / 1000).toFixed(1)} s; device_tag rows ${sizes.tag_rows.toLocaleString('en')}; size device ${sizes.device}, device_tag ${sizes.device_tag}`);
+
+    // ---- import of 100,000 CSV rows through HTTP
+    const csv = (extra: string) =>
+      Buffer.from(`hwid,tags\n${Array.from({ length: IMPORT_ROWS }, (_, i) => `imp-${String(i).padStart(7, '0')},region-${i % 10} imported${extra}`).join('\n')}\n`);
+    console.log(`  import POST /devices/import, ${IMPORT_ROWS.toLocaleString('en')} CSV rows (hwid,tags), batches of 1000:`);
+    const baseline = rssOf(service.pid!);
+    for (const [label, body] of [
+      ['new devices', csv('')],
+      ['same file again (all unchanged)', csv('')],
+      ['every row changed (tag added)', csv(' wave-2')],
+    ] as const) {
+      const sampler = sampleRss(service.pid!);
+      const run = await timed(() => http('POST', `${baseUrl}/devices/import`, token, { data: body, type: 'text/csv' }));
+      const peak = sampler.stop();
+      if (run.value.status !== 200) throw new Error(`import answered ${run.value.status}: ${run.value.text.slice(0, 300)}`);
+      const result = JSON.parse(run.value.text) as { created: number; updated: number; unchanged: number; error_count: number };
+      console.log(
+        `    ${pad(label, 34)} ${fmt(run.ms / 1000)} s  (${Math.round(IMPORT_ROWS / (run.ms / 1000)).toLocaleString('en')} rows/s; created ${result.created}, updated ${result.updated}, unchanged ${result.unchanged}, errors ${result.error_count}; service RSS peak +${((peak - baseline) / 1048576).toFixed(0)} MiB)`,
+      );
+    }
+    await db.query('ANALYZE registry.device');
+    await db.query('ANALYZE registry.device_tag');
+
+    // ---- list filters through HTTP
+    const scenarios: Scenario[] = [
+      { name: 'no filter, first page (limit 100)', query: {} },
+      { name: 'no filter, offset 500,000', query: { offset: 500_000 } },
+      { name: 'q=dev-01234 (100 devices)', query: { q: 'dev-01234' } },
+      { name: 'q=dev-0 (all 1,000,000), limit 500', query: { q: 'dev-0', limit: 500 } },
+      { name: 'q=nomatch', query: { q: 'nomatch' } },
+      { name: 'tag=region-3 (10%)', query: { tag: 'region-3' } },
+      { name: 'tag=model-42 (1%)', query: { tag: 'model-42' } },
+      { name: 'tag=beta (0.1%)', query: { tag: 'beta' } },
+      { name: 'tag=nobody (none)', query: { tag: 'nobody' } },
+      { name: 'tag=region-3, offset 50,000', query: { tag: 'region-3', offset: 50_000 } },
+      { name: 'tag any: beta, model-42', query: { tag: ['beta', 'model-42'] } },
+      { name: 'tag any: 5 models (5%)', query: { tag: ['model-01', 'model-02', 'model-03', 'model-04', 'model-05'] } },
+      { name: 'tag all: even, region-4 (10%)', query: { tag: ['even', 'region-4'], tag_mode: 'all' } },
+      { name: 'tag all: beta, even (0.05%)', query: { tag: ['beta', 'even'], tag_mode: 'all' } },
+      { name: 'tag all: model-42, region-3 (none)', query: { tag: ['model-42', 'region-3'], tag_mode: 'all' } },
+      { name: 'tag all: even, model-42, region-2 (1%)', query: { tag: ['even', 'model-42', 'region-2'], tag_mode: 'all' } },
+      { name: 'status=withdrawn (1.9%)', query: { status: 'withdrawn' } },
+      { name: 'status=active (98%)', query: { status: 'active' } },
+      { name: 'has_keys=true (25%)', query: { has_keys: true } },
+      { name: 'has_keys=false (75%)', query: { has_keys: false } },
+      { name: 'tag=region-3 & status=withdrawn', query: { tag: 'region-3', status: 'withdrawn' } },
+      { name: 'tag=beta & has_keys=true & q=dev-0', query: { tag: 'beta', has_keys: true, q: 'dev-0' } },
+      { name: 'q=dev-05 & tag any region-1,region-2', query: { q: 'dev-05', tag: ['region-1', 'region-2'] } },
+      { name: 'status=withdrawn & has_keys=true', query: { status: 'withdrawn', has_keys: true } },
+    ];
+    console.log(`  list GET /devices through HTTP, ${LIST_REPEAT} sequential requests each (p50 / p95 / max, ms; items on the page):`);
+    for (const scenario of scenarios) {
+      const url = `${baseUrl}/devices?${queryString(scenario.query)}`;
+      const times: number[] = [];
+      let items = 0;
+      for (let i = 0; i < LIST_REPEAT + 2; i++) {
+        const run = await timed(() => http('GET', url, token));
+        if (run.value.status !== 200) throw new Error(`${url} answered ${run.value.status}: ${run.value.text.slice(0, 300)}`);
+        if (i >= 2) times.push(run.ms); // two warm-up requests
+        items = (JSON.parse(run.value.text) as { items: unknown[] }).items.length;
+      }
+      times.sort((x, y) => x - y);
+      console.log(`    ${pad(scenario.name, 42)} ${pad(fmt(percentile(times, 50)), 6)} / ${pad(fmt(percentile(times, 95)), 6)} / ${pad(fmt(times[times.length - 1]!), 6)}  (${items} items)`);
+    }
+
+    // ---- the lookup message, over NATS, against the registry app of the running service
+    bus = createMessageBus(loadConfig({ NATS_URL: nats.url, LOG_LEVEL: 'error' }), 'firmware');
+    const lookup = (i: number) => {
+      const hwid = i % 10 === 9 ? `unknown-${i}` : `dev-${String((i * 7919) % DEVICES).padStart(7, '0')}`;
+      return bus!.send(RegistryMessages.lookupDevice, { customerId: customerId!, hwid });
+    };
+    for (let i = 0; i < 200; i++) await lookup(i); // warm up
+    const measure = async (count: number, concurrency: number, fn: (i: number) => Promise<unknown>) => {
+      const latencies: number[] = [];
+      let next = 0;
+      const startedAll = process.hrtime.bigint();
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (next < count) {
+            const i = next++;
+            const t0 = process.hrtime.bigint();
+            await fn(i);
+            latencies.push(ms(process.hrtime.bigint() - t0));
+          }
+        }),
+      );
+      const total = ms(process.hrtime.bigint() - startedAll);
+      latencies.sort((x, y) => x - y);
+      return `p50 ${fmt(percentile(latencies, 50))} ms, p99 ${fmt(percentile(latencies, 99))} ms, ${Math.round(count / (total / 1000)).toLocaleString('en')}/s`;
+    };
+    console.log(`  lookup RegistryMessages.lookupDevice over NATS (primary-key point lookup; 10% unknown HW ids):`);
+    console.log(`    ${pad(`${LOOKUPS} sequential`, 30)} ${await measure(LOOKUPS, 1, lookup)}`);
+    console.log(`    ${pad(`${LOOKUPS} with 32 in flight`, 30)} ${await measure(LOOKUPS, 32, lookup)}`);
+    const directory = new DeviceDirectory(bus);
+    directory.onModuleInit();
+    for (let i = 0; i < 1000; i++) await directory.lookup(customerId!, `dev-${String(i).padStart(7, '0')}`);
+    console.log(`    ${pad(`DeviceDirectory, cached`, 30)} ${await measure(LOOKUPS * 10, 1, (i) => directory.lookup(customerId!, `dev-${String(i % 1000).padStart(7, '0')}`))}`);
+    directory.onModuleDestroy();
+
+    // ---- the Tags API and admin messages
+    const tagCounts = await timed(() => bus!.send(RegistryMessages.tagCounts, { customerId: customerId! }, { timeoutMs: 60_000 }));
+    const counts = await timed(() => bus!.send(RegistryMessages.counts, { customerIds: [customerId!, neighbourId] }, { timeoutMs: 60_000 }));
+    console.log(`  RegistryMessages.tagCounts (${Object.keys(tagCounts.value).length} tags, ${(DEVICES + IMPORT_ROWS).toLocaleString('en')} devices): ${fmt(tagCounts.ms)} ms; counts (2 customers): ${fmt(counts.ms)} ms`);
+    const rename = await timed(() => bus!.send(RegistryMessages.renameTag, { customerId: customerId!, from: 'model-42', to: 'model-43' }, { timeoutMs: 60_000 }));
+    console.log(`  RegistryMessages.renameTag model-42 -> model-43 (merge, 10,000 devices): ${fmt(rename.ms)} ms (${rename.value.devices} devices carry model-43)`);
+    console.log(`  total ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  } finally {
+    await db.end().catch(() => undefined);
+    if (bus) await closeMessageBuses().catch(() => undefined);
+    await new Promise<void>((resolve) => {
+      if (service.exitCode !== null) return resolve();
+      service.once('exit', () => resolve());
+      service.kill('SIGTERM');
+      setTimeout(() => {
+        service.kill('SIGKILL');
+        resolve();
+      }, 10_000).unref();
+    });
+    nats.process?.kill('SIGTERM');
+    await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((err) => console.error(`could not drop ${dbName}:`, err));
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(natsDir, { recursive: true, force: true });
+  }
+}
+
+await main();

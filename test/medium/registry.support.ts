@@ -1,0 +1,53 @@
+/**
+ * Medium-test support for the registry app: a bus that records what the app emits (audit
+ * entries, deviceChanged) and answers nothing, and reference filtering of device lists.
+ */
+import type { EventDef, MessageDef } from '@app/contracts';
+import { MessageBus } from '@app/infra';
+
+export class RecordingBus extends MessageBus {
+  readonly events: { subject: string; payload: any }[] = [];
+
+  send<Req, Res>(message: MessageDef<Req, Res>): Promise<Res> {
+    return Promise.reject(new Error(`the registry should not send ${message.pattern}`));
+  }
+  emit<P>(event: EventDef<P>, payload: P): void {
+    this.events.push({ subject: event.subject, payload: JSON.parse(JSON.stringify(payload)) });
+  }
+  subscribe(): () => void {
+    return () => undefined;
+  }
+  of(subject: string): any[] {
+    return this.events.filter((e) => e.subject === subject).map((e) => e.payload);
+  }
+  clear(): void {
+    this.events.length = 0;
+  }
+}
+
+export interface ModelDevice {
+  hwid: string;
+  tags: string[];
+  status: 'active' | 'withdrawn';
+  hasKeys: boolean;
+}
+
+export interface ModelFilter {
+  tags?: string[];
+  tagMode?: 'any' | 'all';
+  q?: string;
+  status?: 'active' | 'withdrawn';
+  hasKeys?: boolean;
+}
+
+/** What GET /devices must answer, computed the obvious way: filter, then byte order. */
+export function expectedHwids(devices: readonly ModelDevice[], filter: ModelFilter): string[] {
+  const tags = filter.tags ?? [];
+  return devices
+    .filter((d) => (tags.length === 0 ? true : filter.tagMode === 'all' ? tags.every((t) => d.tags.includes(t)) : tags.some((t) => d.tags.includes(t))))
+    .filter((d) => (filter.q ? d.hwid.startsWith(filter.q) : true))
+    .filter((d) => (filter.status ? d.status === filter.status : true))
+    .filter((d) => (filter.hasKeys === undefined ? true : d.hasKeys === filter.hasKeys))
+    .map((d) => d.hwid)
+    .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+}
