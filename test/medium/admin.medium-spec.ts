@@ -1,12 +1,14 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Test, type TestingModule } from '@nestjs/testing';
-import { closeDatabases, configureLogging, openAppDatabase, revertLastMigration } from '@app/infra';
+import { closeDatabases, configureLogging, JobQueue, MessageBus, openAppDatabase, revertLastMigration } from '@app/infra';
+import { SERVICE_CONFIG } from '@app/platform';
 import { DataSource } from 'typeorm';
 import { ADMIN_CONTROLLERS, ADMIN_DATABASE, ADMIN_PROVIDERS } from '../../apps/admin/src/admin.module.js';
 import { AdminController } from '../../apps/admin/src/controllers/admin.controller.js';
 import { Clock } from '../../apps/admin/src/services/clock.js';
 import { fixedClock, healthSample, requestLogEntry } from '../../apps/admin/test/factories.js';
+import { FakeBus, FakeJobQueue } from '../../apps/identity/test/fakes.js';
 import { createThrowaway, type Throwaway } from './logdata.support.js';
 
 configureLogging({ sink: () => undefined });
@@ -23,7 +25,13 @@ beforeAll(async () => {
   dataSource = await openAppDatabase(throwaway.config, ADMIN_DATABASE);
   moduleRef = await Test.createTestingModule({
     controllers: ADMIN_CONTROLLERS,
-    providers: [...ADMIN_PROVIDERS, { provide: DataSource, useValue: dataSource }],
+    providers: [
+      ...ADMIN_PROVIDERS,
+      { provide: DataSource, useValue: dataSource },
+      { provide: MessageBus, useValue: new FakeBus() },
+      { provide: JobQueue, useValue: new FakeJobQueue() },
+      { provide: SERVICE_CONFIG, useValue: throwaway.config },
+    ],
   })
     .overrideProvider(Clock)
     .useValue(fixedClock(NOW))
@@ -131,6 +139,7 @@ describe('migrations', () => {
   it('reverts cleanly (down) — runs last', async () => {
     await moduleRef.close();
     await closeDatabases();
+    expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('AdminAuditSecurity1763800000000');
     expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('AdminSchema1763700000000');
     const check = await openAppDatabase(throwaway.config, { ...ADMIN_DATABASE, migrate: false });
     const [row] = (await check.query(

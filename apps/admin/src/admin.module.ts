@@ -1,27 +1,43 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { AppDatabaseOptions, ServiceConfig } from '@app/infra';
 import { healthController, InfraModule } from '@app/platform';
+import { AuditRepository } from './audit/audit.repository.js';
+import { AuditService } from './audit/audit.service.js';
 import { AdminController } from './controllers/admin.controller.js';
+import { AuditController } from './controllers/audit.controller.js';
 import { HealthSampleEntity } from './entities/health-sample.entity.js';
 import { RequestLogEntity } from './entities/request-log.entity.js';
 import { AdminSchema1763700000000 } from './migrations/1763700000000-admin-schema.js';
+import { AdminAuditSecurity1763800000000 } from './migrations/1763800000000-admin-audit-security.js';
 import { HealthSampleRepository } from './repositories/health-sample.repository.js';
 import { RequestLogRepository } from './repositories/request-log.repository.js';
 import { Clock } from './services/clock.js';
 import { HealthService } from './services/health.service.js';
 import { RequestLogService } from './services/request-log.service.js';
+import { SecurityEventRepository } from './security/security-event.repository.js';
+import { SecurityEventsService } from './security/security-events.service.js';
 
 export const ADMIN_DATABASE = {
   schema: 'admin',
   entities: [RequestLogEntity, HealthSampleEntity],
-  migrations: [AdminSchema1763700000000],
+  migrations: [AdminSchema1763700000000, AdminAuditSecurity1763800000000],
 } satisfies AppDatabaseOptions;
 
 /** The app's own providers (infrastructure comes from InfraModule); tests compose them with test adapters. */
-export const ADMIN_PROVIDERS = [Clock, RequestLogRepository, HealthSampleRepository, RequestLogService, HealthService];
-export const ADMIN_CONTROLLERS = [AdminController];
+export const ADMIN_PROVIDERS = [
+  Clock,
+  RequestLogRepository,
+  HealthSampleRepository,
+  RequestLogService,
+  HealthService,
+  AuditRepository,
+  AuditService,
+  SecurityEventRepository,
+  SecurityEventsService,
+];
+export const ADMIN_CONTROLLERS = [AdminController, AuditController];
 
-/** Operations data: request log and health history now; statistics, audit and security events later. */
+/** Operations data: request log, health history, audit log and security events (statistics later). */
 @Module({})
 export class AdminModule {
   static register(config: ServiceConfig): DynamicModule {

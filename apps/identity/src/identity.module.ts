@@ -5,6 +5,7 @@ import { AdminCustomersController } from './controllers/admin-customers.controll
 import { AuthController } from './controllers/auth.controller.js';
 import { GatewayController } from './controllers/gateway.controller.js';
 import { KeysController } from './controllers/keys.controller.js';
+import { MembersController } from './controllers/members.controller.js';
 import { OperatorController } from './controllers/operator.controller.js';
 import { TokensController } from './controllers/tokens.controller.js';
 import { IDENTITY_DATABASE } from './identity.database.js';
@@ -12,12 +13,18 @@ import { IdentityStore } from './repositories/identity.store.js';
 import { Administrators } from './services/administrators.service.js';
 import { AuditTrail } from './services/audit-trail.service.js';
 import { Clock, SystemClock } from './services/clock.js';
+import { CredentialEvents } from './services/credential-events.service.js';
 import { CsrfTokens } from './services/csrf-tokens.service.js';
 import { CustomerUsage } from './services/customer-usage.service.js';
 import { IdentityBootstrap } from './services/identity-bootstrap.service.js';
+import { IdentityHousekeeping } from './services/identity-housekeeping.service.js';
 import { IdentityMail } from './services/identity-mail.service.js';
+import { LoginLimits } from './services/login-limits.service.js';
+import { RefreshTokens } from './services/refresh-tokens.service.js';
+import { SessionAccess } from './services/session-access.service.js';
 import { SigningKeys } from './services/signing-keys.service.js';
 import { TokenUsageRecorder } from './services/token-usage.recorder.js';
+import { AdminUsersUseCase } from './usecases/admin-users/admin-users.usecase.js';
 import { CreateCustomerUseCase } from './usecases/create-customer/create-customer.usecase.js';
 import { CreateTokenUseCase } from './usecases/create-token/create-token.usecase.js';
 import { TokenCreators } from './usecases/create-token/token-creator.js';
@@ -29,11 +36,18 @@ import { InviteMemberUseCase } from './usecases/invite-member/invite-member.usec
 import { IssueTokenUseCase } from './usecases/issue-token/issue-token.usecase.js';
 import { ListCustomersUseCase } from './usecases/list-customers/list-customers.usecase.js';
 import { ListTokensUseCase } from './usecases/list-tokens/list-tokens.usecase.js';
+import { LogoutUseCase } from './usecases/logout/logout.usecase.js';
+import { MagicLinkUseCase } from './usecases/magic-link/magic-link.usecase.js';
+import { MembersUseCase } from './usecases/members/members.usecase.js';
 import { ProvisionOperatorUseCase } from './usecases/provision-operator/provision-operator.usecase.js';
+import { RefreshSessionUseCase } from './usecases/refresh-session/refresh-session.usecase.js';
 import { RequestLoginUseCase } from './usecases/request-login/request-login.usecase.js';
 import { ResolveCustomerUseCase } from './usecases/resolve-customer/resolve-customer.usecase.js';
 import { RevokeTokenUseCase } from './usecases/revoke-token/revoke-token.usecase.js';
+import { SandboxTokensUseCase } from './usecases/sandbox-tokens/sandbox-tokens.usecase.js';
 import { StartSessionUseCase } from './usecases/start-session/start-session.usecase.js';
+import { SwitchCustomerUseCase } from './usecases/switch-customer/switch-customer.usecase.js';
+import { UpdateCustomerUseCase } from './usecases/update-customer/update-customer.usecase.js';
 import { VerifyLoginUseCase } from './usecases/verify-login/verify-login.usecase.js';
 
 export { IDENTITY_DATABASE };
@@ -44,28 +58,41 @@ export const IDENTITY_PROVIDERS: Provider[] = [
   IdentityStore,
   Administrators,
   AuditTrail,
+  CredentialEvents,
   CsrfTokens,
   CustomerUsage,
   IdentityMail,
+  LoginLimits,
+  RefreshTokens,
+  SessionAccess,
   SigningKeys,
   TokenUsageRecorder,
   TokenCreators,
   InviteMemberUseCase,
+  SandboxTokensUseCase,
   ProvisionOperatorUseCase,
   RequestLoginUseCase,
   StartSessionUseCase,
   EndSessionUseCase,
   VerifyLoginUseCase,
+  RefreshSessionUseCase,
+  SwitchCustomerUseCase,
+  LogoutUseCase,
+  MagicLinkUseCase,
   DescribeIdentityUseCase,
   CreateTokenUseCase,
   ListTokensUseCase,
   RevokeTokenUseCase,
   IssueTokenUseCase,
+  MembersUseCase,
   CreateCustomerUseCase,
   ListCustomersUseCase,
   GetCustomerUseCase,
+  UpdateCustomerUseCase,
+  AdminUsersUseCase,
   ResolveCustomerUseCase,
   CredentialStatusUseCase,
+  IdentityHousekeeping,
   IdentityBootstrap,
 ];
 
@@ -73,6 +100,7 @@ export const IDENTITY_CONTROLLERS: Type<unknown>[] = [
   KeysController,
   AuthController,
   TokensController,
+  MembersController,
   AdminCustomersController,
   GatewayController,
   OperatorController,

@@ -1,11 +1,10 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { asCustomerId, type AuthRequirement, type CustomerRef, type Principal, READ_SCOPES, type Scope, scopeAllows } from '@app/contracts';
+import { asCustomerId, type AuthRequirement, type CustomerRef, type Principal, READ_SCOPES, type Scope, scopeAllows, type SetCookie } from '@app/contracts';
 import type { ServiceConfig } from '@app/infra';
-import { SERVICE_CONFIG } from '@app/platform';
+import { CustomerDirectory, SERVICE_CONFIG } from '@app/platform';
 import { AuthErrors } from './auth-errors.js';
 import { type Authentication, Authenticator, type Credentials } from './authenticator.js';
-import { CustomerDirectory } from './customer-directory.js';
 
 export interface AccessRequest {
   readonly auth: AuthRequirement;
@@ -17,6 +16,11 @@ export interface AccessRequest {
   readonly csrfToken: string | undefined;
   /** Told who the caller is as soon as that is known, even if access is then refused (request log). */
   readonly onAuthenticated?: (principal: Principal) => void;
+  /**
+   * Told when the session's access cookie was renewed with its refresh cookie: these cookies
+   * must reach the browser whatever the request's outcome (the refresh token has rotated).
+   */
+  readonly onRenewed?: (cookies: readonly SetCookie[]) => void;
 }
 
 export interface Access {
@@ -54,12 +58,16 @@ export class AccessPolicy {
         return this.checkMetrics(request.credentials);
       case 'principal':
         return this.checkPrincipal(request, auth);
+      case 'refresh':
+        // The app checks the refresh cookie and the CSRF token itself (EndpointCall.refresh).
+        return { principal: null, customer: null, actingAsAdmin: false };
     }
   }
 
   private async checkPrincipal(request: AccessRequest, auth: Extract<AuthRequirement, { kind: 'principal' }>): Promise<Access> {
-    const authentication = await this.authenticator.authenticate(request.credentials);
+    const authentication = await this.authenticator.authenticate(request.credentials, { renew: true });
     if (!authentication) throw AuthErrors.missing();
+    if (authentication.renewed) request.onRenewed?.(authentication.renewed);
     const { principal } = authentication;
     request.onAuthenticated?.(principal);
     this.checkCsrf(authentication, request);

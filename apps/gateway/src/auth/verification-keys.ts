@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import { IdentityMessages, type Jwks } from '@app/contracts';
+import { Inject, Injectable } from '@nestjs/common';
+import { IdentityMessages, type VerificationKeySet } from '@app/contracts';
 import { MessageBus } from '@app/infra';
 import { importJWK, type CryptoKey } from 'jose';
 
@@ -7,14 +7,18 @@ const REFRESH_MS = 5 * 60_000;
 /** An unknown kid triggers a reload at most this often (a forged kid cannot flood identity). */
 const UNKNOWN_KID_RELOAD_MS = 5_000;
 
-/** Identity's public keys, fetched over the bus and kept, so tokens are verified locally. */
+/**
+ * Identity's public keys, fetched over the bus and kept, so tokens are verified locally; and
+ * the ids of retired keys, whose tokens are answered as an older format.
+ */
 @Injectable()
 export class VerificationKeys {
   private keys = new Map<string, CryptoKey>();
+  private retired = new Set<string>();
   private loadedAt = 0;
   private loading: Promise<void> | null = null;
 
-  constructor(private readonly bus: MessageBus) {}
+  constructor(@Inject(MessageBus) private readonly bus: MessageBus) {}
 
   /** The key for `kid`, or null when identity does not publish it. */
   async get(kid: string): Promise<CryptoKey | null> {
@@ -25,16 +29,22 @@ export class VerificationKeys {
     return this.keys.get(kid) ?? null;
   }
 
+  /** Whether `kid` named a key identity has taken out of service (as of the last load). */
+  isRetired(kid: string): boolean {
+    return this.retired.has(kid);
+  }
+
   private reload(): Promise<void> {
     this.loading ??= this.bus
       .send(IdentityMessages.verificationKeys, {})
-      .then(async (jwks: Jwks) => {
+      .then(async (set: VerificationKeySet) => {
         const next = new Map<string, CryptoKey>();
-        for (const jwk of jwks.keys) {
+        for (const jwk of set.keys) {
           if (jwk.alg !== 'EdDSA' || jwk.crv !== 'Ed25519') continue;
           next.set(jwk.kid, (await importJWK({ ...jwk }, 'EdDSA')) as CryptoKey);
         }
         this.keys = next;
+        this.retired = new Set(set.retired ?? []);
         this.loadedAt = Date.now();
       })
       .finally(() => {

@@ -1,5 +1,5 @@
-import type { CreatedToken, IssueTokenRequest } from '@app/contracts';
-import { openAppDatabase, type ServiceConfig } from '@app/infra';
+import type { CreatedToken, EventDef, IssueTokenRequest, MessageDef } from '@app/contracts';
+import { JsonLogger, MessageBus, openAppDatabase, type ServiceConfig } from '@app/infra';
 import type { DataSource } from 'typeorm';
 import { IDENTITY_DATABASE } from '../identity.database.js';
 import { IdentityStore } from '../repositories/identity.store.js';
@@ -30,9 +30,29 @@ export async function issueTokenForMember(config: ServiceConfig, request: IssueT
     const store = new IdentityStore(dataSource);
     const clock = new SystemClock();
     const administrators = new Administrators(config);
-    const createToken = new CreateTokenUseCase(store, new SigningKeys(store, clock), new TokenCreators(store, administrators), administrators, new AuditTrail(), clock, config);
+    const createToken = new CreateTokenUseCase(store, new SigningKeys(store, clock), new TokenCreators(store, administrators), administrators, new AuditTrail(new NoBus(), clock), clock, config);
     return await new IssueTokenUseCase(store, administrators, createToken).execute(command);
   } finally {
     if (!options.dataSource) await dataSource.destroy();
+  }
+}
+
+/**
+ * The CLI runs without the message bus: its audit entry cannot reach the admin app, so it is
+ * written as a log line (AuditTrail) and the event itself is logged here instead of sent.
+ */
+class NoBus extends MessageBus {
+  private readonly logger = new JsonLogger('cli');
+
+  send<Req, Res>(message: MessageDef<Req, Res>): Promise<Res> {
+    return Promise.reject(new Error(`${message.pattern}: no message bus in the CLI`));
+  }
+
+  emit<P>(event: EventDef<P>, payload: P): void {
+    this.logger.info('event not sent (no message bus)', { subject: event.subject, payload: payload as unknown as Record<string, unknown> });
+  }
+
+  subscribe(): () => void {
+    return () => undefined;
   }
 }

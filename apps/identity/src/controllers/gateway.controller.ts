@@ -1,18 +1,20 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { type CredentialStatus, type CustomerInfo, IdentityMessages, type MessageRequest } from '@app/contracts';
+import { type CredentialStatus, type CustomerInfo, IdentityMessages, type MessageRequest, type SandboxTokens } from '@app/contracts';
 import { CredentialStatusUseCase } from '../usecases/credential-status/credential-status.usecase.js';
 import { ResolveCustomerUseCase } from '../usecases/resolve-customer/resolve-customer.usecase.js';
+import { SandboxTokensUseCase } from '../usecases/sandbox-tokens/sandbox-tokens.usecase.js';
 
 type Status = MessageRequest<typeof IdentityMessages.credentialStatus>;
 type Resolve = MessageRequest<typeof IdentityMessages.resolveCustomer>;
 
-/** Questions the gateway asks while authenticating a request (no request context). */
+/** Questions the gateway asks while authenticating a request or rendering a page (no request context). */
 @Controller()
 export class GatewayController {
   constructor(
     @Inject(CredentialStatusUseCase) private readonly credentialStatus: CredentialStatusUseCase,
     @Inject(ResolveCustomerUseCase) private readonly resolveCustomer: ResolveCustomerUseCase,
+    @Inject(SandboxTokensUseCase) private readonly sandboxTokens: SandboxTokensUseCase,
   ) {}
 
   @MessagePattern(IdentityMessages.credentialStatus.pattern)
@@ -23,5 +25,11 @@ export class GatewayController {
   @MessagePattern(IdentityMessages.resolveCustomer.pattern)
   resolve(@Payload() lookup: Resolve): Promise<CustomerInfo | null> {
     return this.resolveCustomer.execute(lookup);
+  }
+
+  /** GET /docs shows the sandbox's public tokens. */
+  @MessagePattern(IdentityMessages.sandboxTokens.pattern)
+  sandbox(): Promise<SandboxTokens | null> {
+    return this.sandboxTokens.list();
   }
 }

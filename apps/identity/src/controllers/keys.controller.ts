@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
-import { IdentityMessages, type Jwks } from '@app/contracts';
+import { IdentityMessages, type Jwks, type VerificationKeySet } from '@app/contracts';
 import { SigningKeys } from '../services/signing-keys.service.js';
 
 @Controller()
@@ -13,9 +13,9 @@ export class KeysController {
     return this.keys.jwks();
   }
 
-  /** The same public keys, for the gateway's local verification. */
+  /** The same public keys, for the gateway's local verification, and the ids of retired keys (older format). */
   @MessagePattern(IdentityMessages.verificationKeys.pattern)
-  verificationKeys(): Promise<Jwks> {
-    return this.keys.jwks();
+  async verificationKeys(): Promise<VerificationKeySet> {
+    return { ...(await this.keys.jwks()), retired: await this.keys.retiredKids() };
   }
 }

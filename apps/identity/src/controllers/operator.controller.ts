@@ -1,18 +1,31 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { type CreatedToken, IdentityMessages, type MessageRequest } from '@app/contracts';
+import { IdentityStore } from '../repositories/identity.store.js';
+import { Administrators } from '../services/administrators.service.js';
 import { IssueTokenCommand } from '../usecases/issue-token/issue-token.command.js';
 import { IssueTokenUseCase } from '../usecases/issue-token/issue-token.usecase.js';
 
 type Issue = MessageRequest<typeof IdentityMessages.issueToken>;
 
-/** The operator CLI's messages (sent only by trusted processes on the bus). */
+/** Messages of trusted processes on the bus: the operator CLI, the admin app. */
 @Controller()
 export class OperatorController {
-  constructor(@Inject(IssueTokenUseCase) private readonly issueToken: IssueTokenUseCase) {}
+  constructor(
+    @Inject(IssueTokenUseCase) private readonly issueToken: IssueTokenUseCase,
+    @Inject(IdentityStore) private readonly store: IdentityStore,
+    @Inject(Administrators) private readonly administrators: Administrators,
+  ) {}
 
   @MessagePattern(IdentityMessages.issueToken.pattern)
   issue(@Payload() request: Issue): Promise<CreatedToken> {
     return this.issueToken.execute(IssueTokenCommand.create(request));
+  }
+
+  /** Who receives critical security events: the full administrators (enabled owners and editors of the operator customer). */
+  @MessagePattern(IdentityMessages.operatorEmails.pattern)
+  async operatorEmails(): Promise<{ emails: string[] }> {
+    const operator = await this.store.repos.customers.findByDomain(this.administrators.operatorDomain);
+    return { emails: operator ? await this.store.repos.memberships.enabledEmailsWithRoles(operator.id, ['owner', 'editor']) : [] };
   }
 }

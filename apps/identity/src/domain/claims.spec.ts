@@ -53,6 +53,7 @@ describe('session access claims', () => {
     csrfToken: 'csrf-value',
     issuedAt,
     ttlSeconds: 900,
+    tokenId: 'a-1',
   });
 
   it('carry the session, customer, scopes, admin level and the CSRF hash, for 15 minutes', () => {
@@ -63,6 +64,7 @@ describe('session access claims', () => {
       nbf: 1795255200,
       exp: 1795255200 + 900,
       sub: 'user:u-2',
+      jti: 'a-1',
       sid: 's-1',
       cust: 'acme.example',
       cid: customer.id,

@@ -1,5 +1,5 @@
 import { type AdminLevel, API_TOKEN_TYP, type Scope, SESSION_ACCESS_TYP, type SessionAccessClaims, TOKEN_AUDIENCE } from '@app/contracts';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 
 /** Registered claims every token of the service carries. */
 export interface RegisteredClaims {
@@ -66,6 +66,8 @@ export function buildAccessTokenClaims(input: {
   csrfToken: string;
   issuedAt: Date;
   ttlSeconds: number;
+  /** Default: a random UUID. */
+  tokenId?: string;
 }): AccessTokenClaims {
   const iat = seconds(input.issuedAt);
   return {
@@ -75,6 +77,7 @@ export function buildAccessTokenClaims(input: {
     nbf: iat,
     exp: iat + input.ttlSeconds,
     sub: userSubject(input.userId),
+    jti: input.tokenId ?? randomUUID(),
     sid: input.sessionId,
     cust: input.customer.domain,
     cid: input.customer.id,

@@ -12,9 +12,30 @@ export const API_TOKEN_DEFAULT_DAYS = 90;
 export const API_TOKEN_MAX_DAYS = 365;
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** A token's last_used_at is written at most once per this interval per replica. */
-export const TOKEN_LAST_USED_FLUSH_MS = 60 * 1000;
+/**
+ * A token's last_used_at is written at most once per this interval per replica (the gateway
+ * asks about a token at most once per CREDENTIAL_CACHE_SECONDS anyway).
+ */
+export const TOKEN_LAST_USED_FLUSH_MS = 5 * 1000;
+
+/**
+ * The sandbox's public tokens (SANDBOX_DOMAIN) live 365 days and are issued again at start-up
+ * when one is missing, revoked, signed by a key no longer published, issued for another
+ * PUBLIC_URL, or expires within SANDBOX_TOKEN_RENEW_DAYS.
+ */
+export const SANDBOX_TOKEN_DAYS = 365;
+export const SANDBOX_TOKEN_RENEW_DAYS = 30;
+
+/** Login attempts and challenges are kept this long (the limits look back one hour), then deleted. */
+export const LOGIN_RECORDS_KEEP_MS = DAY_MS;
+export const LOGIN_RECORDS_CLEANUP_EVERY_MS = 60 * 60 * 1000;
 
 /** The answer to every POST /auth/login, invited or not. */
 export const LOGIN_ACCEPTED = { sent: true, detail: 'If the address is invited, a code has been sent.' } as const;
 export const INVALID_CODE_MESSAGE = 'invalid or expired code';
+export const REFRESH_INVALID_MESSAGE = 'refresh cookie missing or expired: log in again';
+export const REFRESH_REUSE_MESSAGE = 'refresh token already used: the session has been ended; log in again';
+export const CSRF_MESSAGE = 'missing or invalid CSRF token';
+export const LOGIN_RATE_LIMITED_MESSAGE = 'too many login codes requested for this address; try again later';
+export const LOGIN_IP_RATE_LIMITED_MESSAGE = 'too many login requests from this address; try again later';
+export const VERIFY_RATE_LIMITED_MESSAGE = 'too many login attempts; try again later';

@@ -21,6 +21,10 @@ export interface TokenCredentialState {
   readonly expiresAt: Date;
   readonly userDisabled: boolean;
   readonly customerStatus: 'active' | 'suspended';
+  readonly createdBy: string;
+  readonly customerId: CustomerId;
+  readonly customerDomain: string;
+  readonly scopes: Scope[];
 }
 
 export class ApiTokenRepository extends BaseRepository {
@@ -65,16 +69,64 @@ export class ApiTokenRepository extends BaseRepository {
       .createQueryBuilder(ApiTokenEntity, 't')
       .innerJoin(UserEntity, 'u', 'u.id = t.created_by')
       .innerJoin(CustomerEntity, 'c', 'c.id = t.customer_id')
-      .select(['t.revoked_at AS revoked_at', 't.expires_at AS expires_at', 'u.disabled AS user_disabled', 'c.status AS customer_status'])
+      .select([
+        't.revoked_at AS revoked_at',
+        't.expires_at AS expires_at',
+        'u.disabled AS user_disabled',
+        'c.status AS customer_status',
+        't.created_by AS created_by',
+        't.customer_id AS customer_id',
+        'c.domain AS customer_domain',
+        't.scopes AS scopes',
+      ])
       .where('t.id = :id', { id })
-      .getRawOne<{ revoked_at: unknown; expires_at: unknown; user_disabled: boolean; customer_status: 'active' | 'suspended' }>();
+      .getRawOne<{
+        revoked_at: unknown;
+        expires_at: unknown;
+        user_disabled: boolean;
+        customer_status: 'active' | 'suspended';
+        created_by: string;
+        customer_id: string;
+        customer_domain: string;
+        scopes: Scope[];
+      }>();
     if (!row) return null;
     return {
       revokedAt: toNullableDate(row.revoked_at),
       expiresAt: toDate(row.expires_at),
       userDisabled: row.user_disabled === true,
       customerStatus: row.customer_status,
+      createdBy: row.created_by,
+      customerId: row.customer_id as CustomerId,
+      customerDomain: row.customer_domain,
+      scopes: [...row.scopes],
     };
+  }
+
+  /**
+   * Revokes every unrevoked token a person created (optionally only for one customer), in one
+   * statement; answers the ids it revoked with their customer (user disabled, member removed).
+   */
+  async revokeCreatedBy(input: { userId: string; customerId?: CustomerId; at: Date }): Promise<Array<{ id: string; customerId: CustomerId }>> {
+    const query = this.manager
+      .createQueryBuilder()
+      .update(ApiTokenEntity)
+      .set({ revokedAt: input.at })
+      .where('created_by = :userId AND revoked_at IS NULL', { userId: input.userId });
+    if (input.customerId) query.andWhere('customer_id = :customerId', { customerId: input.customerId });
+    const result = await query.returning(['id', 'customerId']).execute(); // property paths; raw rows carry column names
+    const rows = (Array.isArray(result.raw) ? result.raw : []) as Array<{ id: string; customer_id: string }>;
+    return rows.map((r) => ({ id: r.id, customerId: r.customer_id as CustomerId }));
+  }
+
+  /** Ids of a person's tokens that still work (not revoked, not expired). */
+  async activeIdsCreatedBy(userId: string, now: Date): Promise<string[]> {
+    const rows = await this.manager
+      .createQueryBuilder(ApiTokenEntity, 't')
+      .select('t.id', 'id')
+      .where('t.created_by = :userId AND t.revoked_at IS NULL AND t.expires_at > :now', { userId, now })
+      .getRawMany<{ id: string }>();
+    return rows.map((r) => r.id);
   }
 
   /** One statement for a batch of usage times; never moves last_used_at backwards. */

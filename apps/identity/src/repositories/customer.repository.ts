@@ -46,8 +46,24 @@ export class CustomerRepository extends BaseRepository {
     return this.manager.find(CustomerEntity, { order: { domain: 'ASC' } });
   }
 
-  /** PATCH /admin/customers (next issue): suspend or reactivate. */
+  /** Suspend or reactivate. */
   async setStatus(id: CustomerId, status: CustomerStatus, at: Date): Promise<void> {
     await this.manager.createQueryBuilder().update(CustomerEntity).set({ status, updatedAt: at }).where('id = :id', { id }).execute();
+  }
+
+  /** PATCH /admin/customers: the given fields only. A domain already taken throws a unique violation. */
+  async update(id: CustomerId, change: { name?: string; domain?: string; status?: CustomerStatus; corsOrigins?: readonly string[] }, at: Date): Promise<void> {
+    await this.manager
+      .createQueryBuilder()
+      .update(CustomerEntity)
+      .set({
+        ...(change.name !== undefined ? { name: change.name } : {}),
+        ...(change.domain !== undefined ? { domain: change.domain } : {}),
+        ...(change.status !== undefined ? { status: change.status } : {}),
+        ...(change.corsOrigins !== undefined ? { corsOrigins: [...change.corsOrigins] } : {}),
+        updatedAt: at,
+      })
+      .where('id = :id', { id })
+      .execute();
   }
 }

@@ -3,8 +3,10 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { ApiTokenRepository } from './api-token.repository.js';
 import { CustomerRepository } from './customer.repository.js';
 import { LockRepository } from './lock.repository.js';
+import { LoginAttemptRepository } from './login-attempt.repository.js';
 import { LoginChallengeRepository } from './login-challenge.repository.js';
 import { MembershipRepository } from './membership.repository.js';
+import { SandboxTokenRepository } from './sandbox-token.repository.js';
 import { SecretRepository } from './secret.repository.js';
 import { SessionRepository } from './session.repository.js';
 import { SigningKeyRepository } from './signing-key.repository.js';
@@ -19,6 +21,8 @@ export interface IdentityRepositories {
   readonly tokens: ApiTokenRepository;
   readonly sessions: SessionRepository;
   readonly challenges: LoginChallengeRepository;
+  readonly attempts: LoginAttemptRepository;
+  readonly sandboxTokens: SandboxTokenRepository;
   readonly locks: LockRepository;
 }
 
@@ -32,6 +36,8 @@ export function createRepositories(manager: EntityManager): IdentityRepositories
     tokens: new ApiTokenRepository(manager),
     sessions: new SessionRepository(manager),
     challenges: new LoginChallengeRepository(manager),
+    attempts: new LoginAttemptRepository(manager),
+    sandboxTokens: new SandboxTokenRepository(manager),
     locks: new LockRepository(manager),
   };
 }

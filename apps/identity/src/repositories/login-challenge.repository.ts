@@ -18,6 +18,8 @@ export interface ReservedAttempt {
   readonly userId: string | null;
   readonly codeSalt: string;
   readonly codeHash: string;
+  /** Attempts taken including this one (the challenge dies at LOGIN_MAX_WRONG_GUESSES). */
+  readonly attempts: number;
 }
 
 export class LoginChallengeRepository extends BaseRepository {
@@ -52,10 +54,10 @@ export class LoginChallengeRepository extends BaseRepository {
       .update(LoginChallengeEntity)
       .set({ attempts: () => 'attempts + 1' })
       .where('email = :email AND used_at IS NULL AND expires_at > :now AND attempts < :max', { email, now, max: LOGIN_MAX_WRONG_GUESSES })
-      .returning(['id', 'userId', 'codeSalt', 'codeHash']) // property paths; raw rows carry column names
+      .returning(['id', 'userId', 'codeSalt', 'codeHash', 'attempts']) // property paths; raw rows carry column names
       .execute();
-    const rows = (Array.isArray(result.raw) ? result.raw : []) as Array<{ id: string; user_id: string | null; code_salt: string; code_hash: string }>;
-    return rows.map((r) => ({ id: r.id, userId: r.user_id, codeSalt: r.code_salt, codeHash: r.code_hash }));
+    const rows = (Array.isArray(result.raw) ? result.raw : []) as Array<{ id: string; user_id: string | null; code_salt: string; code_hash: string; attempts: unknown }>;
+    return rows.map((r) => ({ id: r.id, userId: r.user_id, codeSalt: r.code_salt, codeHash: r.code_hash, attempts: toInt(r.attempts) }));
   }
 
   /** Single use: true only for the caller that marked it. */
@@ -79,7 +81,13 @@ export class LoginChallengeRepository extends BaseRepository {
       .execute();
   }
 
-  /** Magic-link seam: the challenge a link names, when it is still usable. */
+  /** Challenges older than `before` are of no use any more (the hourly limit looks back one hour). */
+  async deleteCreatedBefore(before: Date): Promise<number> {
+    const result = await this.manager.createQueryBuilder().delete().from(LoginChallengeEntity).where('created_at < :before', { before }).execute();
+    return result.affected ?? 0;
+  }
+
+  /** The challenge a magic link names, when it is still usable. */
   findLiveById(id: string, now: Date): Promise<LoginChallengeEntity | null> {
     return this.manager
       .createQueryBuilder(LoginChallengeEntity, 'c')

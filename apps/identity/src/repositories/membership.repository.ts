@@ -82,6 +82,84 @@ export class MembershipRepository extends BaseRepository {
     }));
   }
 
+  /** One member of a customer by email (lower-case), or null. */
+  async findMember(customerId: CustomerId, email: string): Promise<CustomerMember | null> {
+    const rows = await this.manager
+      .createQueryBuilder(MembershipEntity, 'm')
+      .innerJoin(UserEntity, 'u', 'u.id = m.user_id')
+      .select(['u.id AS user_id', 'u.email AS email', 'm.role AS role', 'm.created_at AS created_at', 'u.last_login_at AS last_login_at', 'u.disabled AS disabled'])
+      .where('m.customer_id = :customerId AND u.email = :email', { customerId, email: email.toLowerCase() })
+      .getRawMany<{ user_id: string; email: string; role: Role; created_at: unknown; last_login_at: unknown; disabled: boolean }>();
+    const r = rows[0];
+    if (!r) return null;
+    return { userId: r.user_id, email: r.email, role: r.role, createdAt: toDate(r.created_at), lastLoginAt: toNullableDate(r.last_login_at), userDisabled: r.disabled === true };
+  }
+
+  async countOwners(customerId: CustomerId): Promise<number> {
+    return this.manager.countBy(MembershipEntity, { customerId, role: 'owner' });
+  }
+
+  async updateRole(input: { customerId: CustomerId; userId: string; role: Role }): Promise<void> {
+    await this.manager
+      .createQueryBuilder()
+      .update(MembershipEntity)
+      .set({ role: input.role })
+      .where('customer_id = :customerId AND user_id = :userId', { customerId: input.customerId, userId: input.userId })
+      .execute();
+  }
+
+  /** true when a membership was removed. */
+  async remove(input: { customerId: CustomerId; userId: string }): Promise<boolean> {
+    const result = await this.manager
+      .createQueryBuilder()
+      .delete()
+      .from(MembershipEntity)
+      .where('customer_id = :customerId AND user_id = :userId', { customerId: input.customerId, userId: input.userId })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Every membership of every person with the customer's domain (GET /admin/users), by email then domain. */
+  async listAll(): Promise<Array<CustomerMember & { domain: string }>> {
+    const rows = await this.manager
+      .createQueryBuilder(MembershipEntity, 'm')
+      .innerJoin(UserEntity, 'u', 'u.id = m.user_id')
+      .innerJoin(CustomerEntity, 'c', 'c.id = m.customer_id')
+      .select([
+        'u.id AS user_id',
+        'u.email AS email',
+        'c.domain AS domain',
+        'm.role AS role',
+        'm.created_at AS created_at',
+        'u.last_login_at AS last_login_at',
+        'u.disabled AS disabled',
+      ])
+      .orderBy('u.email', 'ASC')
+      .addOrderBy('c.domain', 'ASC')
+      .getRawMany<{ user_id: string; email: string; domain: string; role: Role; created_at: unknown; last_login_at: unknown; disabled: boolean }>();
+    return rows.map((r) => ({
+      userId: r.user_id,
+      email: r.email,
+      domain: r.domain,
+      role: r.role,
+      createdAt: toDate(r.created_at),
+      lastLoginAt: toNullableDate(r.last_login_at),
+      userDisabled: r.disabled === true,
+    }));
+  }
+
+  /** Enabled owners and editors of a customer (the operators who get critical security events). */
+  async enabledEmailsWithRoles(customerId: CustomerId, roles: readonly Role[]): Promise<string[]> {
+    const rows = await this.manager
+      .createQueryBuilder(MembershipEntity, 'm')
+      .innerJoin(UserEntity, 'u', 'u.id = m.user_id')
+      .select('u.email', 'email')
+      .where('m.customer_id = :customerId AND m.role IN (:...roles) AND u.disabled = false', { customerId, roles: [...roles] })
+      .orderBy('u.email', 'ASC')
+      .getRawMany<{ email: string }>();
+    return rows.map((r) => r.email);
+  }
+
   /**
    * The customer a new session of this user starts in: among active customers the user
    * belongs to, the one of their most recent session, else the oldest membership.

@@ -14,6 +14,11 @@ export class SigningKeyRepository extends BaseRepository {
     return this.manager.find(SigningKeyEntity, { where: { active: true }, order: { createdAt: 'DESC', kid: 'ASC' } });
   }
 
+  /** Keys taken out of service (active false), newest first. */
+  listRetired(): Promise<SigningKeyEntity[]> {
+    return this.manager.find(SigningKeyEntity, { where: { active: false }, order: { createdAt: 'DESC', kid: 'ASC' } });
+  }
+
   async insert(key: NewSigningKey): Promise<void> {
     await this.manager
       .createQueryBuilder()

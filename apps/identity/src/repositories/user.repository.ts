@@ -31,7 +31,7 @@ export class UserRepository extends BaseRepository {
     await this.manager.createQueryBuilder().update(UserEntity).set({ lastLoginAt: at }).where('id = :userId', { userId }).execute();
   }
 
-  /** PATCH /admin/users (next issue) sets this; ending the user's sessions and tokens is that use case's job. */
+  /** PATCH /admin/users sets this; ending the user's sessions and tokens is that use case's job. */
   async setDisabled(userId: string, disabled: boolean): Promise<void> {
     await this.manager.createQueryBuilder().update(UserEntity).set({ disabled }).where('id = :userId', { userId }).execute();
   }

@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
-import { JsonLogger } from '@app/infra';
+import { Inject, Injectable } from '@nestjs/common';
+import { AdminEvents, type SecuritySeverity } from '@app/contracts';
+import { JsonLogger, MessageBus } from '@app/infra';
+import { Clock } from './clock.js';
 
 /** SPEC "Audit entry". */
 export interface AuditRecord {
@@ -15,36 +17,46 @@ export interface AuditRecord {
 /** SPEC "Security event" (the part the identity app raises). */
 export interface SecurityEventRecord {
   readonly kind: string;
-  readonly severity: 'info' | 'warn' | 'critical';
+  readonly severity: SecuritySeverity;
   readonly ip: string | null;
   readonly domain: string | null;
   readonly detail: Record<string, unknown>;
 }
 
 /**
- * Seam for the audit store and the security-event store (owned by the admin app, later).
- * For now each record is one structured log line; callers already pass everything the
- * stores will need, so only this class changes when they arrive.
+ * The identity app's side of the audit log and the security events: both are stored by the
+ * admin app, which receives them as queue events (AdminEvents.audit, AdminEvents.securityEvent;
+ * one admin replica stores each, critical events are mailed to the operators there). Events
+ * are fire-and-forget like the request log; each is also one log line, so nothing is lost
+ * silently when the admin app is down.
  */
 @Injectable()
 export class AuditTrail {
   private readonly logger = new JsonLogger('identity');
 
+  constructor(
+    @Inject(MessageBus) private readonly bus: MessageBus,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {}
+
   async record(entry: AuditRecord): Promise<void> {
-    this.logger.info('audit', {
-      audit: {
-        actor: entry.actor,
-        domain: entry.domain,
-        action: entry.action,
-        target_type: entry.targetType,
-        target_id: entry.targetId,
-        before: entry.before,
-        after: entry.after,
-      },
-    });
+    const event = {
+      ts: this.clock.now().toISOString(),
+      domain: entry.domain,
+      actor: entry.actor,
+      action: entry.action,
+      target_type: entry.targetType,
+      target_id: entry.targetId,
+      before: entry.before,
+      after: entry.after,
+    };
+    this.bus.emit(AdminEvents.audit, event);
+    this.logger.write('debug', 'audit', { audit: event });
   }
 
   async securityEvent(event: SecurityEventRecord): Promise<void> {
-    this.logger.info('security event', { security_event: event });
+    const payload = { ts: this.clock.now().toISOString(), ...event };
+    this.bus.emit(AdminEvents.securityEvent, payload);
+    this.logger.write(event.severity === 'critical' ? 'warn' : 'info', 'security event', { security_event: payload });
   }
 }

@@ -65,6 +65,11 @@ export class SigningKeys implements OnModuleInit {
     return new SignJWT(claims).setProtectedHeader({ alg: 'EdDSA', kid: signer.kid, typ: 'JWT' }).sign(signer.key);
   }
 
+  /** Ids of keys no longer published: tokens they signed are in a format the service no longer accepts. */
+  async retiredKids(): Promise<string[]> {
+    return (await this.store.repos.signingKeys.listRetired()).map((k) => k.kid);
+  }
+
   /** Drops the cached copy (after a rotation in this process). */
   invalidate(): void {
     this.loaded = null;

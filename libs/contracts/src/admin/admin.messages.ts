@@ -1,6 +1,7 @@
 import type { EndpointCall } from '../endpoints/endpoint.js';
 import type { HealthHistory, HealthHistoryQuery, StatusDocument } from '../health/health.schemas.js';
 import { defineEvent, defineMessage } from '../messages/message.js';
+import type { AuditEntryView, AuditQuery, SecurityEventIdParams, SecurityEventsQuery, SecurityEventView } from './admin.schemas.js';
 
 /** SPEC "Request-log entry". */
 export interface RequestLogEntry {
@@ -56,6 +57,10 @@ export interface HealthSample {
 
 export const AdminMessages = {
   healthHistory: defineMessage<EndpointCall<Record<string, never>, HealthHistoryQuery, undefined>, HealthHistory>('admin.health.history'),
+  /** GET /admin/audit, GET /admin/security/events, POST /admin/security/events/{id}/ack. */
+  listAudit: defineMessage<EndpointCall<Record<string, never>, AuditQuery, undefined>, { items: AuditEntryView[] }>('admin.audit.list'),
+  listSecurityEvents: defineMessage<EndpointCall<Record<string, never>, SecurityEventsQuery, undefined>, { items: SecurityEventView[] }>('admin.security-events.list'),
+  ackSecurityEvent: defineMessage<EndpointCall<SecurityEventIdParams, Record<string, never>, undefined>, void>('admin.security-events.ack'),
 } as const;
 
 export const AdminEvents = {

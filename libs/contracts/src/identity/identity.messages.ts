@@ -10,12 +10,23 @@ import type {
   CustomerView,
   CustomerWithCounts,
   IdentityObject,
+  EmailParams,
+  InviteMemberRequest,
   Jwks,
   LoginRequest,
   LoginResponse,
+  MagicLinkQuery,
+  MemberEntry,
   MemberView,
+  RefreshResponse,
+  SandboxTokens,
+  SwitchRequest,
   TokenIdParams,
   TokenRecord,
+  UpdateCustomerRequest,
+  UpdatedUser,
+  UpdateMemberRequest,
+  UpdateUserRequest,
   VerifyRequest,
 } from './identity.schemas.js';
 
@@ -29,6 +40,8 @@ export const TOKEN_AUDIENCE = 'service';
 /** Claims of the access cookie: a short-lived JWT the gateway verifies like an API token. */
 export interface SessionAccessClaims {
   readonly sub: string; // user:<id>
+  /** A fresh id per access token (each renewal yields a different cookie). */
+  readonly jti: string;
   readonly sid: string;
   readonly cust: string;
   readonly cid: string;
@@ -45,8 +58,23 @@ export interface CredentialStatusRequest {
   readonly kind: CredentialKind;
   readonly id: string;
 }
+/**
+ * Whether a token or session works, and what it may do now (so that role changes, removals,
+ * switches and demotions take effect within the gateway's cache bound, like revocations).
+ * Sessions: the customer the session is on now and its person's scopes there (`admin` added
+ * for full administrators). Tokens: the token's scopes narrowed to what its creator holds now
+ * (SPEC "A token never has more scopes than the person who created it").
+ */
 export interface CredentialStatus {
   readonly active: boolean;
+  readonly customerId?: string;
+  readonly scopes?: readonly Scope[];
+  readonly admin?: AdminLevel;
+}
+
+/** The gateway's key set: the published keys plus the ids of retired keys (tokens signed by them are an older format). */
+export interface VerificationKeySet extends Jwks {
+  readonly retired: readonly string[];
 }
 
 export interface CustomerInfo {
@@ -75,6 +103,30 @@ export interface CredentialRevoked {
   readonly kind: CredentialKind;
   readonly id: string;
 }
+/** What a credential may do changed (role, customer, administrator level): gateways reload its status. */
+export type CredentialChanged = CredentialRevoked;
+
+/** POST /auth/refresh and the gateway's automatic renewal. */
+export interface RefreshedSession {
+  readonly body: RefreshResponse;
+  readonly session: SessionCookieValues;
+}
+
+/** The gateway renews an expired access cookie with the refresh cookie (no CSRF: nothing is changed for the caller). */
+export interface RenewSessionRequest {
+  readonly refreshToken: string;
+  readonly ip: string;
+  readonly userAgent: string;
+  readonly requestId: string;
+}
+
+export interface SwitchedSession {
+  readonly identity: IdentityObject;
+  readonly access: string;
+  readonly accessMaxAgeSeconds: number;
+}
+
+export type MagicLinkResult = { readonly ok: true; readonly session: SessionCookieValues } | { readonly ok: false; readonly reason: string };
 export interface CustomerChanged {
   readonly id: string;
   readonly domain: string;
@@ -95,14 +147,28 @@ type NoParams = Record<string, never>;
 export const IdentityMessages = {
   /** GET /.well-known/jwks.json */
   jwks: defineMessage<EndpointCall<NoParams, NoParams, undefined>, Jwks>('identity.jwks'),
-  /** The same keys for the gateway's local token verification. */
-  verificationKeys: defineMessage<Record<string, never>, Jwks>('identity.keys'),
+  /** The same keys for the gateway's local token verification, plus retired key ids. */
+  verificationKeys: defineMessage<Record<string, never>, VerificationKeySet>('identity.keys'),
   credentialStatus: defineMessage<CredentialStatusRequest, CredentialStatus>('identity.credential.status'),
   resolveCustomer: defineMessage<CustomerLookup, CustomerInfo | null>('identity.customer.resolve'),
 
   login: defineMessage<EndpointCall<NoParams, NoParams, LoginRequest>, LoginResponse>('identity.auth.login'),
   verify: defineMessage<EndpointCall<NoParams, NoParams, VerifyRequest>, VerifiedLogin>('identity.auth.verify'),
   me: defineMessage<EndpointCall<NoParams, NoParams, undefined>, IdentityObject>('identity.auth.me'),
+  refresh: defineMessage<EndpointCall<NoParams, NoParams, undefined>, RefreshedSession>('identity.auth.refresh'),
+  /** Sent by the gateway itself when a request's access cookie is missing or expired. */
+  renewSession: defineMessage<RenewSessionRequest, RefreshedSession>('identity.auth.renew'),
+  switchCustomer: defineMessage<EndpointCall<NoParams, NoParams, SwitchRequest>, SwitchedSession>('identity.auth.switch'),
+  logout: defineMessage<EndpointCall<NoParams, NoParams, undefined>, void>('identity.auth.logout'),
+  /** GET /auth/magic: whether the link is still usable (never consumes it). */
+  magicLinkCheck: defineMessage<EndpointCall<NoParams, MagicLinkQuery, undefined>, { valid: boolean; c: string; t: string }>('identity.auth.magic.check'),
+  /** POST /auth/magic: consumes the link and starts a session. */
+  magicLinkConfirm: defineMessage<EndpointCall<NoParams, MagicLinkQuery, undefined>, MagicLinkResult>('identity.auth.magic.confirm'),
+
+  listMembers: defineMessage<EndpointCall<NoParams, CustomerOnlyQuery, undefined>, { items: MemberEntry[] }>('identity.members.list'),
+  inviteMember: defineMessage<EndpointCall<NoParams, CustomerOnlyQuery, InviteMemberRequest>, MemberEntry>('identity.members.invite'),
+  updateMember: defineMessage<EndpointCall<EmailParams, CustomerOnlyQuery, UpdateMemberRequest>, MemberEntry>('identity.members.update'),
+  removeMember: defineMessage<EndpointCall<EmailParams, CustomerOnlyQuery, undefined>, void>('identity.members.remove'),
 
   createToken: defineMessage<EndpointCall<NoParams, CustomerOnlyQuery, CreateTokenRequest>, CreatedToken>('identity.tokens.create'),
   listTokens: defineMessage<EndpointCall<NoParams, CustomerOnlyQuery, undefined>, { items: TokenRecord[] }>('identity.tokens.list'),
@@ -113,6 +179,14 @@ export const IdentityMessages = {
   getCustomer: defineMessage<EndpointCall<CustomerDomainParams, NoParams, undefined>, { customer: CustomerView; members: MemberView[] }>(
     'identity.admin.customers.get',
   ),
+  updateCustomer: defineMessage<EndpointCall<CustomerDomainParams, NoParams, UpdateCustomerRequest>, { customer: CustomerView }>('identity.admin.customers.update'),
+  listUsers: defineMessage<EndpointCall<NoParams, NoParams, undefined>, { items: MemberView[] }>('identity.admin.users.list'),
+  updateUser: defineMessage<EndpointCall<EmailParams, NoParams, UpdateUserRequest>, UpdatedUser>('identity.admin.users.update'),
+
+  /** The admin app asks whom to mail critical security events: the operator customer's enabled owners and editors. */
+  operatorEmails: defineMessage<Record<string, never>, { emails: string[] }>('identity.operator.emails'),
+  /** The gateway's /docs page: the sandbox's public tokens (null without SANDBOX_DOMAIN). */
+  sandboxTokens: defineMessage<Record<string, never>, SandboxTokens | null>('identity.sandbox.tokens'),
 
   /** Operator CLI: issue a token for a member of a customer without an HTTP session. */
   issueToken: defineMessage<IssueTokenRequest, CreatedToken>('identity.tokens.issue'),
@@ -121,6 +195,8 @@ export const IdentityMessages = {
 export const IdentityEvents = {
   /** A token or session stopped being valid; every gateway replica drops it from its cache. */
   credentialRevoked: defineEvent<CredentialRevoked>('identity.credential-revoked', 'broadcast'),
+  /** A token's or session's scopes or customer changed; every gateway drops its cached status. */
+  credentialChanged: defineEvent<CredentialChanged>('identity.credential-changed', 'broadcast'),
   /** A customer's status, domain or settings changed; gateways drop cached lookups. */
   customerChanged: defineEvent<CustomerChanged>('identity.customer-changed', 'broadcast'),
 } as const;

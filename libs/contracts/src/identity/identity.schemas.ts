@@ -138,3 +138,86 @@ export type CustomerDomainParams = Static<typeof CustomerDomainParams>;
 export const Jwk = Type.Object({ alg: Type.String(), crv: Type.String(), kid: Type.String(), kty: Type.String(), use: Type.String(), x: Type.String() });
 export const JwksSchema = Type.Object({ keys: Type.Array(Jwk) }, { $id: 'Jwks' });
 export type Jwks = Static<typeof JwksSchema>;
+
+// ---------------------------------------------------------------- sessions
+
+export const SwitchRequest = Type.Object(
+  { domain: Type.String({ minLength: 1, maxLength: 253, 'x-error': 'domain must be a customer domain' }) },
+  { additionalProperties: false },
+);
+export type SwitchRequest = Static<typeof SwitchRequest>;
+
+/** POST /auth/refresh: the session goes on; cookies carry the new refresh and access tokens. */
+export const RefreshResponse = Type.Object(
+  {
+    csrf_token: Type.String({ description: 'Unchanged for the life of the session' }),
+    access_expires_at: Timestamp,
+    session_expires_at: Timestamp,
+  },
+  { $id: 'RefreshResponse' },
+);
+export type RefreshResponse = Static<typeof RefreshResponse>;
+
+/** The magic link of a login mail: `c` names the challenge, `t` is the link token. */
+export const MagicLinkQuery = Type.Object({
+  c: Type.String({ format: 'uuid', 'x-error': 'c must be the challenge id of a login link' }),
+  t: Type.String({ minLength: 16, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$', 'x-error': 't must be the token of a login link' }),
+});
+export type MagicLinkQuery = Static<typeof MagicLinkQuery>;
+
+// ---------------------------------------------------------------- members (DECISIONS "Member API")
+
+export const MemberEntry = Type.Object(
+  {
+    email: Type.String(),
+    role: RoleSchema,
+    disabled: Type.Boolean(),
+    created_at: Timestamp,
+    last_login_at: NullableTimestamp,
+  },
+  { $id: 'MemberEntry' },
+);
+export type MemberEntry = Static<typeof MemberEntry>;
+
+const RoleInput = Type.Union(
+  ROLES.map((r) => Type.Literal(r)),
+  { 'x-error': `role must be one of ${ROLES.join(', ')}` },
+);
+
+export const InviteMemberRequest = Type.Object({ email: Email, role: RoleInput }, { additionalProperties: false });
+export type InviteMemberRequest = Static<typeof InviteMemberRequest>;
+
+export const UpdateMemberRequest = Type.Object({ role: RoleInput }, { additionalProperties: false });
+export type UpdateMemberRequest = Static<typeof UpdateMemberRequest>;
+
+export const EmailParams = Type.Object({ email: Type.String({ minLength: 3, maxLength: 254, 'x-error': 'email must be a valid email address' }) });
+export type EmailParams = Static<typeof EmailParams>;
+
+export const MemberQuery = CustomerOnlyQuery;
+
+// ---------------------------------------------------------------- administrators
+
+export const UpdateCustomerRequest = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, 'x-error': 'name must be 1 to 200 characters' })),
+    status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('suspended')], { 'x-error': 'status must be active or suspended' })),
+    domain: Type.Optional(DomainName),
+    cors_origins: Type.Optional(Type.Array(Origin, { maxItems: 50 })),
+  },
+  { additionalProperties: false },
+);
+export type UpdateCustomerRequest = Static<typeof UpdateCustomerRequest>;
+
+export const UpdateUserRequest = Type.Object({ disabled: Type.Boolean({ 'x-error': 'disabled must be true or false' }) }, { additionalProperties: false });
+export type UpdateUserRequest = Static<typeof UpdateUserRequest>;
+
+export const UpdatedUser = Type.Object({ disabled: Type.Boolean(), email: Type.String() }, { $id: 'UpdatedUser' });
+export type UpdatedUser = Static<typeof UpdatedUser>;
+
+// ---------------------------------------------------------------- sandbox
+
+/** The sandbox's public tokens, shown on /docs (SANDBOX_DOMAIN). */
+export interface SandboxTokens {
+  readonly domain: string;
+  readonly tokens: ReadonlyArray<{ readonly bundle: string; readonly scopes: readonly string[]; readonly token: string; readonly expires_at: string }>;
+}

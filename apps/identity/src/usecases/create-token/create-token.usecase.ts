@@ -7,7 +7,8 @@ import { assertBundleWithinCeiling } from '../../domain/access.js';
 import { buildApiTokenClaims } from '../../domain/claims.js';
 import { DAY_MS } from '../../domain/limits.js';
 import { toCreatedToken } from '../../domain/views.js';
-import { IdentityStore } from '../../repositories/identity.store.js';
+import type { NewApiToken } from '../../repositories/api-token.repository.js';
+import { IdentityStore, type IdentityRepositories } from '../../repositories/identity.store.js';
 import { Administrators } from '../../services/administrators.service.js';
 import { AuditTrail } from '../../services/audit-trail.service.js';
 import { Clock } from '../../services/clock.js';
@@ -50,9 +51,16 @@ export class CreateTokenUseCase {
   }
 
   async execute(command: CreateTokenCommand): Promise<CreatedToken> {
+    const { created, record } = await this.mint(this.store.repos, command);
+    await this.recordCreation(command, record);
+    return created;
+  }
+
+  /** Checks the ceiling, signs and stores the record with `repos` (a transaction's, for start-up work). */
+  async mint(repos: IdentityRepositories, command: CreateTokenCommand): Promise<{ created: CreatedToken; record: NewApiToken }> {
     assertBundleWithinCeiling(command.bundle, command.creator, this.administrators.isOperator(command.customer));
     const now = this.clock.now();
-    const record = {
+    const record: NewApiToken = {
       id: randomUUID(),
       customerId: command.customer.id,
       createdBy: command.creator.userId,
@@ -73,7 +81,11 @@ export class CreateTokenUseCase {
         expiresAt: record.expiresAt,
       }),
     });
-    await this.store.repos.tokens.insert(record);
+    await repos.tokens.insert(record);
+    return { created: toCreatedToken(record, jwt), record };
+  }
+
+  async recordCreation(command: CreateTokenCommand, record: NewApiToken): Promise<void> {
     await this.audit.record({
       actor: command.actor,
       domain: command.customer.domain,
@@ -81,8 +93,7 @@ export class CreateTokenUseCase {
       targetType: 'token',
       targetId: record.id,
       before: null,
-      after: { name: record.name, bundle: record.bundle, scopes: record.scopes, created_by: record.createdBy, expires_at: record.expiresAt.toISOString() },
+      after: { name: record.name, bundle: record.bundle, scopes: [...record.scopes], created_by: record.createdBy, expires_at: record.expiresAt.toISOString() },
     });
-    return toCreatedToken(record, jwt);
   }
 }

@@ -8,8 +8,9 @@ export type SessionEndReason = 'logout' | 'refresh_reuse' | 'member_removed' | '
 
 /**
  * Ends a console session and tells every gateway (credentialRevoked), so its access cookie
- * stops working within the cache bound. The one way sessions end: logout, refresh-token
- * reuse, member removal and user disabling (next issue) all come through here.
+ * stops working within the cache bound: logout and refresh-token reuse come through here;
+ * member removal, user disabling and customer suspension end many sessions at once with
+ * SessionRepository.revokeOpen and announce them the same way (CredentialEvents).
  */
 @Injectable()
 export class EndSessionUseCase {

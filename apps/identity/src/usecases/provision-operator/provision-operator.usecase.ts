@@ -11,6 +11,7 @@ import { Clock } from '../../services/clock.js';
 import type { InvitationMail } from '../../services/identity-mail.service.js';
 import { InviteMemberCommand } from '../invite-member/invite-member.command.js';
 import { InviteMemberUseCase } from '../invite-member/invite-member.usecase.js';
+import { SandboxTokensUseCase } from '../sandbox-tokens/sandbox-tokens.usecase.js';
 
 const PROVISIONING_LOCK = 'identity.provisioning';
 const SYSTEM_ACTOR = 'system';
@@ -20,12 +21,15 @@ export interface ProvisioningResult {
   readonly sandbox: CustomerEntity | null;
   readonly createdDomains: readonly string[];
   readonly invitedOwner: string | null;
+  /** Bundles whose public sandbox token was (re)issued by this run. */
+  readonly sandboxTokensIssued: readonly string[];
 }
 
 /**
  * Start-up provisioning from the operator interface (DECISIONS): the operator customer, its
  * first owner (OPERATOR_ADMIN_EMAIL, only while it has no owner) and the sandbox customer
- * (SANDBOX_DOMAIN). Idempotent; replicas starting together take turns on an advisory lock.
+ * (SANDBOX_DOMAIN) with its public tokens. Idempotent; replicas starting together take turns on
+ * advisory locks.
  */
 @Injectable()
 export class ProvisionOperatorUseCase {
@@ -34,6 +38,7 @@ export class ProvisionOperatorUseCase {
   constructor(
     @Inject(IdentityStore) private readonly store: IdentityStore,
     @Inject(InviteMemberUseCase) private readonly invite: InviteMemberUseCase,
+    @Inject(SandboxTokensUseCase) private readonly sandboxTokens: SandboxTokensUseCase,
     @Inject(MessageBus) private readonly bus: MessageBus,
     @Inject(AuditTrail) private readonly audit: AuditTrail,
     @Inject(Clock) private readonly clock: Clock,
@@ -75,8 +80,9 @@ export class ProvisionOperatorUseCase {
       });
     }
     if (invitation) await this.invite.deliver(invitation.command, invitation.mail);
-    // Seam (next issue): the sandbox's public tokens (read-only, uploader, full) are ensured here.
-    return { operator, sandbox, createdDomains: created.map((c) => c.domain), invitedOwner: invitation?.mail.to ?? null };
+    // The sandbox's public tokens (read-only, uploader, full), shown on /docs.
+    const sandboxTokens = sandbox?.isSandbox ? await this.sandboxTokens.ensure(sandbox) : [];
+    return { operator, sandbox, createdDomains: created.map((c) => c.domain), invitedOwner: invitation?.mail.to ?? null, sandboxTokensIssued: sandboxTokens };
   }
 
   private ownerInvitation(operator: CustomerEntity): InviteMemberCommand {

@@ -1,32 +1,36 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode, type LoginResponse, ServiceError } from '@app/contracts';
 import { randomUUID } from 'node:crypto';
-import { LOGIN_ACCEPTED, LOGIN_CODE_TTL_MS, LOGIN_CODES_PER_HOUR, LOGIN_RATE_WINDOW_MS } from '../../domain/limits.js';
+import { LOGIN_ACCEPTED, LOGIN_CODE_TTL_MS, LOGIN_CODES_PER_HOUR, LOGIN_RATE_LIMITED_MESSAGE, LOGIN_RATE_WINDOW_MS } from '../../domain/limits.js';
 import { generateLoginCode, hashLoginCode, randomToken, sha256Base64url } from '../../domain/secrets.js';
 import { IdentityStore, type IdentityRepositories } from '../../repositories/identity.store.js';
 import { Clock } from '../../services/clock.js';
 import { IdentityMail, type LoginMail } from '../../services/identity-mail.service.js';
+import { LoginLimits, retryAfterSeconds } from '../../services/login-limits.service.js';
 import type { RequestLoginCommand } from './request-login.command.js';
 
 const NO_USER = '00000000-0000-0000-0000-000000000000';
-export const LOGIN_RATE_LIMITED_MESSAGE = 'too many login codes requested for this address; try again later';
+export { LOGIN_RATE_LIMITED_MESSAGE };
 
 /**
  * SPEC "Console login" 1-3. Invited or not, the caller sees the same answer and the app does
  * the same work: count against the hourly limit, draw a code and a link token, hash both and
  * store a challenge. Only an invited, enabled person's challenge can ever verify, and only
  * they get a mail. The limit (5 per address per hour) applies to both alike, under a
- * per-address advisory lock so that concurrent requests cannot exceed it.
+ * per-address advisory lock so that concurrent requests cannot exceed it; before it, the
+ * per-client-address limit (LOGIN_RATE_PER_IP_PER_HOUR, LoginLimits).
  */
 @Injectable()
 export class RequestLoginUseCase {
   constructor(
     @Inject(IdentityStore) private readonly store: IdentityStore,
     @Inject(IdentityMail) private readonly mail: IdentityMail,
+    @Inject(LoginLimits) private readonly limits: LoginLimits,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
   async execute(command: RequestLoginCommand): Promise<LoginResponse> {
+    if (command.ip) await this.limits.admitLogin(command.ip, command.email);
     const mail = await this.store.transaction((repos) => this.issueChallenge(repos, command.email), { lock: `identity.login:${command.email}` });
     if (mail) await this.mail.sendLogin(mail);
     return { ...LOGIN_ACCEPTED };
@@ -36,9 +40,7 @@ export class RequestLoginUseCase {
     const now = this.clock.now();
     const window = await repos.challenges.countIssuedSince(email, new Date(now.getTime() - LOGIN_RATE_WINDOW_MS));
     if (window.count >= LOGIN_CODES_PER_HOUR) {
-      const freeAt = (window.oldest?.getTime() ?? now.getTime()) + LOGIN_RATE_WINDOW_MS;
-      const retryAfter = Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000));
-      throw new ServiceError(ErrorCode.RateLimited, LOGIN_RATE_LIMITED_MESSAGE, { 'Retry-After': String(retryAfter) });
+      throw new ServiceError(ErrorCode.RateLimited, LOGIN_RATE_LIMITED_MESSAGE, { 'Retry-After': String(retryAfterSeconds(window.oldest, now)) });
     }
 
     const invitedUserId = await this.invitedUser(repos, email);
@@ -68,6 +70,8 @@ export class RequestLoginUseCase {
     const user = await repos.users.findByEmail(email);
     const memberships = await repos.memberships.listForUser(user?.id ?? NO_USER);
     if (!user || user.disabled) return null;
+    // `.invalid` (RFC 2606) addresses are system people (the sandbox tokens' owner): never mailed, never logged in.
+    if (email.endsWith('.invalid')) return null;
     return memberships.some((m) => m.customerStatus === 'active') ? user.id : null;
   }
 }

@@ -1,36 +1,31 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode, ServiceError, type VerifiedLogin } from '@app/contracts';
-import type { ServiceConfig } from '@app/infra';
-import { SERVICE_CONFIG } from '@app/platform';
 import { randomUUID } from 'node:crypto';
-import { personScopes, roleScopes } from '../../domain/access.js';
-import { buildAccessTokenClaims } from '../../domain/claims.js';
+import { personScopes } from '../../domain/access.js';
 import { ACCESS_TOKEN_TTL_SECONDS, INVALID_CODE_MESSAGE, SESSION_TOTAL_LIMIT_SECONDS } from '../../domain/limits.js';
 import { randomToken, sha256Base64url } from '../../domain/secrets.js';
 import { IdentityStore } from '../../repositories/identity.store.js';
 import { Administrators } from '../../services/administrators.service.js';
 import { AuditTrail } from '../../services/audit-trail.service.js';
 import { Clock } from '../../services/clock.js';
-import { CsrfTokens } from '../../services/csrf-tokens.service.js';
-import { SigningKeys } from '../../services/signing-keys.service.js';
+import { SessionAccess } from '../../services/session-access.service.js';
 import { identityObject } from '../shared/identity-object.js';
 import type { StartSessionCommand } from './start-session.command.js';
 
 /**
  * SPEC "Console login" 4-6: creates the session (7 days total, 12 hours idle), its first
  * refresh token (256 random bits, stored as SHA-256), derives the CSRF token and signs the
- * 15-minute access token. Shared by code verification and (next issue) the magic link.
+ * 15-minute access token. Shared by code verification and the magic link. Every login of an
+ * administrator raises an `admin_login` security event (info).
  */
 @Injectable()
 export class StartSessionUseCase {
   constructor(
     @Inject(IdentityStore) private readonly store: IdentityStore,
-    @Inject(SigningKeys) private readonly keys: SigningKeys,
-    @Inject(CsrfTokens) private readonly csrf: CsrfTokens,
+    @Inject(SessionAccess) private readonly access: SessionAccess,
     @Inject(Administrators) private readonly administrators: Administrators,
     @Inject(AuditTrail) private readonly audit: AuditTrail,
     @Inject(Clock) private readonly clock: Clock,
-    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {}
 
   async execute(command: StartSessionCommand): Promise<VerifiedLogin> {
@@ -56,19 +51,13 @@ export class StartSessionUseCase {
       return { user, customer: target.customer, role: target.role, admin, sessionId, memberships };
     });
 
-    const csrfToken = await this.csrf.forSession(started.sessionId);
-    const access = await this.keys.sign({
-      ...buildAccessTokenClaims({
-        issuer: this.config.publicUrl,
-        userId: started.user.id,
-        sessionId: started.sessionId,
-        customer: started.customer,
-        scopes: roleScopes(started.role),
-        admin: started.admin,
-        csrfToken,
-        issuedAt: now,
-        ttlSeconds: ACCESS_TOKEN_TTL_SECONDS,
-      }),
+    const issued = await this.access.issue({
+      userId: started.user.id,
+      sessionId: started.sessionId,
+      customer: started.customer,
+      role: started.role,
+      admin: started.admin,
+      now,
     });
     if (started.admin) {
       await this.audit.securityEvent({
@@ -76,7 +65,7 @@ export class StartSessionUseCase {
         severity: 'info',
         ip: command.ip,
         domain: started.customer.domain,
-        detail: { user_id: started.user.id, email: started.user.email, admin: started.admin },
+        detail: { user_id: started.user.id, email: started.user.email, admin: started.admin, method: command.method, session_id: started.sessionId },
       });
     }
     return {
@@ -86,13 +75,13 @@ export class StartSessionUseCase {
         role: started.role,
         scopes: personScopes(started.role, started.admin),
         admin: started.admin,
-        csrfToken,
+        csrfToken: issued.csrf,
         memberships: started.memberships,
       }),
       session: {
         refresh: refreshToken,
-        csrf: csrfToken,
-        access,
+        csrf: issued.csrf,
+        access: issued.access,
         accessMaxAgeSeconds: ACCESS_TOKEN_TTL_SECONDS,
         refreshMaxAgeSeconds: SESSION_TOTAL_LIMIT_SECONDS,
       },

@@ -1,0 +1,61 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { AuditEntryInput, AuditEntryView, AuditQuery, EndpointCall } from '@app/contracts';
+import { JsonLogger } from '@app/infra';
+import { AuditRepository, type AuditRow } from './audit.repository.js';
+
+const MAX = { domain: 253, actor: 256, action: 128, target_type: 64, target_id: 512 } as const;
+const MAX_STATE_BYTES = 64 * 1024;
+
+/** An audit event ready for the table, or null when it is unusable (no time, no action). */
+export function toAuditRow(entry: AuditEntryInput): AuditRow | null {
+  if (!entry || typeof entry !== 'object') return null;
+  const ts = typeof entry.ts === 'string' ? new Date(entry.ts) : new Date(NaN);
+  if (Number.isNaN(ts.getTime()) || typeof entry.action !== 'string' || !entry.action) return null;
+  return {
+    ts: ts.toISOString(),
+    domain: entry.domain ? text(entry.domain, MAX.domain) : null,
+    actor: text(entry.actor, MAX.actor) || 'unknown',
+    action: text(entry.action, MAX.action),
+    target_type: text(entry.target_type, MAX.target_type),
+    target_id: text(entry.target_id, MAX.target_id),
+    before: state(entry.before),
+    after: state(entry.after),
+  };
+}
+
+function text(value: unknown, max: number): string {
+  return value === null || value === undefined ? '' : String(value).replaceAll('\u0000', '').slice(0, max);
+}
+
+/** jsonb cannot hold \u0000; an oversized state is replaced by a note (the entry itself is kept). */
+function state(value: unknown): Record<string, unknown> | null {
+  if (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value)) return null;
+  const serialized = JSON.stringify(value).replaceAll('\\u0000', '');
+  if (Buffer.byteLength(serialized) > MAX_STATE_BYTES) return { truncated: true, bytes: Buffer.byteLength(serialized) };
+  return JSON.parse(serialized) as Record<string, unknown>;
+}
+
+/** SPEC "Audit entry": stored from every app's AdminEvents.audit, read by GET /admin/audit. */
+@Injectable()
+export class AuditService {
+  private readonly logger = new JsonLogger('admin');
+
+  constructor(@Inject(AuditRepository) private readonly repository: AuditRepository) {}
+
+  async store(entry: AuditEntryInput): Promise<void> {
+    const row = toAuditRow(entry);
+    if (!row) {
+      this.logger.write('warn', 'ignored malformed audit entry', { entry: entry as unknown as Record<string, unknown> });
+      return;
+    }
+    await this.repository.insert(row);
+  }
+
+  /** Newest first. `before`/`after` are {} where nothing existed (SPEC: objects). */
+  async list(call: EndpointCall<Record<string, never>, AuditQuery, undefined>): Promise<{ items: AuditEntryView[] }> {
+    const limit = call.query?.limit ?? 100;
+    const domain = call.query?.domain?.trim().toLowerCase() || undefined;
+    const rows = await this.repository.list({ domain, limit });
+    return { items: rows.map((r) => ({ ...r, before: r.before ?? {}, after: r.after ?? {} })) };
+  }
+}

@@ -1,0 +1,41 @@
+import { Controller, Inject } from '@nestjs/common';
+import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
+import { AdminEvents, AdminMessages, type EventPayload, type MessageRequest } from '@app/contracts';
+import { AuditService } from '../audit/audit.service.js';
+import { SecurityEventsService } from '../security/security-events.service.js';
+
+type Events<E> = Record<string, EventPayload<E>>;
+
+/** Audit entries and security events: stored from any app's events, read by the admin API. */
+@Controller()
+export class AuditController {
+  constructor(
+    @Inject(AuditService) private readonly audit: AuditService,
+    @Inject(SecurityEventsService) private readonly securityEvents: SecurityEventsService,
+  ) {}
+
+  @EventPattern<Events<typeof AdminEvents.audit>>(AdminEvents.audit.subject)
+  auditEvent(@Payload() entry: EventPayload<typeof AdminEvents.audit>) {
+    return this.audit.store(entry);
+  }
+
+  @EventPattern<Events<typeof AdminEvents.securityEvent>>(AdminEvents.securityEvent.subject)
+  async securityEvent(@Payload() event: EventPayload<typeof AdminEvents.securityEvent>) {
+    await this.securityEvents.record(event);
+  }
+
+  @MessagePattern(AdminMessages.listAudit.pattern)
+  listAudit(@Payload() call: MessageRequest<typeof AdminMessages.listAudit>) {
+    return this.audit.list(call);
+  }
+
+  @MessagePattern(AdminMessages.listSecurityEvents.pattern)
+  listSecurityEvents(@Payload() call: MessageRequest<typeof AdminMessages.listSecurityEvents>) {
+    return this.securityEvents.list(call);
+  }
+
+  @MessagePattern(AdminMessages.ackSecurityEvent.pattern)
+  ack(@Payload() call: MessageRequest<typeof AdminMessages.ackSecurityEvent>) {
+    return this.securityEvents.ack(call);
+  }
+}

@@ -1,0 +1,109 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { SecuritySeverity } from '@app/contracts';
+import { DataSource } from 'typeorm';
+import { json, object, toIso } from '../audit/audit.repository.js';
+
+export interface SecurityEventRow {
+  readonly id: number;
+  readonly ts: string;
+  readonly kind: string;
+  readonly severity: SecuritySeverity;
+  readonly ip: string | null;
+  readonly domain: string | null;
+  readonly detail: Record<string, unknown>;
+  readonly notified_at: string | null;
+  readonly acked_at: string | null;
+  readonly acked_by: string | null;
+}
+
+const COLUMNS = 'id, ts, kind, severity, ip, domain, detail, notified_at, acked_at, acked_by';
+
+function toRow(r: Record<string, unknown>): SecurityEventRow {
+  return {
+    id: Number(r.id),
+    ts: toIso(r.ts),
+    kind: String(r.kind),
+    severity: r.severity as SecuritySeverity,
+    ip: (r.ip as string | null) ?? null,
+    domain: (r.domain as string | null) ?? null,
+    detail: object(r.detail) ?? {},
+    notified_at: r.notified_at ? toIso(r.notified_at) : null,
+    acked_at: r.acked_at ? toIso(r.acked_at) : null,
+    acked_by: (r.acked_by as string | null) ?? null,
+  };
+}
+
+/** Every query of admin.security_event. */
+@Injectable()
+export class SecurityEventRepository {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  async insert(event: Omit<SecurityEventRow, 'id' | 'notified_at' | 'acked_at' | 'acked_by'>): Promise<SecurityEventRow> {
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+      `INSERT INTO admin.security_event (ts, kind, severity, ip, domain, detail) VALUES ($1, $2, $3, $4, $5, $6::jsonb) RETURNING ${COLUMNS}`,
+      [event.ts, event.kind, event.severity, event.ip, event.domain, json(event.detail)],
+    );
+    return toRow(rows[0]!);
+  }
+
+  async list(input: { kind?: string; severity?: SecuritySeverity; unacked?: boolean; limit: number }): Promise<SecurityEventRow[]> {
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM admin.security_event
+        WHERE ($1::text IS NULL OR kind = $1)
+          AND ($2::text IS NULL OR severity = $2)
+          AND (NOT $3::boolean OR acked_at IS NULL)
+        ORDER BY ts DESC, id DESC
+        LIMIT $4`,
+      [input.kind ?? null, input.severity ?? null, input.unacked === true, input.limit],
+    );
+    return rows.map(toRow);
+  }
+
+  async find(id: number): Promise<SecurityEventRow | null> {
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(`SELECT ${COLUMNS} FROM admin.security_event WHERE id = $1`, [id]);
+    return rows[0] ? toRow(rows[0]) : null;
+  }
+
+  /** Sets acked_at and acked_by unless already acknowledged; the row as it is afterwards (null: unknown id). */
+  async ack(id: number, by: string, at: Date): Promise<{ row: SecurityEventRow; changed: boolean } | null> {
+    const updated: unknown = await this.dataSource.query(
+      `UPDATE admin.security_event SET acked_at = $2, acked_by = $3 WHERE id = $1 AND acked_at IS NULL RETURNING ${COLUMNS}`,
+      [id, at.toISOString(), by],
+    );
+    const rows = returned(updated);
+    if (rows[0]) return { row: toRow(rows[0]), changed: true };
+    const existing = await this.find(id);
+    return existing ? { row: existing, changed: false } : null;
+  }
+
+  /**
+   * Claims a critical event for mailing (sets notified_at) unless another replica did; the
+   * claimer sends, and releases the claim if it could not.
+   */
+  async claimNotification(id: number, at: Date): Promise<boolean> {
+    const updated: unknown = await this.dataSource.query(
+      `UPDATE admin.security_event SET notified_at = $2 WHERE id = $1 AND notified_at IS NULL RETURNING id`,
+      [id, at.toISOString()],
+    );
+    return returned(updated).length > 0;
+  }
+
+  async releaseNotification(id: number): Promise<void> {
+    await this.dataSource.query(`UPDATE admin.security_event SET notified_at = NULL WHERE id = $1`, [id]);
+  }
+
+  /** Critical events not mailed yet, since `since`, oldest first. */
+  async unnotifiedCritical(since: Date, limit = 100): Promise<SecurityEventRow[]> {
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM admin.security_event WHERE severity = 'critical' AND notified_at IS NULL AND ts > $1 ORDER BY ts, id LIMIT $2`,
+      [since.toISOString(), limit],
+    );
+    return rows.map(toRow);
+  }
+}
+
+/** UPDATE ... RETURNING through DataSource.query: [rows, count] on PostgreSQL (TypeORM), rows elsewhere. */
+function returned(result: unknown): Array<Record<string, unknown>> {
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as Array<Record<string, unknown>>;
+  return Array.isArray(result) ? (result as Array<Record<string, unknown>>) : [];
+}

@@ -1,0 +1,35 @@
+import { Controller, Inject } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { IdentityMessages, type MemberEntry, type MessageRequest } from '@app/contracts';
+import { MembersUseCase } from '../usecases/members/members.usecase.js';
+
+type List = MessageRequest<typeof IdentityMessages.listMembers>;
+type Invite = MessageRequest<typeof IdentityMessages.inviteMember>;
+type Update = MessageRequest<typeof IdentityMessages.updateMember>;
+type Remove = MessageRequest<typeof IdentityMessages.removeMember>;
+
+/** DECISIONS "Member API" (the gateway checks members:manage and the customer). */
+@Controller()
+export class MembersController {
+  constructor(@Inject(MembersUseCase) private readonly members: MembersUseCase) {}
+
+  @MessagePattern(IdentityMessages.listMembers.pattern)
+  list(@Payload() call: List): Promise<{ items: MemberEntry[] }> {
+    return this.members.list(call.ctx);
+  }
+
+  @MessagePattern(IdentityMessages.inviteMember.pattern)
+  invite(@Payload() call: Invite): Promise<MemberEntry> {
+    return this.members.add(call.ctx, { email: call.body.email, role: call.body.role });
+  }
+
+  @MessagePattern(IdentityMessages.updateMember.pattern)
+  update(@Payload() call: Update): Promise<MemberEntry> {
+    return this.members.changeRole(call.ctx, call.params.email, call.body.role);
+  }
+
+  @MessagePattern(IdentityMessages.removeMember.pattern)
+  remove(@Payload() call: Remove): Promise<void> {
+    return this.members.remove(call.ctx, call.params.email);
+  }
+}

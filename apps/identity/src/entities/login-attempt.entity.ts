@@ -1,0 +1,22 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+export type LoginAttemptKind = 'login' | 'verify';
+
+/** One login request or verification attempt, counted by the per-IP and per-address limits. */
+@Entity({ schema: 'identity', name: 'login_attempts' })
+export class LoginAttemptEntity {
+  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  id!: string;
+
+  @Column({ type: 'text' })
+  kind!: LoginAttemptKind;
+
+  @Column({ type: 'text' })
+  ip!: string;
+
+  @Column({ type: 'text' })
+  email!: string;
+
+  @Column({ type: 'timestamptz' })
+  at!: Date;
+}

@@ -1,0 +1,16 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type RequestContext, ServiceError } from '@app/contracts';
+import { requirePrincipal } from '../shared/principal.js';
+import { EndSessionUseCase } from '../end-session/end-session.usecase.js';
+
+/** POST /auth/logout: ends the calling session (the endpoint clears the three cookies). */
+@Injectable()
+export class LogoutUseCase {
+  constructor(@Inject(EndSessionUseCase) private readonly endSession: EndSessionUseCase) {}
+
+  async execute(ctx: RequestContext): Promise<void> {
+    const principal = requirePrincipal(ctx);
+    if (principal.kind !== 'session') throw ServiceError.forbidden('only a console session can log out; revoke API tokens with DELETE /tokens/{id}');
+    await this.endSession.execute(principal.credentialId, 'logout');
+  }
+}

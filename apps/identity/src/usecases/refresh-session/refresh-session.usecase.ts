@@ -1,0 +1,130 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ErrorCode, type RefreshedSession, ServiceError } from '@app/contracts';
+import type { ServiceConfig } from '@app/infra';
+import { SERVICE_CONFIG } from '@app/platform';
+import { sessionIsLive } from '../../domain/lifecycle.js';
+import { ACCESS_TOKEN_TTL_SECONDS, CSRF_MESSAGE, REFRESH_INVALID_MESSAGE, REFRESH_REUSE_MESSAGE } from '../../domain/limits.js';
+import { constantTimeEqual, sha256Base64url } from '../../domain/secrets.js';
+import { IdentityStore } from '../../repositories/identity.store.js';
+import type { RefreshTokenState } from '../../repositories/session.repository.js';
+import { AuditTrail } from '../../services/audit-trail.service.js';
+import { Clock } from '../../services/clock.js';
+import { CsrfTokens } from '../../services/csrf-tokens.service.js';
+import { RefreshTokens } from '../../services/refresh-tokens.service.js';
+import { SessionAccess } from '../../services/session-access.service.js';
+import { EndSessionUseCase } from '../end-session/end-session.usecase.js';
+import type { RefreshSessionCommand } from './refresh-session.command.js';
+
+const invalid = () => new ServiceError(ErrorCode.Unauthenticated, REFRESH_INVALID_MESSAGE);
+
+/**
+ * SPEC "Console login" 6-8. A live refresh token is rotated: marked used, its successor stored,
+ * the session's last use noted (the 12-hour idle limit counts from there); the answer is the
+ * successor, a new access token and the same CSRF token.
+ *
+ * A rotated token presented again is reuse, with one exception for concurrent requests of one
+ * browser: within REFRESH_REUSE_GRACE_SECONDS of its rotation, the token rotated immediately
+ * before the session's live one is answered with that same live token (its successor, derived,
+ * see RefreshTokens) and a fresh access token. Anything else ends the whole session, raises a
+ * `session_token_reuse` security event (critical: mailed to the operators) and answers 401.
+ *
+ * Order of checks: unknown token 401; ended or expired session 401 (no alarm: nothing is left
+ * to steal); reuse; then the CSRF token when required (403).
+ */
+@Injectable()
+export class RefreshSessionUseCase {
+  constructor(
+    @Inject(IdentityStore) private readonly store: IdentityStore,
+    @Inject(RefreshTokens) private readonly refreshTokens: RefreshTokens,
+    @Inject(SessionAccess) private readonly access: SessionAccess,
+    @Inject(CsrfTokens) private readonly csrf: CsrfTokens,
+    @Inject(EndSessionUseCase) private readonly endSession: EndSessionUseCase,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
+    @Inject(Clock) private readonly clock: Clock,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+  ) {}
+
+  async execute(command: RefreshSessionCommand): Promise<RefreshedSession> {
+    if (!command.refreshToken) throw invalid();
+    const token = command.refreshToken;
+    const now = this.clock.now();
+    const state = await this.store.repos.sessions.findRefreshToken(sha256Base64url(token));
+    if (!state || !this.usable(state, now)) throw invalid();
+    const successor = await this.refreshTokens.successorOf(token);
+
+    if (state.rotatedAt) return this.presentedAgain(command, state, successor, now);
+    await this.checkCsrf(command, state);
+    const rotated = await this.store.transaction((repos) =>
+      repos.sessions.rotate({ tokenHash: state.tokenHash, nextHash: sha256Base64url(successor), sessionId: state.sessionId, at: now }),
+    );
+    // Lost a race with a concurrent rotation of the same token: that is the grace case.
+    if (!rotated) {
+      const again = await this.store.repos.sessions.findRefreshToken(state.tokenHash);
+      if (!again?.rotatedAt) throw invalid();
+      return this.presentedAgain(command, again, successor, now);
+    }
+    return this.answer(state, successor, now);
+  }
+
+  private usable(state: RefreshTokenState, now: Date): boolean {
+    return sessionIsLive(state, now) && !state.userDisabled && state.customerStatus === 'active';
+  }
+
+  private async presentedAgain(command: RefreshSessionCommand, state: RefreshTokenState, successor: string, now: Date): Promise<RefreshedSession> {
+    const graceMs = this.config.refreshReuseGraceSeconds * 1000;
+    const rotatedAgo = now.getTime() - state.rotatedAt!.getTime();
+    if (rotatedAgo <= graceMs) {
+      const next = await this.store.repos.sessions.findRefreshToken(sha256Base64url(successor));
+      if (next && next.sessionId === state.sessionId && !next.rotatedAt) {
+        await this.checkCsrf(command, state);
+        return this.answer(state, successor, now);
+      }
+    }
+    await this.reuse(command, state, now);
+    throw new ServiceError(ErrorCode.Unauthenticated, REFRESH_REUSE_MESSAGE);
+  }
+
+  private async reuse(command: RefreshSessionCommand, state: RefreshTokenState, now: Date): Promise<void> {
+    const ended = await this.endSession.execute(state.sessionId, 'refresh_reuse');
+    if (!ended) return; // a concurrent request already ended it and raised the event
+    await this.audit.securityEvent({
+      kind: 'session_token_reuse',
+      severity: 'critical',
+      ip: command.ip,
+      domain: state.customerDomain,
+      detail: {
+        session_id: state.sessionId,
+        user_id: state.userId,
+        email: state.email,
+        rotated_at: state.rotatedAt!.toISOString(),
+        presented_at: now.toISOString(),
+        user_agent: command.userAgent,
+        action: 'session revoked',
+      },
+    });
+  }
+
+  private async checkCsrf(command: RefreshSessionCommand, state: RefreshTokenState): Promise<void> {
+    if (!command.requireCsrf) return;
+    const expected = await this.csrf.forSession(state.sessionId);
+    if (!command.csrfToken || !constantTimeEqual(command.csrfToken, expected)) throw ServiceError.forbidden(CSRF_MESSAGE);
+  }
+
+  private async answer(state: RefreshTokenState, refresh: string, now: Date): Promise<RefreshedSession> {
+    const standing = await this.access.standing(this.store.repos, state.userId, state.customerId);
+    if (!standing.role) throw invalid(); // no longer a member there (its sessions were ended)
+    const issued = await this.access.issue({
+      userId: state.userId,
+      sessionId: state.sessionId,
+      customer: { id: state.customerId, domain: state.customerDomain },
+      role: standing.role,
+      admin: standing.admin,
+      now,
+    });
+    const remaining = Math.max(1, Math.floor((state.expiresAt.getTime() - now.getTime()) / 1000));
+    return {
+      body: { csrf_token: issued.csrf, access_expires_at: issued.expiresAt.toISOString(), session_expires_at: state.expiresAt.toISOString() },
+      session: { refresh, csrf: issued.csrf, access: issued.access, accessMaxAgeSeconds: ACCESS_TOKEN_TTL_SECONDS, refreshMaxAgeSeconds: remaining },
+    };
+  }
+}

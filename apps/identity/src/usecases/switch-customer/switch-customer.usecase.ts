@@ -1,0 +1,69 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ErrorCode, type RequestContext, ServiceError, type SwitchedSession } from '@app/contracts';
+import { ACCESS_TOKEN_TTL_SECONDS } from '../../domain/limits.js';
+import { IdentityStore } from '../../repositories/identity.store.js';
+import { Clock } from '../../services/clock.js';
+import { CredentialEvents } from '../../services/credential-events.service.js';
+import { SessionAccess } from '../../services/session-access.service.js';
+import { validDomain } from '../shared/validate.js';
+import { identityObject } from '../shared/identity-object.js';
+import { requirePrincipal } from '../shared/principal.js';
+
+export const SWITCH_SESSION_ONLY = 'only a console session can switch customers';
+export const NOT_A_MEMBER = 'you are not a member of this customer';
+
+/**
+ * POST /auth/switch: the session moves to another customer its person belongs to (404 for an
+ * unknown domain, 403 for one they do not belong to or that is suspended). A new access
+ * cookie is issued for it; the refresh and CSRF tokens stay. Gateways are told (credential
+ * changed), and an access cookie issued for the previous customer stops working: a session's
+ * access cookie only works on the customer the session is on.
+ */
+@Injectable()
+export class SwitchCustomerUseCase {
+  constructor(
+    @Inject(IdentityStore) private readonly store: IdentityStore,
+    @Inject(SessionAccess) private readonly access: SessionAccess,
+    @Inject(CredentialEvents) private readonly credentials: CredentialEvents,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  async execute(ctx: RequestContext, domainInput: unknown): Promise<SwitchedSession> {
+    const principal = requirePrincipal(ctx);
+    if (principal.kind !== 'session') throw ServiceError.forbidden(SWITCH_SESSION_ONLY);
+    let domain: string;
+    try {
+      domain = validDomain(domainInput);
+    } catch {
+      throw ServiceError.notFound('customer not found');
+    }
+    const now = this.clock.now();
+    const repos = this.store.repos;
+    const customer = await repos.customers.findByDomain(domain);
+    if (!customer) throw ServiceError.notFound('customer not found');
+    const standing = await this.access.standing(repos, principal.userId, customer.id);
+    if (!standing.role) throw ServiceError.forbidden(NOT_A_MEMBER);
+    if (customer.status !== 'active') throw ServiceError.forbidden('this customer is suspended');
+    const session = await repos.sessions.findCredentialState(principal.credentialId);
+    if (!session || session.revokedAt) throw new ServiceError(ErrorCode.Unauthenticated, 'session expired or ended: log in again');
+    if (session.customerId !== customer.id) {
+      await repos.sessions.setCustomer(principal.credentialId, customer.id);
+      this.credentials.changed('session', [principal.credentialId]);
+    }
+    const [user, memberships] = await Promise.all([repos.users.findById(principal.userId), repos.memberships.listForUser(principal.userId)]);
+    const issued = await this.access.issue({ userId: principal.userId, sessionId: principal.credentialId, customer, role: standing.role, admin: standing.admin, now });
+    return {
+      identity: identityObject({
+        email: user?.email ?? '',
+        customerDomain: customer.domain,
+        role: standing.role,
+        scopes: standing.scopes,
+        admin: standing.admin,
+        csrfToken: issued.csrf,
+        memberships,
+      }),
+      access: issued.access,
+      accessMaxAgeSeconds: ACCESS_TOKEN_TTL_SECONDS,
+    };
+  }
+}

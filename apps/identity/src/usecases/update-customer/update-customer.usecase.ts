@@ -1,0 +1,103 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type CustomerView, IdentityEvents, ServiceError, type UpdateCustomerRequest } from '@app/contracts';
+import { isUniqueViolation, MessageBus, type ServiceConfig } from '@app/infra';
+import { SERVICE_CONFIG } from '@app/platform';
+import type { CustomerStatus } from '../../entities/customer.entity.js';
+import { toCustomerView } from '../../domain/views.js';
+import { IdentityStore } from '../../repositories/identity.store.js';
+import { AuditTrail } from '../../services/audit-trail.service.js';
+import { Clock } from '../../services/clock.js';
+import { CredentialEvents } from '../../services/credential-events.service.js';
+import { CUSTOMER_EXISTS } from '../create-customer/create-customer.usecase.js';
+import { CUSTOMER_NOT_FOUND } from '../get-customer/get-customer.usecase.js';
+import { validDomain, validText } from '../shared/validate.js';
+
+const ORIGIN = /^https?:\/\/[^/\s]+$/;
+
+/**
+ * PATCH /admin/customers/{domain}: name, status, cors_origins and the domain itself.
+ *
+ * - Renaming is cheap: every app keeps customers by id, tokens name their customer by id (`cid`;
+ *   their `cust` claim keeps the old domain, informational), gateways drop their cached lookups
+ *   (customerChanged with the previous domain). Devices must then ask the update check under the
+ *   new domain. The operator's and the sandbox's domains come from OPERATOR_DOMAIN and
+ *   SANDBOX_DOMAIN and cannot be renamed here (400); a taken domain is 409.
+ * - Suspending (SPEC "States"): the customer's tokens stop working (the gateway refuses
+ *   credentials of a suspended customer; they work again after reactivation) and its sessions
+ *   end (revoked, gateways told at once). The operator customer cannot be suspended (400): it
+ *   would lock every administrator out.
+ * Every change writes a `customer.update` audit entry with the whole customer before and after.
+ */
+@Injectable()
+export class UpdateCustomerUseCase {
+  constructor(
+    @Inject(IdentityStore) private readonly store: IdentityStore,
+    @Inject(MessageBus) private readonly bus: MessageBus,
+    @Inject(CredentialEvents) private readonly credentials: CredentialEvents,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
+    @Inject(Clock) private readonly clock: Clock,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+  ) {}
+
+  async execute(input: { domain: string; change: UpdateCustomerRequest; actor: string }): Promise<{ customer: CustomerView }> {
+    const change = this.validate(input.change);
+    const now = this.clock.now();
+    const result = await this.store.transaction(async (repos) => {
+      const customer = await repos.customers.findByDomain(input.domain.trim().toLowerCase());
+      if (!customer) throw ServiceError.notFound(CUSTOMER_NOT_FOUND);
+      const configured = customer.domain === this.config.operatorDomain || customer.domain === this.config.sandboxDomain;
+      if (change.domain !== undefined && change.domain !== customer.domain && configured) {
+        throw ServiceError.badRequest(`the domain of ${customer.domain} is set by ${customer.domain === this.config.operatorDomain ? 'OPERATOR_DOMAIN' : 'SANDBOX_DOMAIN'} and cannot be changed here`);
+      }
+      if (change.status === 'suspended' && customer.domain === this.config.operatorDomain) throw ServiceError.badRequest('the operator customer cannot be suspended');
+      const before = toCustomerView(customer);
+      try {
+        await repos.customers.update(customer.id, change, now);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw ServiceError.conflict(CUSTOMER_EXISTS);
+        throw err;
+      }
+      const updated = (await repos.customers.findById(customer.id))!;
+      const suspended = before.status === 'active' && updated.status === 'suspended';
+      const sessions = suspended ? await repos.sessions.revokeOpen({ customerId: customer.id, at: now, reason: 'customer_suspended' }) : [];
+      return { before, updated, sessions };
+    });
+    const after = toCustomerView(result.updated);
+    this.bus.emit(IdentityEvents.customerChanged, {
+      id: result.updated.id,
+      domain: result.updated.domain,
+      ...(result.before.domain !== after.domain ? { previousDomain: result.before.domain } : {}),
+    });
+    this.credentials.revoked('session', result.sessions);
+    if (JSON.stringify({ ...result.before, updated_at: '' }) !== JSON.stringify({ ...after, updated_at: '' })) {
+      await this.audit.record({
+        actor: input.actor,
+        domain: after.domain,
+        action: 'customer.update',
+        targetType: 'customer',
+        targetId: after.domain,
+        before: result.before,
+        after,
+      });
+    }
+    return { customer: after };
+  }
+
+  private validate(change: UpdateCustomerRequest): { name?: string; domain?: string; status?: CustomerStatus; corsOrigins?: string[] } {
+    const out: { name?: string; domain?: string; status?: CustomerStatus; corsOrigins?: string[] } = {};
+    if (change.name !== undefined) out.name = validText(change.name, 'name', 1, 200);
+    if (change.domain !== undefined) out.domain = validDomain(change.domain);
+    if (change.status !== undefined) {
+      if (change.status !== 'active' && change.status !== 'suspended') throw ServiceError.badRequest('status must be active or suspended');
+      out.status = change.status;
+    }
+    if (change.cors_origins !== undefined) {
+      const origins = change.cors_origins as unknown;
+      if (!Array.isArray(origins) || origins.length > 50 || !origins.every((o) => typeof o === 'string' && o.length <= 255 && ORIGIN.test(o))) {
+        throw ServiceError.badRequest('cors_origins must be origins such as https://console.example.com');
+      }
+      out.corsOrigins = [...new Set(origins as string[])];
+    }
+    return out;
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The console's few server-rendered pages share one shell: no inline script or style (the
+ * gateway's Content-Security-Policy forbids them), one stylesheet and, where needed, one
+ * script, both served by the gateway under /assets/.
+ */
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+export interface PageInput {
+  readonly title: string;
+  /** Trusted HTML (escape every value that comes from a request or a database). */
+  readonly body: string;
+  /** Load /assets/console.js. */
+  readonly script?: boolean;
+  /** data-page attribute of <body>: tells console.js which page it runs on. */
+  readonly page?: string;
+}
+
+export function renderPage(input: PageInput): string {
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="referrer" content="same-origin">',
+    `<title>${escapeHtml(input.title)}</title>`,
+    '<link rel="stylesheet" href="/assets/console.css">',
+    input.script ? '<script src="/assets/console.js" defer></script>' : '',
+    '</head>',
+    `<body${input.page ? ` data-page="${escapeHtml(input.page)}"` : ''}>`,
+    '<main>',
+    input.body,
+    '</main>',
+    '</body>',
+    '</html>',
+    '',
+  ]
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
+/**
+ * GET /auth/magic: a confirmation page whose form POSTs the same link back. Mail scanners
+ * that prefetch links only ever GET it, so the link survives until the person confirms.
+ */
+export function magicLinkConfirmationPage(query: { c: string; t: string }): string {
+  const action = `/auth/magic?${new URLSearchParams({ c: query.c, t: query.t }).toString()}`;
+  return renderPage({
+    title: 'Confirm login',
+    page: 'magic',
+    body: [
+      '<h1>Log in to the console</h1>',
+      '<p>Confirm that you want to log in with the link from your email.</p>',
+      `<form method="post" action="${escapeHtml(action)}">`,
+      '<button type="submit" id="confirm">Log in</button>',
+      '</form>',
+      '<p class="hint">If you did not ask to log in, close this page.</p>',
+    ].join('\n'),
+  });
+}
+
+export function magicLinkFailedPage(): string {
+  return renderPage({
+    title: 'Login link not valid',
+    page: 'magic-failed',
+    body: [
+      '<h1>This login link cannot be used</h1>',
+      '<p>It is invalid, expired (links last 15 minutes) or already used.</p>',
+      '<p><a href="/login">Ask for a new code</a></p>',
+    ].join('\n'),
+  });
+}

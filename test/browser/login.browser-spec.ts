@@ -1,0 +1,117 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { Mailbox } from '../e2e/support/mailbox.js';
+import { freePort } from '../e2e/support/stack.js';
+
+/**
+ * A person logs in with a browser: Debian's Chromium driven by playwright-core, on the
+ * standalone service served as http://localhost (Chromium keeps Secure __Host- cookies there: a
+ * potentially trustworthy origin). The login page, the code from the outbox, the console,
+ * /auth/me as that person, logout; and the magic link's confirmation page.
+ */
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const EMAIL = 'admin@browser.test';
+
+describe('console login in a browser', () => {
+  let service: { close(): Promise<void> };
+  let dataDir: string;
+  let base: string;
+  let mailbox: Mailbox;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const { startStandalone } = await import('../../apps/standalone/src/standalone.js');
+    dataDir = await mkdtemp(join(tmpdir(), 'fds-browser-'));
+    const port = await freePort();
+    base = `http://localhost:${port}`;
+    service = await startStandalone(
+      { DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: base, OPERATOR_DOMAIN: 'operator.browser.test', OPERATOR_ADMIN_EMAIL: EMAIL, LOG_LEVEL: 'warn' },
+      { port },
+    );
+    mailbox = new Mailbox(dataDir);
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await service?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** A page that records Content-Security-Policy violations and script errors. */
+  async function newPage(): Promise<{ page: Page; problems: string[] }> {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    return { page, problems };
+  }
+
+  it('logs in through /login with the mailed code and reaches /auth/me as that person', async () => {
+    const { page, problems } = await newPage();
+    await page.goto(`${base}/login`);
+    await page.fill('#email', EMAIL);
+    const since = Date.now();
+    await page.click('#send');
+    await page.waitForSelector('#code-step:not([hidden])');
+    expect(await page.textContent('#code-for')).toBe(EMAIL);
+    const code = await mailbox.waitForCode(EMAIL, { since });
+    await page.fill('#code', code);
+    await page.click('#verify');
+    await page.waitForURL(`${base}/console`);
+    await page.waitForSelector('#who:not([hidden])');
+    expect(await page.textContent('#me-email')).toBe(EMAIL);
+    expect(await page.textContent('#me-customer')).toBe('operator.browser.test');
+    expect(await page.textContent('#me-role')).toBe('owner');
+
+    const cookies = await page.context().cookies();
+    expect(cookies.map((c) => c.name).sort()).toEqual(['__Host-svc_at', '__Host-svc_csrf', '__Host-svc_rt']);
+    for (const cookie of cookies) expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
+
+    const me = await page.goto(`${base}/auth/me`);
+    expect(me?.status()).toBe(200);
+    expect(await me?.json()).toMatchObject({ email: EMAIL, customer: 'operator.browser.test', role: 'owner', admin: 'full' });
+
+    await page.goto(`${base}/console`);
+    await page.waitForSelector('#who:not([hidden])');
+    await page.click('#logout');
+    await page.waitForURL(`${base}/login`);
+    expect(await page.context().cookies()).toEqual([]);
+    const after = await page.goto(`${base}/auth/me`);
+    expect(after?.status()).toBe(401);
+    expect(problems).toEqual([]);
+  });
+
+  it('logs in with the magic link: the confirmation page, then the console', async () => {
+    const { page, problems } = await newPage();
+    const since = Date.now();
+    const login = await page.request.post(`${base}/auth/login`, { data: { email: EMAIL } });
+    expect(login.status()).toBe(202);
+    const mail = await mailbox.waitFor((m) => m.to.includes(EMAIL) && /login code/i.test(m.subject), { since });
+    const link = /https?:\/\/\S+\/auth\/magic\?\S+/.exec(mail.text)![0];
+    await page.goto(link);
+    expect(await page.textContent('h1')).toContain('Log in');
+    await page.click('#confirm');
+    await page.waitForURL(`${base}/console`);
+    await page.waitForSelector('#who:not([hidden])');
+    expect(await page.textContent('#me-email')).toBe(EMAIL);
+    // The link is used up: opening it again shows the failure page.
+    const again = await page.goto(link);
+    expect(again?.status()).toBe(400);
+    expect(problems).toEqual([]);
+  });
+
+  it('sends a browser without a session from /console to /login', async () => {
+    const { page } = await newPage();
+    await page.goto(`${base}/console`);
+    await page.waitForURL(`${base}/login`);
+    expect(await page.isVisible('#email-form')).toBe(true);
+  });
+});

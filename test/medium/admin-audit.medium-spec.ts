@@ -1,0 +1,182 @@
+import 'reflect-metadata';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { type AuditEntryInput, IdentityMessages, type SecurityEventInput, ServiceError } from '@app/contracts';
+import { closeDatabases, configureLogging, JobQueue, MAIL_JOB, MAIL_QUEUE, type MailMessage, MessageBus, openAppDatabase, revertLastMigration } from '@app/infra';
+import { SERVICE_CONFIG } from '@app/platform';
+import { DataSource } from 'typeorm';
+import { ADMIN_CONTROLLERS, ADMIN_DATABASE, ADMIN_PROVIDERS } from '../../apps/admin/src/admin.module.js';
+import { AuditController } from '../../apps/admin/src/controllers/audit.controller.js';
+import { SecurityEventsService } from '../../apps/admin/src/security/security-events.service.js';
+import { Clock } from '../../apps/admin/src/services/clock.js';
+import { FakeBus, FakeJobQueue } from '../../apps/identity/test/fakes.js';
+import { createThrowaway, type Throwaway } from './logdata.support.js';
+
+configureLogging({ sink: () => undefined });
+
+/** The admin app's audit log and security events on real PostgreSQL: storage, queries, acknowledgement and the operators' mail. */
+
+let now = new Date('2026-11-21T10:00:00.000Z');
+let throwaway: Throwaway;
+let dataSource: DataSource;
+let moduleRef: TestingModule;
+let controller: AuditController;
+let bus: FakeBus;
+let jobs: FakeJobQueue;
+let operators: string[] = ['root@operator.example', 'ops@operator.example'];
+let identityDown = false;
+
+beforeAll(async () => {
+  throwaway = await createThrowaway('admin_audit');
+  dataSource = await openAppDatabase(throwaway.config, ADMIN_DATABASE);
+  bus = new FakeBus();
+  bus.respond(IdentityMessages.operatorEmails, () => {
+    if (identityDown) throw ServiceError.unavailable('identity unavailable');
+    return { emails: operators };
+  });
+  jobs = new FakeJobQueue();
+  moduleRef = await Test.createTestingModule({
+    controllers: ADMIN_CONTROLLERS,
+    providers: [
+      ...ADMIN_PROVIDERS,
+      { provide: DataSource, useValue: dataSource },
+      { provide: MessageBus, useValue: bus },
+      { provide: JobQueue, useValue: jobs },
+      { provide: SERVICE_CONFIG, useValue: { ...throwaway.config, publicUrl: 'https://fw.example.test' } },
+    ],
+  })
+    .overrideProvider(Clock)
+    .useValue({ now: () => now })
+    .compile();
+  controller = moduleRef.get(AuditController);
+});
+
+afterAll(async () => {
+  await moduleRef?.close();
+  await closeDatabases();
+  await throwaway?.dispose();
+});
+
+const call = <Q, P = Record<string, never>>(query: Q, params?: P, actor = 'user:admin-1') => ({ ctx: { actor, auditActor: `admin:${actor}` } as never, params: (params ?? {}) as P, query, body: undefined });
+
+function audit(overrides: Partial<AuditEntryInput> = {}): AuditEntryInput {
+  return { ts: now.toISOString(), domain: 'acme.example', actor: 'user:u-1', action: 'token.create', target_type: 'token', target_id: 't-1', before: null, after: { name: 'ci' }, ...overrides };
+}
+
+function event(overrides: Partial<SecurityEventInput> = {}): SecurityEventInput {
+  return { ts: now.toISOString(), kind: 'admin_login', severity: 'info', ip: '192.0.2.1', domain: 'operator.example', detail: { email: 'root@operator.example' }, ...overrides };
+}
+
+describe('audit log', () => {
+  it('stores every entry with before and after; lists newest first, by domain, up to the limit', async () => {
+    await controller.auditEvent(audit({ ts: '2026-11-21T09:00:00.000Z', target_id: 'old' }));
+    await controller.auditEvent(audit({ ts: '2026-11-21T09:30:00.000Z', target_id: 'new', before: { role: 'editor' }, after: { role: 'viewer' }, action: 'member.update' }));
+    await controller.auditEvent(audit({ ts: '2026-11-21T09:45:00.000Z', domain: 'other.example', target_id: 'elsewhere' }));
+    await controller.auditEvent(audit({ ts: 'not a time' }));
+    await controller.auditEvent(audit({ domain: null, actor: 'admin:user:x', action: 'user.update', target_type: 'user', target_id: 'a@b.example', before: { disabled: false }, after: { disabled: true } }));
+
+    const acme = (await controller.listAudit(call({ domain: 'acme.example', limit: 100 }))).items;
+    expect(acme.map((e) => e.target_id)).toEqual(['new', 'old']);
+    expect(acme[0]).toEqual({ ts: '2026-11-21T09:30:00.000Z', domain: 'acme.example', actor: 'user:u-1', action: 'member.update', target_type: 'token', target_id: 'new', before: { role: 'editor' }, after: { role: 'viewer' } });
+    expect(acme[1]!.before).toEqual({});
+    const all = (await controller.listAudit(call({ limit: 2 }))).items;
+    expect(all).toHaveLength(2);
+    expect(all[0]).toMatchObject({ domain: null, action: 'user.update', actor: 'admin:user:x' });
+  });
+
+  it('keeps what PostgreSQL cannot hold out: NUL characters, huge states', async () => {
+    await controller.auditEvent(audit({ target_id: 'nul\u0000id', after: { note: 'a\u0000b', big: 'x'.repeat(70_000) } }));
+    const [entry] = (await controller.listAudit(call({ limit: 1 }))).items;
+    expect(entry).toMatchObject({ target_id: 'nulid', after: { truncated: true } });
+  });
+});
+
+describe('security events', () => {
+  it('stores them with an id; lists by kind, severity and unacked, newest first', async () => {
+    await controller.securityEvent(event({ ts: '2026-11-21T08:00:00.000Z' }));
+    await controller.securityEvent(event({ ts: '2026-11-21T08:10:00.000Z', kind: 'login_code_failures', severity: 'warn', domain: null }));
+    await controller.securityEvent({ ...event(), severity: 'fatal' as never });
+    const all = (await controller.listSecurityEvents(call({ limit: 100 }))).items;
+    expect(all.map((e) => e.kind)).toEqual(['login_code_failures', 'admin_login']);
+    expect(all[1]).toEqual({
+      id: expect.any(Number),
+      ts: '2026-11-21T08:00:00.000Z',
+      kind: 'admin_login',
+      severity: 'info',
+      ip: '192.0.2.1',
+      domain: 'operator.example',
+      detail: { email: 'root@operator.example' },
+      notified_at: null,
+      acked_at: null,
+      acked_by: null,
+    });
+    expect((await controller.listSecurityEvents(call({ severity: 'warn', limit: 100 }))).items.map((e) => e.kind)).toEqual(['login_code_failures']);
+    expect((await controller.listSecurityEvents(call({ kind: 'admin_login', limit: 100 }))).items).toHaveLength(1);
+    expect((await controller.listSecurityEvents(call({ limit: 1 }))).items).toHaveLength(1);
+  });
+
+  it('ack sets acked_at and acked_by once, writes an audit entry; unknown ids are 404', async () => {
+    const [target] = (await controller.listSecurityEvents(call({ kind: 'admin_login', limit: 1 }))).items;
+    await controller.ack(call({}, { id: target!.id }, 'token:t-9'));
+    now = new Date(now.getTime() + 60_000);
+    await controller.ack(call({}, { id: target!.id }, 'user:someone-else'));
+    const [acked] = (await controller.listSecurityEvents(call({ kind: 'admin_login', limit: 1 }))).items;
+    expect(acked).toMatchObject({ acked_at: '2026-11-21T10:00:00.000Z', acked_by: 'token:t-9' });
+    expect((await controller.listSecurityEvents(call({ unacked: true, limit: 100 }))).items.map((e) => e.id)).not.toContain(target!.id);
+    const [entry] = (await controller.listAudit(call({ limit: 1 }))).items;
+    expect(entry).toMatchObject({ action: 'security_event.ack', target_id: String(target!.id), actor: 'admin:token:t-9', after: { acked_by: 'token:t-9' } });
+    await expect(controller.ack(call({}, { id: 987654321 }))).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('mails critical events to the operators at once (one job per operator, idempotent) and sets notified_at', async () => {
+    const before = jobs.jobs.length;
+    await controller.securityEvent(event({ kind: 'session_token_reuse', severity: 'critical', domain: 'acme.example', detail: { session_id: 's-1' } }));
+    const mails = jobs.jobs.slice(before).filter((j) => j.queue === MAIL_QUEUE && j.name === MAIL_JOB);
+    expect(mails.map((j) => (j.data as MailMessage).to).sort()).toEqual([...operators].sort());
+    const [stored] = (await controller.listSecurityEvents(call({ kind: 'session_token_reuse', limit: 1 }))).items;
+    expect(stored!.notified_at).toBe(now.toISOString());
+    const mail = mails[0]!.data as MailMessage;
+    expect(mail.subject).toBe('Security alert (critical): session_token_reuse on acme.example');
+    expect(mail.text).toContain(`Event id: ${stored!.id}`);
+    expect(mail.text).toContain(`https://fw.example.test/admin/security/events/${stored!.id}/ack`);
+    expect(mails[0]!.options?.jobId).toBe(`security-event:${stored!.id}:${mail.to}`);
+    // Once only, whoever retries.
+    await moduleRef.get(SecurityEventsService).retryNotifications();
+    expect(jobs.jobs.length).toBe(before + operators.length);
+  });
+
+  it('retries later when identity does not answer or there is nobody to mail', async () => {
+    identityDown = true;
+    const before = jobs.jobs.length;
+    await controller.securityEvent(event({ kind: 'session_token_reuse', severity: 'critical', detail: { session_id: 's-2' } }));
+    const [pending] = (await controller.listSecurityEvents(call({ kind: 'session_token_reuse', limit: 1 }))).items;
+    expect(pending!.notified_at).toBeNull();
+    expect(jobs.jobs.length).toBe(before);
+    identityDown = false;
+    operators = [];
+    await moduleRef.get(SecurityEventsService).retryNotifications();
+    expect(jobs.jobs.length).toBe(before);
+    operators = ['root@operator.example'];
+    await moduleRef.get(SecurityEventsService).retryNotifications();
+    expect(jobs.jobs.slice(before).map((j) => (j.data as MailMessage).to)).toEqual(['root@operator.example']);
+    const [done] = (await controller.listSecurityEvents(call({ kind: 'session_token_reuse', limit: 1 }))).items;
+    expect(done!.notified_at).not.toBeNull();
+  });
+});
+
+describe('migrations', () => {
+  it('revert cleanly (down) — runs last', async () => {
+    await moduleRef.close();
+    await closeDatabases();
+    expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('AdminAuditSecurity1763800000000');
+    const check = await openAppDatabase(throwaway.config, { ...ADMIN_DATABASE, migrate: false });
+    try {
+      const [row] = (await check.query(`SELECT to_regclass('admin.audit_log')::text AS audit, to_regclass('admin.security_event')::text AS events, to_regclass('admin.request_log')::text AS log`)) as [
+        Record<string, string | null>,
+      ];
+      expect(row).toEqual({ audit: null, events: null, log: 'admin.request_log' });
+    } finally {
+      await check.destroy();
+    }
+  });
+});
