@@ -10,6 +10,7 @@ const steps = [
   ['unit tests', [...jest, '--selectProjects', 'unit']],
   ['medium tests', [...jest, '--selectProjects', 'medium', '--runInBand']],
   ['end-to-end tests (standalone, distributed)', [...jest, '--selectProjects', 'e2e-standalone', 'e2e-distributed', '--runInBand']],
+  ['browser tests (Chromium)', [...jest, '--selectProjects', 'browser', '--runInBand']],
 ];
 
 const env = { LOG_LEVEL: 'error', ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules'].filter(Boolean).join(' ') };

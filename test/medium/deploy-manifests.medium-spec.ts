@@ -328,7 +328,23 @@ function checkCommand(where: string, command: Yaml[], facts: CodeFacts, problems
     if (!script) problems.push(`${where}: package.json has no "start:${app}" script`);
     else if (!script.includes(dist)) problems.push(`${where}: "npm run start:${app}" runs something else than ${dist}`);
   }
-  return { app, source, args: parts.slice(at + 1) };
+  const entry = { app, source, args: parts.slice(at + 1) };
+  const role = roleOf(entry);
+  if (role !== null && app !== 'cli') {
+    const script = facts.npmScripts[`start:${app}-${role}`];
+    if (!script || !script.includes(`${dist} --role=${role}`)) problems.push(`${where}: no "start:${app}-${role}" script runs ${dist} --role=${role}`);
+  }
+  return entry;
+}
+
+/** An app started with `--role=<role>` (e.g. the firmware app's update check alone) runs as `<app>-<role>`. */
+function roleOf(entry: Entry): string | null {
+  return entry.args.find((arg) => arg.startsWith('--role='))?.slice('--role='.length) ?? null;
+}
+
+function runsAs(entry: Entry): string {
+  const role = roleOf(entry);
+  return role === null ? entry.app : `${entry.app}-${role}`;
 }
 
 /** What an entry needs: its own assertion; the operator CLI always needs the real database. */
@@ -399,7 +415,7 @@ export function checkCompose(compose: Yaml, facts: CodeFacts, file = 'docker-com
       if (name === 'migrate' && entry.args[0] !== 'migrate') problems.push(`${where}: should run "migrate"`);
     } else {
       running.add(entry.app);
-      if (name !== entry.app) problems.push(`${where}: runs the ${entry.app} app, so it should be called ${entry.app}`);
+      if (name !== runsAs(entry)) problems.push(`${where}: runs the ${entry.app} app, so it should be called ${runsAs(entry)}`);
       const migrate = map(map(service.depends_on).migrate);
       if (text(migrate.condition) !== 'service_completed_successfully') problems.push(`${where}: should depend on migrate (condition service_completed_successfully)`);
     }
@@ -572,7 +588,7 @@ export function checkKubernetes(files: readonly ManifestFile[], facts: CodeFacts
       if (!entry) continue;
       runningApps.add(entry.app);
       const expected = deployment.name === 'update-check' ? 'gateway' : deployment.name;
-      if (entry.app !== expected) problems.push(`${at}: runs the ${entry.app} app, expected ${expected}`);
+      if (runsAs(entry) !== expected && entry.app !== expected) problems.push(`${at}: runs the ${entry.app} app, expected ${expected}`);
       const config = checkEnvironment(at, entry, environmentOf(at, container), facts, problems);
       const ports = list(container.ports).map(map);
       if (entry.app === 'gateway') {
@@ -758,6 +774,10 @@ services:
     image: "fds"
     command: ["node", "dist/apps/reporting/src/main.js"]
     environment: *env
+  logdata-archive:
+    image: "fds"
+    command: ["node", "dist/apps/logdata/src/main.js", "--role=archive"]
+    environment: *env
 `,
       'fixture.yml',
     );
@@ -772,6 +792,7 @@ services:
       `fixture.yml services.reporting: "reporting" is not one of the apps (${facts.appNames.join(', ')})`,
       'fixture.yml services.reporting: package.json has no "start:reporting" script',
       'fixture.yml: no service runs the firmware app',
+      'fixture.yml services.logdata-archive: no "start:logdata-archive" script runs dist/apps/logdata/src/main.js --role=archive',
     ];
     for (const problem of expected) expect(problems).toContain(problem);
   });

@@ -1,10 +1,10 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { DownloadLinkSigner, downloadLinkSecret, type ServiceConfig } from '@app/infra';
-import { InfraModule } from '@app/platform';
+import { CustomerDirectory, InfraModule } from '@app/platform';
 import { AccessPolicy } from './auth/access-policy.js';
 import { Authenticator } from './auth/authenticator.js';
 import { CredentialStatusCache } from './auth/credential-status.js';
-import { CustomerDirectory } from './auth/customer-directory.js';
+import { SessionRenewal } from './auth/session-renewal.js';
 import { VerificationKeys } from './auth/verification-keys.js';
 import { DOWNLOAD_SIGNER, DownloadServer } from './downloads/download-server.js';
 import { ServiceHealth } from './health/service-health.js';
@@ -12,7 +12,10 @@ import { GatewayHttpServer } from './http/gateway-http-server.js';
 import { RequestPipeline } from './http/request-pipeline.js';
 import { GatewayMetrics } from './observability/metrics.js';
 import { RequestLog } from './observability/request-log.js';
+import { PageServer } from './pages/page-server.js';
 import { BodyStager } from './uploads/body-stager.js';
+import { MultipartStager } from './uploads/multipart-stager.js';
+import { EndpointRateLimiter } from './rate-limit/rate-limiter.js';
 
 /** The gateway owns no tables: it authenticates, validates and forwards over the bus. */
 @Module({})
@@ -25,14 +28,18 @@ export class GatewayModule {
         { provide: DOWNLOAD_SIGNER, useFactory: () => new DownloadLinkSigner(downloadLinkSecret(config)) },
         VerificationKeys,
         CredentialStatusCache,
+        SessionRenewal,
         CustomerDirectory,
         Authenticator,
         AccessPolicy,
         BodyStager,
+        MultipartStager,
+        EndpointRateLimiter,
         DownloadServer,
         GatewayMetrics,
         RequestLog,
         ServiceHealth,
+        PageServer,
         RequestPipeline,
         GatewayHttpServer,
       ],

@@ -3,3 +3,4 @@ export * from './infra.module.js';
 export * from './rpc-exception.filter.js';
 export * from './health.controller.js';
 export * from './run-app.js';
+export * from './clients/index.js';

@@ -14,6 +14,35 @@ export const SANDBOX_DOMAIN = 'sandbox.test';
  */
 export const DOWNLOAD_RATE_PER_MINUTE = 60;
 
+/**
+ * Login limits of both runtimes. Every file logs people in from 127.0.0.1 (one distributed
+ * stack serves the whole run): the per-IP limits are high enough for that; the tests of the
+ * limits themselves send from loopback addresses of their own (127.0.0.x). The grace of a
+ * rotated refresh token is short so that reuse tests need not wait long.
+ */
+export const LOGIN_RATE_PER_IP_PER_HOUR = 300;
+export const LOGIN_VERIFY_RATE_PER_IP_PER_HOUR = 300;
+export const LOGIN_VERIFY_RATE_PER_EMAIL_PER_HOUR = 20;
+export const REFRESH_REUSE_GRACE_SECONDS = 3;
+export const LOGIN_LIMITS_ENV: Record<string, string> = {
+  LOGIN_RATE_PER_IP_PER_HOUR: String(LOGIN_RATE_PER_IP_PER_HOUR),
+  LOGIN_VERIFY_RATE_PER_IP_PER_HOUR: String(LOGIN_VERIFY_RATE_PER_IP_PER_HOUR),
+  LOGIN_VERIFY_RATE_PER_EMAIL_PER_HOUR: String(LOGIN_VERIFY_RATE_PER_EMAIL_PER_HOUR),
+  REFRESH_REUSE_GRACE_SECONDS: String(REFRESH_REUSE_GRACE_SECONDS),
+};
+
+/**
+ * Firmware settings of both runtimes: a small FIRMWARE_MAX_BYTES so that the 413 tests stream
+ * past it quickly; the update-check rate per address (its tests send from loopback addresses
+ * of their own, 127.0.0.x).
+ */
+export const FIRMWARE_MAX_BYTES = 4 * 1024 * 1024;
+export const UPDATE_CHECK_RATE_PER_MINUTE = 120;
+export const FIRMWARE_ENV: Record<string, string> = {
+  FIRMWARE_MAX_BYTES: String(FIRMWARE_MAX_BYTES),
+  UPDATE_CHECK_RATE_PER_MINUTE: String(UPDATE_CHECK_RATE_PER_MINUTE),
+};
+
 /** SPEC "Limits". */
 export const LOGDATA_MAX_BYTES = 16 * 1024 * 1024;
 export const LOGDATA_SANDBOX_MAX_BYTES = 256 * 1024;

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startS3Server, type S3TestServer } from '../../../libs/testing/src/s3-server.js';
-import { DISTRIBUTED_APPS, DOWNLOAD_RATE_PER_MINUTE, OPERATOR_ADMIN_EMAIL, OPERATOR_DOMAIN, SANDBOX_DOMAIN, type DistributedApp } from './constants.js';
+import { DISTRIBUTED_APPS, DOWNLOAD_RATE_PER_MINUTE, FIRMWARE_ENV, LOGIN_LIMITS_ENV, OPERATOR_ADMIN_EMAIL, OPERATOR_DOMAIN, SANDBOX_DOMAIN, type DistributedApp } from './constants.js';
 import distributedGlobalTeardown from './distributed-global-teardown.js';
 import { startMaildirSink, type MaildirSink } from './maildir-sink.js';
 import {
@@ -82,6 +82,8 @@ export default async function distributedGlobalSetup(): Promise<void> {
       SANDBOX_DOMAIN,
       METRICS_TOKEN: metricsToken,
       DOWNLOAD_RATE_PER_MINUTE: String(DOWNLOAD_RATE_PER_MINUTE),
+      ...LOGIN_LIMITS_ENV,
+      ...FIRMWARE_ENV,
       DATA_DIR: join(stateDir, 'data'),
       LOG_LEVEL: 'warn',
     };

@@ -162,6 +162,9 @@ export class HttpClient {
   delete(path: string, options: RequestOptions = {}): Promise<HttpReply> {
     return this.request('DELETE', path, options);
   }
+  patch(path: string, options: RequestOptions = {}): Promise<HttpReply> {
+    return this.request('PATCH', path, options);
+  }
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<HttpReply> {
     const headers: OutgoingHttpHeaders = { 'user-agent': 'fds-e2e', ...lower(options.headers ?? {}) };

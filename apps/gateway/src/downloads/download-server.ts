@@ -3,9 +3,8 @@ import { pipeline } from 'node:stream/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode, ServiceError, type FileRef, type EventDef } from '@app/contracts';
 import { DownloadLinkSigner, MessageBus, ObjectStore, PRESIGNED_URL_TTL_SECONDS, type ServiceConfig } from '@app/infra';
-import { SERVICE_CONFIG } from '@app/platform';
+import { SERVICE_CONFIG, TtlCache } from '@app/platform';
 import { clientIp } from '../http/http-io.js';
-import { TtlCache } from '../auth/ttl-cache.js';
 
 export const DOWNLOAD_SIGNER = Symbol('DownloadLinkSigner');
 

@@ -12,6 +12,7 @@ import {
   type Principal,
   type RequestContext,
   ServiceError,
+  SESSION_COOKIES,
   type StagedFile,
 } from '@app/contracts';
 import { JsonLogger, logContext, MessageBus, type ServiceConfig, tracer, withClientSpan } from '@app/infra';
@@ -26,6 +27,11 @@ import { RequestLog } from '../observability/request-log.js';
 import { InputValidator } from '../routing/input-validator.js';
 import { RouteTable } from '../routing/route-table.js';
 import { BodyStager } from '../uploads/body-stager.js';
+import { MultipartStager } from '../uploads/multipart-stager.js';
+import { EndpointRateLimiter } from '../rate-limit/rate-limiter.js';
+import { mergeSetCookie } from '../auth/cookies.js';
+import { sendHtml } from '../pages/page-headers.js';
+import { PageServer } from '../pages/page-server.js';
 import { asServiceError, renderError, wantsJson } from './error-renderer.js';
 import { clientIp, parseBody, parseCookies, readSmallBody, sendJson, sendText, serializeCookie } from './http-io.js';
 
@@ -62,6 +68,9 @@ export class RequestPipeline {
     private readonly health: ServiceHealth,
     private readonly metrics: GatewayMetrics,
     private readonly requestLog: RequestLog,
+    private readonly pages: PageServer,
+    private readonly multipart: MultipartStager,
+    private readonly rateLimiter: EndpointRateLimiter,
   ) {}
 
   handle(req: IncomingMessage, res: ServerResponse): void {
@@ -93,6 +102,7 @@ export class RequestPipeline {
     const json = wantsJson(req.headers.accept);
     let endpoint: EndpointDef | undefined;
     let staged: StagedFile | undefined;
+    let stagedParts: Record<string, StagedFile> | undefined;
     try {
       const lookup = this.routes.lookup(method, path);
       switch (lookup.kind) {
@@ -107,6 +117,7 @@ export class RequestPipeline {
       }
       endpoint = lookup.match.endpoint;
       state.route = endpoint.path;
+      if (endpoint.rateLimit) this.rateLimiter.check(endpoint.rateLimit, clientIp(req));
       const cookies = parseCookies(req.headers.cookie);
       const smallBody = endpoint.body.kind === 'json' || (endpoint.body.kind === 'none' && isForm(req)) ? await readSmallBody(req, endpoint.body.kind === 'json' ? (endpoint.body.maxBytes ?? DEFAULT_JSON_LIMIT) : DEFAULT_JSON_LIMIT) : null;
       if (smallBody) state.bytesIn = smallBody.length;
@@ -115,7 +126,8 @@ export class RequestPipeline {
       const access = await this.access.check({
         auth: endpoint.auth,
         method,
-        credentials: { authorization: headerValue(req, 'authorization'), cookies },
+        credentials: { authorization: headerValue(req, 'authorization'), cookies, client: { ip: clientIp(req), userAgent: (headerValue(req, 'user-agent') ?? '').slice(0, 512), requestId: state.requestId } },
+        onRenewed: (renewed) => res.setHeader('Set-Cookie', renewed.map(serializeCookie)),
         customerParam: search.get('customer') ?? undefined,
         csrfToken,
         onAuthenticated: (principal) => {
@@ -145,8 +157,18 @@ export class RequestPipeline {
       const contentType = (headerValue(req, 'content-type') ?? 'application/octet-stream').slice(0, 255);
       if (endpoint.body.kind === 'stream') {
         if (!access.customer) throw new Error(`${endpoint.operationId}: stream bodies need a tenant endpoint`);
+        const accepted = endpoint.body.contentTypes;
+        if (accepted && !accepted.includes(contentType.split(';')[0]!.trim().toLowerCase())) {
+          throw new ServiceError(ErrorCode.UnsupportedMediaType, `body must be ${accepted.join(' or ')}`);
+        }
         staged = await this.stager.stage(req, endpoint.body.maxBytes(access.customer), contentType);
         state.bytesIn = staged.sizeBytes;
+      }
+      if (endpoint.body.kind === 'multipart') {
+        if (!access.customer) throw new Error(`${endpoint.operationId}: multipart bodies need a tenant endpoint`);
+        const parts = await this.multipart.stage(req, endpoint.body, { isSandbox: access.customer.isSandbox, firmwareMaxBytes: this.config.firmwareMaxBytes });
+        stagedParts = parts.files;
+        state.bytesIn = parts.bytesIn;
       }
       const call: EndpointCall<unknown, unknown, unknown> = {
         ctx: this.context(req, state, access),
@@ -154,15 +176,21 @@ export class RequestPipeline {
         query,
         body,
         ...(staged ? { file: staged, contentType } : {}),
+        ...(stagedParts ? { files: stagedParts } : {}),
         ...(endpoint.forwardHeaders ? { headers: pickHeaders(req, endpoint.forwardHeaders) } : {}),
+        ...(endpoint.auth.kind === 'refresh' ? { refresh: { token: cookies[SESSION_COOKIES.refresh] ?? null, csrfToken: csrfToken ?? null } } : {}),
       };
       const message = endpoint.target.message;
       const result = await withClientSpan(message.pattern, () => this.bus.send(message, call));
       staged = undefined; // the app owns it now
+      stagedParts = undefined;
       this.writeReply(res, endpoint.target.reply(result, { json, baseUrl: this.config.publicUrl, path }), method === 'HEAD');
     } catch (err) {
       if (staged && ServiceError.is(err) && err.code === ErrorCode.Unavailable && /unavailable$/.test(err.message)) {
         void this.stager.discard(staged); // nobody received it
+      }
+      if (stagedParts && ServiceError.is(err) && err.code === ErrorCode.Unavailable && /unavailable$/.test(err.message)) {
+        for (const part of Object.values(stagedParts)) void this.multipart.discard(part);
       }
       const error = asServiceError(err);
       if (error.code === ErrorCode.Internal) this.logger.error(err instanceof Error ? err : new Error(String(err)), 'request failed');
@@ -208,17 +236,21 @@ export class RequestPipeline {
         return sendText(res, 200, this.openApiText, 'application/json', head);
       case 'download':
         return this.downloads.serve(req, res, String(params.token));
+      case 'page':
+        return this.pages.serve(req, res, params, head);
     }
   }
 
   private writeReply(res: ServerResponse, reply: HttpReply, head: boolean): void {
-    if ('cookies' in reply && reply.cookies?.length) res.setHeader('Set-Cookie', reply.cookies.map(serializeCookie));
+    if ('cookies' in reply && reply.cookies?.length) res.setHeader('Set-Cookie', mergeSetCookie(res.getHeader('Set-Cookie'), reply.cookies.map(serializeCookie)));
     if ('headers' in reply && reply.headers) for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
     switch (reply.kind) {
       case 'json':
         return sendJson(res, reply.status, reply.body, head);
       case 'text':
         return sendText(res, reply.status, reply.body, reply.contentType, head);
+      case 'html':
+        return sendHtml(res, reply.status, reply.body, head, reply.headers);
       case 'empty':
         res.statusCode = reply.status;
         res.end();
@@ -232,6 +264,10 @@ export class RequestPipeline {
         res.statusCode = 302;
         res.setHeader('Location', this.downloads.linkFor(reply.file));
         res.setHeader('Cache-Control', 'no-store');
+        res.end();
+        return;
+      case 'not-modified':
+        res.statusCode = 304;
         res.end();
         return;
       case 'file-head':

@@ -44,8 +44,20 @@ function requestBody(endpoint: EndpointDef): unknown {
       return undefined;
     case 'json':
       return { required: endpoint.body.required, content: { 'application/json': { schema: plain(endpoint.body.schema) } } };
-    case 'stream':
-      return { required: true, description: endpoint.body.description, content: { '*/*': { schema: { type: 'string', format: 'binary' } } } };
+    case 'stream': {
+      const binary = { schema: { type: 'string', format: 'binary' } };
+      const content = Object.fromEntries((endpoint.body.contentTypes ?? ['*/*']).map((type) => [type, binary]));
+      return { required: true, description: endpoint.body.description, content };
+    }
+    case 'multipart': {
+      const parts = Object.entries(endpoint.body.parts);
+      const schema = {
+        type: 'object',
+        properties: Object.fromEntries(parts.map(([name, part]) => [name, { type: 'string', format: 'binary', description: part.description }])),
+        required: parts.filter(([, part]) => part.required).map(([name]) => name),
+      };
+      return { required: true, description: endpoint.body.description, content: { 'multipart/form-data': { schema } } };
+    }
   }
 }
 
@@ -57,6 +69,8 @@ function security(endpoint: EndpointDef): unknown[] {
       return [{ metrics: [] }, { bearer: [] }, { session: [] }];
     case 'principal':
       return [{ bearer: [] }, { session: [] }];
+    case 'refresh':
+      return [{ session: [] }]; // the session's refresh cookie (SPEC names three schemes: bearer, session, metrics)
   }
 }
 

@@ -33,6 +33,13 @@ describe('RouteTable', () => {
     expect(table.lookup('GET', '/nothing/here')).toEqual({ kind: 'not-found' });
   });
 
+  it('lets a parameter take a value equal to a literal segment when the literal route lacks the method', () => {
+    const devices = new RouteTable([endpoint('POST', '/devices/import'), endpoint('GET', '/devices/{hwid}'), endpoint('PATCH', '/devices/{hwid}')]);
+    expect(devices.lookup('POST', '/devices/import')).toMatchObject({ kind: 'found', match: { endpoint: { path: '/devices/import' }, params: {} } });
+    expect(devices.lookup('GET', '/devices/import')).toMatchObject({ kind: 'found', match: { endpoint: { path: '/devices/{hwid}' }, params: { hwid: 'import' } } });
+    expect(devices.lookup('DELETE', '/devices/import')).toEqual({ kind: 'method-not-allowed', allowed: ['POST', 'GET', 'PATCH'] });
+  });
+
   it('reports malformed percent-encoding', () => {
     expect(table.lookup('GET', '/devices/%E0%A4%A')).toEqual({ kind: 'bad-path' });
   });
@@ -40,7 +47,8 @@ describe('RouteTable', () => {
   it('routes every declared endpoint to itself', () => {
     const all = new RouteTable(ENDPOINTS);
     for (const declared of ENDPOINTS) {
-      const path = declared.path.replace(/\{\w+\}/g, 'x');
+      // A parameter with a routing constraint (routeWhen) takes a value that meets it.
+      const path = declared.path.replace(/\{(\w+)\}/g, (_, name: string) => (declared.routeWhen?.[name] ? '00000000-0000-4000-8000-000000000000' : 'x'));
       const found = all.lookup(declared.method, path);
       expect(found.kind === 'found' && found.match.endpoint).toBe(declared);
     }

@@ -19,6 +19,8 @@ interface CompiledRoute {
   readonly names: readonly string[];
   /** More literal segments win over parameters (e.g. /logdata/{name}/meta vs /x/{a}/{b}). */
   readonly literalCount: number;
+  /** The endpoint's `routeWhen`: segment index and the pattern its raw value must match. */
+  readonly constraints: readonly (readonly [number, RegExp])[];
 }
 
 /**
@@ -40,7 +42,12 @@ export class RouteTable {
         }
         return part;
       });
-      const route: CompiledRoute = { endpoint, segments, names, literalCount: segments.filter((s) => s !== null).length };
+      const constraints = Object.entries(endpoint.routeWhen ?? {}).map(([name, pattern]) => {
+        const at = parts.indexOf(`{${name}}`);
+        if (at === -1) throw new Error(`${endpoint.operationId}: routeWhen names ${name}, which is not a path parameter`);
+        return [at, new RegExp(pattern)] as const;
+      });
+      const route: CompiledRoute = { endpoint, segments, names, literalCount: segments.filter((s) => s !== null).length, constraints };
       const list = this.bySegmentCount.get(segments.length) ?? [];
       list.push(route);
       list.sort((a, b) => b.literalCount - a.literalCount);
@@ -52,14 +59,14 @@ export class RouteTable {
     const parts = rawPath.split('/').slice(1);
     const candidates = this.bySegmentCount.get(parts.length);
     if (!candidates) return { kind: 'not-found' };
+    // The most literal route with this method wins; a parameter also takes a value equal to a
+    // literal segment (GET /devices/import is the device `import`: only POST /devices/import exists).
     const allowed: HttpMethod[] = [];
-    let bestLiteralCount = -1;
     for (const route of candidates) {
-      if (route.literalCount < bestLiteralCount) break;
       if (!route.segments.every((segment, i) => segment === null || segment === parts[i])) continue;
-      bestLiteralCount = route.literalCount;
+      if (!route.constraints.every(([i, pattern]) => pattern.test(parts[i]!))) continue;
       if (route.endpoint.method !== method) {
-        allowed.push(route.endpoint.method);
+        if (!allowed.includes(route.endpoint.method)) allowed.push(route.endpoint.method);
         continue;
       }
       const params: Record<string, string> = {};

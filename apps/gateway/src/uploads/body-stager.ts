@@ -6,24 +6,32 @@ import { ErrorCode, ServiceError, type StagedFile } from '@app/contracts';
 import { ObjectStore } from '@app/infra';
 
 /** Counts and hashes bytes on their way to the store; fails past the limit. */
-class HashingLimiter extends Transform {
+export class HashingLimiter extends Transform {
   readonly hash = createHash('sha256');
   size = 0;
 
-  constructor(private readonly maxBytes: number) {
+  constructor(
+    private readonly maxBytes: number,
+    private readonly what = 'body',
+  ) {
     super();
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.size += chunk.length;
-    if (this.size > this.maxBytes) return callback(tooLarge(this.maxBytes));
+    if (this.size > this.maxBytes) return callback(tooLarge(this.maxBytes, this.what));
     this.hash.update(chunk);
     callback(null, chunk);
   }
 }
 
-function tooLarge(maxBytes: number): ServiceError {
-  return new ServiceError(ErrorCode.PayloadTooLarge, `body larger than the limit of ${maxBytes} bytes`);
+export function tooLarge(maxBytes: number, what = 'body'): ServiceError {
+  return new ServiceError(ErrorCode.PayloadTooLarge, `${what} larger than the limit of ${maxBytes} bytes`);
+}
+
+/** A new staging key: uploads/<date>/<uuid>. */
+export function stagingKey(): string {
+  return `uploads/${new Date().toISOString().slice(0, 10)}/${randomUUID()}`;
 }
 
 /**
@@ -39,8 +47,9 @@ export class BodyStager {
     const declared = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : undefined;
     if (declared !== undefined && (!Number.isSafeInteger(declared) || declared < 0)) throw ServiceError.badRequest('invalid Content-Length');
     if (declared !== undefined && declared > maxBytes) throw tooLarge(maxBytes);
-    const key = `uploads/${new Date().toISOString().slice(0, 10)}/${randomUUID()}`;
+    const key = stagingKey();
     const limiter = new HashingLimiter(maxBytes);
+    limiter.on('error', () => undefined); // reported through put()'s rejection
     req.on('error', (err) => limiter.destroy(err));
     req.pipe(limiter);
     try {

@@ -49,7 +49,12 @@ export type AuthRequirement =
       readonly admin?: 'read' | 'full';
       /** Refused for sandbox credentials (SPEC: admin API not available in the sandbox). */
       readonly notInSandbox?: boolean;
-    };
+    }
+  /**
+   * The session's refresh cookie (POST /auth/refresh): the gateway passes the refresh cookie
+   * and the presented CSRF token (EndpointCall.refresh); the app checks both.
+   */
+  | { readonly kind: 'refresh' };
 
 export type BodySpec =
   | { readonly kind: 'none' }
@@ -62,7 +67,38 @@ export type BodySpec =
       readonly kind: 'stream';
       readonly maxBytes: (customer: { isSandbox: boolean }) => number;
       readonly description: string;
-    };
+      /** Media types accepted (without parameters); any other answers 415 before the body is read. Omitted: any. */
+      readonly contentTypes?: readonly string[];
+    }
+  /**
+   * multipart/form-data: each declared part is streamed by the gateway into the object store
+   * (one after the other, hashed and size-limited like `stream`; 413 before storing when the
+   * Content-Length already says too much); the app receives `files`. Undeclared parts are
+   * skipped, a declared part twice is a 400.
+   */
+  | { readonly kind: 'multipart'; readonly parts: Readonly<Record<string, MultipartPart>>; readonly description: string };
+
+/** What a multipart part's size limit may depend on. */
+export interface UploadLimits {
+  readonly isSandbox: boolean;
+  /** FIRMWARE_MAX_BYTES. */
+  readonly firmwareMaxBytes: number;
+}
+
+export interface MultipartPart {
+  readonly required: boolean;
+  readonly maxBytes: (limits: UploadLimits) => number;
+  readonly description: string;
+}
+
+/** Per-client request rate of an endpoint (429 with Retry-After past it), counted in each gateway. */
+export interface RateLimitSpec {
+  /** Endpoints naming the same bucket share one count per client. */
+  readonly bucket: string;
+  readonly scope: 'ip';
+  /** The ServiceConfig setting that holds the requests allowed per minute. */
+  readonly setting: 'updateCheckRatePerMinute';
+}
 
 export interface SetCookie {
   readonly name: string;
@@ -77,10 +113,14 @@ export type HttpReply =
   | { readonly kind: 'text'; readonly status: number; readonly body: string; readonly contentType?: string; readonly headers?: Record<string, string> }
   | { readonly kind: 'empty'; readonly status: number; readonly headers?: Record<string, string>; readonly cookies?: readonly SetCookie[] }
   | { readonly kind: 'redirect'; readonly status: 302 | 303; readonly location: string; readonly cookies?: readonly SetCookie[] }
+  /** A page (text/html; the gateway adds CSP and the other page headers). */
+  | { readonly kind: 'html'; readonly status: number; readonly body: string; readonly headers?: Record<string, string>; readonly cookies?: readonly SetCookie[] }
   /** 302 to a fresh 5-minute /dl link for the file. */
   | { readonly kind: 'download-link'; readonly file: FileRef }
   /** Headers of the file only (HEAD). */
-  | { readonly kind: 'file-head'; readonly file: FileRef };
+  | { readonly kind: 'file-head'; readonly file: FileRef }
+  /** 304 Not Modified (a matching If-None-Match): no body, only validators and caching headers. */
+  | { readonly kind: 'not-modified'; readonly headers?: Record<string, string> };
 
 /** The payload of a message sent on behalf of an endpoint. */
 export interface EndpointCall<Params, Query, Body> {
@@ -90,10 +130,14 @@ export interface EndpointCall<Params, Query, Body> {
   readonly body: Body;
   /** Set for `stream` bodies. */
   readonly file?: StagedFile;
+  /** Set for `multipart` bodies: the staged parts by name (the app owns them: keeps or deletes). */
+  readonly files?: Readonly<Record<string, StagedFile>>;
   /** Content-Type of the request as sent (for stream bodies, stored with the file). */
   readonly contentType?: string;
   /** Request headers an endpoint declared it needs (lower-case names). */
   readonly headers?: Record<string, string>;
+  /** `refresh` endpoints: the refresh cookie and the CSRF token as sent (null when absent). */
+  readonly refresh?: { readonly token: string | null; readonly csrfToken: string | null };
 }
 
 export interface ReplyContext {
@@ -127,6 +171,14 @@ export interface EndpointDef<P extends TSchema = TSchema, Q extends TSchema = TS
   readonly forwardHeaders?: readonly string[];
   /** Writes are refused in maintenance mode unless this is true (SPEC/DECISIONS). */
   readonly allowedInMaintenance?: boolean;
+  /** Per-client request rate (the public update check). */
+  readonly rateLimit?: RateLimitSpec;
+  /**
+   * Routing constraints: the route matches only when these path parameters (raw segments)
+   * match the patterns (regular expression sources); otherwise the next candidate route is
+   * tried (DECISIONS: `PUT /firmware/{id}/tags/{tag}` only when `{id}` is a build id).
+   */
+  readonly routeWhen?: Readonly<Record<string, string>>;
   readonly responses: Readonly<Record<number, ResponseDoc>>;
   /** Error statuses this endpoint may answer, documented as problem responses. */
   readonly errors: readonly number[];
@@ -136,7 +188,7 @@ export interface EndpointDef<P extends TSchema = TSchema, Q extends TSchema = TS
     | { readonly kind: 'gateway'; readonly handler: GatewayHandler };
 }
 
-export type GatewayHandler = 'healthz' | 'readyz' | 'status' | 'metrics' | 'openapi' | 'download';
+export type GatewayHandler = 'healthz' | 'readyz' | 'status' | 'metrics' | 'openapi' | 'download' | 'page';
 
 /** Identity helper that keeps the generic parameters inferred at the declaration site. */
 export function defineEndpoint<P extends TSchema, Q extends TSchema, R>(def: EndpointDef<P, Q, R>): EndpointDef<P, Q, R> {

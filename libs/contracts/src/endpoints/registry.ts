@@ -1,6 +1,11 @@
 import { healthEndpoints, downloadEndpoints } from '../health/health.endpoints.js';
-import { identityEndpoints } from '../identity/identity.endpoints.js';
+import { adminEndpoints } from '../admin/admin.endpoints.js';
+import { consoleEndpoints } from '../identity/console.endpoints.js';
+import { identityEndpoints, memberEndpoints } from '../identity/identity.endpoints.js';
 import { logdataEndpoints } from '../logdata/logdata.endpoints.js';
+import { firmwareEndpoints } from '../firmware/firmware.endpoints.js';
+import { tagEndpoints } from '../tags/tags.endpoints.js';
+import { deviceEndpoints } from '../registry/registry.endpoints.js';
 import type { EndpointDef } from './endpoint.js';
 
 /** Every HTTP endpoint of the service. The gateway routes, validates and documents from this list only. */
@@ -8,5 +13,11 @@ export const ENDPOINTS: readonly EndpointDef<any, any, any>[] = [
   ...healthEndpoints,
   ...downloadEndpoints,
   ...identityEndpoints,
+  ...memberEndpoints,
+  ...adminEndpoints,
+  ...consoleEndpoints,
   ...logdataEndpoints,
+  ...firmwareEndpoints,
+  ...tagEndpoints,
+  ...deviceEndpoints,
 ];

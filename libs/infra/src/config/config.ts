@@ -25,6 +25,16 @@ export interface ServiceConfig {
   readonly credentialCacheSeconds: number;
   /** Per-address downloads through /dl links allowed per minute. */
   readonly downloadRatePerMinute: number;
+  /** Per-address public update checks allowed per minute (each gateway counts its own). */
+  readonly updateCheckRatePerMinute: number;
+  /** Console login limits (identity): POST /auth/login per client address per hour. */
+  readonly loginRatePerIpPerHour: number;
+  /** Code verifications and magic-link confirmations per client address per hour. */
+  readonly loginVerifyRatePerIpPerHour: number;
+  /** Code verifications and magic-link confirmations per email address per hour. */
+  readonly loginVerifyRatePerEmailPerHour: number;
+  /** Seconds a rotated refresh token is still answered with its successor (concurrent requests). */
+  readonly refreshReuseGraceSeconds: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
   readonly otelEnabled: boolean;
 }
@@ -101,6 +111,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     firmwareMaxBytes: integer(env, 'FIRMWARE_MAX_BYTES', 512 * 1024 * 1024, 1),
     credentialCacheSeconds: Math.min(integer(env, 'CREDENTIAL_CACHE_SECONDS', 15, 0), 30),
     downloadRatePerMinute: integer(env, 'DOWNLOAD_RATE_PER_MINUTE', 120, 1),
+    updateCheckRatePerMinute: integer(env, 'UPDATE_CHECK_RATE_PER_MINUTE', 300, 1),
+    loginRatePerIpPerHour: integer(env, 'LOGIN_RATE_PER_IP_PER_HOUR', 100, 1),
+    loginVerifyRatePerIpPerHour: integer(env, 'LOGIN_VERIFY_RATE_PER_IP_PER_HOUR', 100, 1),
+    loginVerifyRatePerEmailPerHour: integer(env, 'LOGIN_VERIFY_RATE_PER_EMAIL_PER_HOUR', 50, 1),
+    refreshReuseGraceSeconds: Math.min(integer(env, 'REFRESH_REUSE_GRACE_SECONDS', 10, 0), 60),
     logLevel: level,
     otelEnabled: Object.entries(env).some(([k, v]) => k.startsWith('OTEL_') && k !== 'OTEL_SDK_DISABLED' && !!v?.trim()) && env.OTEL_SDK_DISABLED !== 'true',
   };

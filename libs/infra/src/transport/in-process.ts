@@ -1,4 +1,4 @@
-import { NatsContext, Server, type WritePacket } from '@nestjs/microservices';
+import { type MessageHandler, NatsContext, Server, type WritePacket } from '@nestjs/microservices';
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { ErrorCode, type EventDef, type MessageDef } from '@app/contracts';
 import { traceHeaders, withClientSpan } from '../telemetry/telemetry.js';
@@ -140,6 +140,21 @@ export class InProcessServer extends Server implements ServerHooks {
 
   handles(pattern: string): boolean {
     return this.getHandlerByPattern(pattern) !== null;
+  }
+
+  /**
+   * Nest's lookup JSON.parses the pattern and throws for every plain subject: costly on a hot
+   * path (the broker asks every server per message). Handlers are fixed once listening: cached.
+   */
+  private readonly handlerCache = new Map<string, MessageHandler | null>();
+  override getHandlerByPattern(pattern: string): MessageHandler | null {
+    if (!this.listening) return super.getHandlerByPattern(pattern);
+    let handler = this.handlerCache.get(pattern);
+    if (handler === undefined) {
+      handler = super.getHandlerByPattern(pattern);
+      this.handlerCache.set(pattern, handler);
+    }
+    return handler;
   }
 
   // ServerHooks: the protected Server methods the shared dispatch uses.

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { NatsContext, NatsResponseJSONDeserializer, ServerNats, type WritePacket } from '@nestjs/microservices';
+import { type MessageHandler, NatsContext, NatsResponseJSONDeserializer, ServerNats, type WritePacket } from '@nestjs/microservices';
 import { NatsRecordSerializer } from '@nestjs/microservices/serializers/nats-record.serializer.js';
 import { connect, headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { ErrorCode, type EventDef, type MessageDef, ServiceError } from '@app/contracts';
@@ -60,7 +60,7 @@ export class NatsMessageServer extends ServerNats {
   constructor(natsUrl: string, readonly app: string) {
     super({ servers: servers(natsUrl), queue: app, name: app, maxReconnectAttempts: -1 });
     this.hooks = {
-      getHandlerByPattern: (pattern) => this.getHandlerByPattern(pattern),
+      getHandlerByPattern: (pattern) => this.cachedHandler(pattern),
       transformToObservable: (result) => this.transformToObservable(result),
       handleRequest: (context, produce, respond) => this.handleRequest(context, produce, respond),
       runWithProcessingHooks: (context, fn) => this.runWithProcessingHooks(context, fn),
@@ -75,6 +75,17 @@ export class NatsMessageServer extends ServerNats {
       const onMessage = this.getMessageHandler(channel) as (err: Error | null, msg: Msg) => void;
       this.subs.push(client.subscribe(channel, { queue, callback: onMessage.bind(this) }));
     }
+  }
+
+  /** Nest's lookup JSON.parses (and throws for) every plain subject: once per subject is enough. */
+  private readonly handlerCache = new Map<string, MessageHandler | null>();
+  private cachedHandler(pattern: string): MessageHandler | null {
+    let handler = this.handlerCache.get(pattern);
+    if (handler === undefined) {
+      handler = this.getHandlerByPattern(pattern);
+      this.handlerCache.set(pattern, handler);
+    }
+    return handler;
   }
 
   override handleMessage(channel: string, natsMsg: Msg): Promise<void> {

@@ -1,0 +1,12 @@
+import type { CustomerId } from '@app/contracts';
+
+/**
+ * Tenant enforcement in the type system (as in the logdata app): every query of a
+ * tenant-owned table takes its filter as `Tenant<...>`, whose `customerId` is the branded
+ * CustomerId. A call that forgets the tenant, or passes a plain string, does not compile.
+ */
+export interface TenantScope {
+  readonly customerId: CustomerId;
+}
+
+export type Tenant<T extends object = Record<never, never>> = T & TenantScope;

@@ -1,0 +1,120 @@
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { type CustomerId, FirmwareEvents, ServiceError } from '@app/contracts';
+import { JsonLogger, MessageBus } from '@app/infra';
+import { BuildRepository } from '../repositories/build.repository.js';
+import { groupKey, indexed, type IndexedBuild } from './indexed-build.js';
+
+/** A missed firmware-changed event (events are at most once) is healed after this long. */
+export const BUILD_INDEX_TTL_MS = 60_000;
+/** Customers whose index is kept (the oldest loaded is dropped beyond). */
+export const BUILD_INDEX_MAX_CUSTOMERS = 10_000;
+/** Reloads in a row when the customer's builds keep changing during the load. */
+const MAX_RELOADS = 3;
+
+export interface CustomerIndex {
+  /** Active builds per product line (hw_name, hw_version, fw_name), oldest version first. */
+  readonly groups: ReadonlyMap<string, readonly IndexedBuild[]>;
+  readonly loadedAt: number;
+  readonly size: number;
+}
+
+/**
+ * The update check's in-memory index: each customer's active builds, by product line,
+ * ordered by version, loaded with one query on first use and then answered from memory.
+ * Every change of a customer's builds invalidates it on every replica: the firmware app
+ * publishes FirmwareEvents.changed (broadcast) after each change, and the process that made
+ * the change also drops it at once. A load overtaken by an invalidation is not kept (a
+ * per-customer generation), and entries expire after a minute in case an event was lost.
+ */
+@Injectable()
+export class BuildIndex implements OnModuleInit, OnModuleDestroy {
+  private readonly ready = new Map<string, CustomerIndex>();
+  private readonly loading = new Map<string, { readonly generation: number; readonly promise: Promise<CustomerIndex> }>();
+  private readonly generations = new Map<string, number>();
+  private readonly logger = new JsonLogger('firmware');
+  private unsubscribe?: () => void;
+  now: () => number = Date.now;
+
+  constructor(
+    @Inject(BuildRepository) private readonly repository: BuildRepository,
+    @Inject(MessageBus) private readonly bus: MessageBus,
+  ) {}
+
+  onModuleInit(): void {
+    this.unsubscribe = this.bus.subscribe(FirmwareEvents.changed, (event) => {
+      if (event && typeof event.customerId === 'string') this.invalidate(event.customerId);
+    });
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+  }
+
+  /** The customer's index: synchronously when it is in memory (the common case), else a load. */
+  get(customerId: CustomerId): CustomerIndex | Promise<CustomerIndex> {
+    const cached = this.ready.get(customerId);
+    if (cached && this.now() - cached.loadedAt < BUILD_INDEX_TTL_MS) return cached;
+    return this.load(customerId);
+  }
+
+  invalidate(customerId: string): void {
+    this.generations.set(customerId, (this.generations.get(customerId) ?? 0) + 1);
+    this.ready.delete(customerId);
+  }
+
+  get customers(): number {
+    return this.ready.size;
+  }
+
+  private async load(customerId: CustomerId): Promise<CustomerIndex> {
+    for (let round = 0; ; round++) {
+      const generation = this.generations.get(customerId) ?? 0;
+      let pending = this.loading.get(customerId);
+      if (!pending || pending.generation !== generation) {
+        const promise = this.read(customerId);
+        const entry = { generation, promise };
+        pending = entry;
+        this.loading.set(customerId, entry);
+        promise
+          .finally(() => {
+            if (this.loading.get(customerId) === entry) this.loading.delete(customerId);
+          })
+          .catch(() => undefined);
+      }
+      const index = await pending.promise;
+      if ((this.generations.get(customerId) ?? 0) === generation) {
+        this.keep(customerId, index);
+        return index;
+      }
+      if (round + 1 >= MAX_RELOADS) return index; // changing all the time: answer from this consistent snapshot
+    }
+  }
+
+  private async read(customerId: CustomerId): Promise<CustomerIndex> {
+    let builds;
+    try {
+      builds = await this.repository.activeBuilds({ customerId });
+    } catch (err) {
+      this.logger.warn('could not load the update-check index', { customer_id: customerId, error: err instanceof Error ? err.message : String(err) });
+      throw ServiceError.unavailable('firmware builds unavailable, try again');
+    }
+    const groups = new Map<string, IndexedBuild[]>();
+    for (const entity of builds) {
+      const key = groupKey(entity.hwName, entity.hwVersion, entity.fwName);
+      let group = groups.get(key);
+      if (!group) groups.set(key, (group = []));
+      group.push(indexed(entity));
+    }
+    for (const group of groups.values()) group.sort((a, b) => Buffer.compare(a.versionKey, b.versionKey));
+    return { groups, loadedAt: this.now(), size: builds.length };
+  }
+
+  private keep(customerId: string, index: CustomerIndex): void {
+    this.ready.delete(customerId);
+    if (this.ready.size >= BUILD_INDEX_MAX_CUSTOMERS) {
+      const oldest = this.ready.keys().next();
+      if (!oldest.done) this.ready.delete(oldest.value);
+    }
+    this.ready.set(customerId, index);
+  }
+}

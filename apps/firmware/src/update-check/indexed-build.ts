@@ -1,0 +1,51 @@
+import type { FwType, UpdateItem } from '@app/contracts';
+import type { BuildEntity } from '../entities/build.entity.js';
+
+/** What the update check needs of an active build, kept in memory (BuildIndex). */
+export interface IndexedBuild {
+  readonly entity: BuildEntity;
+  readonly id: string;
+  readonly fwVersion: string;
+  readonly fwType: FwType;
+  readonly versionKey: Buffer;
+  readonly generalRelease: boolean;
+  readonly tagFilterDisabled: boolean;
+  readonly tags: readonly string[];
+  /** `<id>:<revision>`, what the update check's ETag is computed from. */
+  readonly etagPart: string;
+  /** The update item without its links (DECISIONS "Firmware"). */
+  readonly item: Omit<UpdateItem, 'url' | 'notes_url'>;
+  /** Signed links, re-signed when older than a minute (they are valid 5). */
+  links?: { readonly url: string; readonly notesUrl: string | null; readonly signedAt: number };
+}
+
+export function indexed(entity: BuildEntity): IndexedBuild {
+  return {
+    entity,
+    id: entity.id,
+    fwVersion: entity.fwVersion,
+    fwType: entity.fwType,
+    versionKey: entity.versionKey,
+    generalRelease: entity.generalRelease,
+    tagFilterDisabled: entity.tagFilterDisabled,
+    tags: entity.tags,
+    etagPart: `${entity.id}:${entity.revision}`,
+    item: {
+      id: entity.id,
+      fw_name: entity.fwName,
+      fw_version: entity.fwVersion,
+      fw_type: entity.fwType,
+      hw_name: entity.hwName,
+      hw_version: entity.hwVersion,
+      build_date: entity.buildDate.toISOString(),
+      general_release: entity.generalRelease,
+      size_bytes: entity.sizeBytes,
+      sha256: entity.sha256,
+    },
+  };
+}
+
+/** The index key of a product line: hw_name, hw_version, fw_name. */
+export function groupKey(hwName: string, hwVersion: string, fwName: string): string {
+  return `${hwName}\u0000${hwVersion}\u0000${fwName}`;
+}

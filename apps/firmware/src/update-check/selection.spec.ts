@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from '@jest/globals';
+import { asCustomerId, type FwType } from '@app/contracts';
+import { versionKey } from '../domain/version-order.js';
+import { BuildEntity } from '../entities/build.entity.js';
+import { ifNoneMatchMatches, listEtag, parseTypes } from './update-check.service.js';
+import { indexed, type IndexedBuild } from './indexed-build.js';
+import { selectBuilds } from './selection.js';
+
+function build(fwVersion: string, options: { general?: boolean; tags?: string[]; tagFilterDisabled?: boolean; fwType?: FwType; revision?: number } = {}): IndexedBuild {
+  const entity = Object.assign(new BuildEntity(), {
+    id: randomUUID(),
+    customerId: asCustomerId(randomUUID()),
+    hwName: 'board',
+    hwVersion: 'rev1',
+    fwName: 'main',
+    fwVersion,
+    fwType: options.fwType ?? 'AFI',
+    versionKey: versionKey(fwVersion),
+    buildDate: new Date('2026-11-20T10:00:00Z'),
+    generalRelease: options.general ?? false,
+    tagFilterDisabled: options.tagFilterDisabled ?? false,
+    status: 'active',
+    objectKey: 'uploads/x',
+    sizeBytes: 1,
+    sha256: 'a'.repeat(64),
+    whatString: null,
+    notes: null,
+    uploadedAt: new Date(),
+    uploadedBy: 'token:t',
+    updatedAt: new Date(),
+    revision: options.revision ?? 1,
+    downloadCount: 0,
+    notesDownloadCount: 0,
+    tags: options.tags ?? [],
+  });
+  return indexed(entity);
+}
+
+const sorted = (builds: IndexedBuild[]) => [...builds].sort((a, b) => Buffer.compare(a.versionKey, b.versionKey));
+const versions = (builds: IndexedBuild[]) => builds.map((b) => `${b.fwVersion}/${b.fwType}`);
+const AFI = parseTypes('AFI');
+
+describe('update-check selection (SPEC rules 1-4)', () => {
+  const builds = sorted([
+    build('1.0', { general: true }),
+    build('1.1', { general: true }),
+    build('1.2-rc1', { tags: ['beta'] }),
+    build('1.2', { general: true }),
+    build('1.3', { tags: ['beta', 'lab'] }),
+    build('1.4', { tagFilterDisabled: true }),
+    build('1.5', { tags: ['other'] }),
+    build('1.6', { general: true, fwType: 'EFI' }),
+    build('1.7', { tags: ['beta'], fwType: 'MFI' }),
+  ]);
+
+  it('rule 1 and 2: only newer builds, oldest first; general releases for anyone', () => {
+    expect(versions(selectBuilds(builds, { currentKey: versionKey('1.0'), types: AFI, device: null, latest: false }))).toEqual(['1.1/AFI', '1.2/AFI']);
+    expect(versions(selectBuilds(builds, { currentKey: versionKey('1.2'), types: AFI, device: null, latest: false }))).toEqual([]);
+    expect(versions(selectBuilds(builds, { currentKey: versionKey('0.1'), types: AFI, device: null, latest: true }))).toEqual(['1.2/AFI']);
+  });
+
+  it('rule 3: a known active device also gets builds sharing a tag, and tag_filter_disabled builds whatever its tags', () => {
+    const beta = { tags: ['beta'] };
+    expect(versions(selectBuilds(builds, { currentKey: versionKey('1.1'), types: AFI, device: beta, latest: false }))).toEqual(['1.2-rc1/AFI', '1.2/AFI', '1.3/AFI', '1.4/AFI']);
+    expect(versions(selectBuilds(builds, { currentKey: versionKey('1.1'), types: AFI, device: { tags: [] }, latest: false }))).toEqual(['1.2/AFI', '1.4/AFI']);
+    expect(versions(selectBuilds(builds, { currentKey: versionKey('1.1'), types: AFI, device: { tags: ['lab'] }, latest: true }))).toEqual(['1.4/AFI']);
+  });
+
+  it('rule 4: no device (unknown or withdrawn): general releases only, tag_filter_disabled included', () => {
+    expect(versions(selectBuilds(builds, { currentKey: versionKey('1.1'), types: AFI, device: null, latest: false }))).toEqual(['1.2/AFI']);
+  });
+
+  it('type: AFI by default, all, or a list', () => {
+    expect(versions(selectBuilds(builds, { currentKey: versionKey('1.2'), types: parseTypes('all'), device: { tags: ['beta'] }, latest: false }))).toEqual(['1.3/AFI', '1.4/AFI', '1.6/EFI', '1.7/MFI']);
+    expect(versions(selectBuilds(builds, { currentKey: versionKey('1.2'), types: parseTypes('EFI,MFI'), device: null, latest: false }))).toEqual(['1.6/EFI']);
+    expect(versions(selectBuilds(builds, { currentKey: versionKey('1.2'), types: parseTypes(undefined), device: null, latest: false }))).toEqual([]);
+    expect(() => parseTypes('AFI,XFI')).toThrow('type must be');
+  });
+
+  it('no builds for the product line: nothing', () => {
+    expect(selectBuilds(undefined, { currentKey: versionKey('1'), types: AFI, device: null, latest: false })).toEqual([]);
+  });
+});
+
+describe('update-check ETag', () => {
+  it('changes with the builds listed and their revisions, and matches If-None-Match weakly', () => {
+    const a = build('1.0', { general: true });
+    const b = build('1.1', { general: true });
+    const etag = listEtag('c', [a, b]);
+    expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]+"$/);
+    expect(listEtag('c', [a, b])).toBe(etag);
+    expect(listEtag('c', [a])).not.toBe(etag);
+    expect(listEtag('c', [a, build(b.fwVersion, { revision: 2 })])).not.toBe(etag);
+    expect(ifNoneMatchMatches(etag, etag)).toBe(true);
+    expect(ifNoneMatchMatches(etag.slice(2), etag)).toBe(true);
+    expect(ifNoneMatchMatches(`"x", ${etag}`, etag)).toBe(true);
+    expect(ifNoneMatchMatches('*', etag)).toBe(true);
+    expect(ifNoneMatchMatches('"other"', etag)).toBe(false);
+    expect(ifNoneMatchMatches(undefined, etag)).toBe(false);
+  });
+});

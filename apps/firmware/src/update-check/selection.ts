@@ -1,0 +1,65 @@
+import type { FwType } from '@app/contracts';
+import type { IndexedBuild } from './indexed-build.js';
+
+/** The device as the update check sees it: known and active (unknown and withdrawn devices count as none). */
+export interface KnownDevice {
+  readonly tags: readonly string[];
+}
+
+export interface Selection {
+  /** The device's current version, as versionKey() bytes. */
+  readonly currentKey: Buffer;
+  /** null: every type. */
+  readonly types: ReadonlySet<FwType> | null;
+  readonly device: KnownDevice | null;
+  readonly latest: boolean;
+}
+
+/** Index of the first build newer than `key` in builds sorted by version (binary search). */
+export function firstNewer(builds: readonly IndexedBuild[], key: Buffer): number {
+  let lo = 0;
+  let hi = builds.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (Buffer.compare(builds[mid]!.versionKey, key) > 0) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** Whether any build newer than the current version could be offered only through a device (not general). */
+export function needsDevice(builds: readonly IndexedBuild[], selection: Pick<Selection, 'currentKey' | 'types'>): boolean {
+  for (let i = firstNewer(builds, selection.currentKey); i < builds.length; i++) {
+    const build = builds[i]!;
+    if (!build.generalRelease && (selection.types === null || selection.types.has(build.fwType))) return true;
+  }
+  return false;
+}
+
+/**
+ * SPEC "Update check" rules 1-4 and DECISIONS' tag_filter_disabled, over one product line's
+ * active builds sorted by version (oldest first):
+ * 1. only builds newer than the current version;
+ * 2. general releases always;
+ * 3. with a known, active device, builds sharing a tag with it, and builds with
+ *    tag_filter_disabled whatever its tags;
+ * 4. an unknown or withdrawn device is no device (the caller passes null).
+ * Only the types asked for; oldest first, or only the newest with `latest`.
+ */
+export function selectBuilds(builds: readonly IndexedBuild[] | undefined, selection: Selection): IndexedBuild[] {
+  if (!builds || builds.length === 0) return [];
+  const chosen: IndexedBuild[] = [];
+  const deviceTags = selection.device?.tags ?? [];
+  for (let i = firstNewer(builds, selection.currentKey); i < builds.length; i++) {
+    const build = builds[i]!;
+    if (selection.types !== null && !selection.types.has(build.fwType)) continue;
+    if (build.generalRelease || (selection.device && (build.tagFilterDisabled || sharesTag(build.tags, deviceTags)))) chosen.push(build);
+  }
+  return selection.latest && chosen.length > 1 ? [chosen[chosen.length - 1]!] : chosen;
+}
+
+function sharesTag(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length === 0 || b.length === 0) return false;
+  for (const tag of a) if (b.includes(tag)) return true;
+  return false;
+}

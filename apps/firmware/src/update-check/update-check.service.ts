@@ -1,0 +1,149 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  asCustomerId,
+  type EndpointCall,
+  FW_TYPES,
+  type FwType,
+  ServiceError,
+  type UpdateCheckParams,
+  type UpdateCheckQuery,
+  type UpdateCheckResult,
+  type UpdateItem,
+} from '@app/contracts';
+import { JsonLogger } from '@app/infra';
+import { CustomerDirectory, DeviceDirectory, DeviceSightings } from '@app/platform';
+import { versionKey } from '../domain/version-order.js';
+import { BuildIndex } from './build-index.js';
+import { groupKey, type IndexedBuild } from './indexed-build.js';
+import { type KnownDevice, needsDevice, selectBuilds } from './selection.js';
+import { UpdateLinks } from './update-links.js';
+
+/** Cache-Control max-age of update-check answers (the links inside stay valid ≥ 4 minutes). */
+export const UPDATE_CHECK_MAX_AGE_SECONDS = 60;
+
+type UpdateCheckCall = EndpointCall<UpdateCheckParams, UpdateCheckQuery, undefined>;
+
+const ALL_TYPES: ReadonlySet<FwType> | null = null;
+const AFI_ONLY: ReadonlySet<FwType> = new Set(['AFI']);
+
+/** `type`: AFI (default), all, or a comma list of AFI, EFI and MFI. */
+export function parseTypes(type: string | undefined): ReadonlySet<FwType> | null {
+  if (type === undefined || type === 'AFI') return AFI_ONLY;
+  if (type === 'all') return ALL_TYPES;
+  const types = type.split(',');
+  if (types.length === 0 || types.some((t) => !(FW_TYPES as readonly string[]).includes(t))) {
+    throw ServiceError.badRequest('type must be all or a comma list of AFI, EFI and MFI');
+  }
+  return new Set(types as FwType[]);
+}
+
+/** FNV-1a (32 bits) of a string, continuing from `hash`. */
+function fnv1a(text: string, hash: number): number {
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/**
+ * Weak ETag over the builds offered (id and revision of each, in order): two independent
+ * FNV-1a hashes (64 bits), cheap on the hot path; an ETag only has to change with the list.
+ */
+export function listEtag(customerId: string, builds: readonly IndexedBuild[]): string {
+  let a = fnv1a(customerId, 0x811c9dc5);
+  let b = fnv1a(customerId, 0x01000193);
+  for (const build of builds) {
+    a = fnv1a(build.etagPart, fnv1a('|', a));
+    b = fnv1a(build.etagPart, fnv1a('#', b));
+  }
+  return `W/"${a.toString(36)}-${b.toString(36)}-${builds.length}"`;
+}
+
+/** versionKey() of the versions devices report (a fleet runs few versions): bounded memo. */
+const currentKeys = new Map<string, Buffer>();
+function currentKeyOf(fwVersion: string): Buffer {
+  let key = currentKeys.get(fwVersion);
+  if (!key) {
+    if (currentKeys.size >= 10_000) currentKeys.clear();
+    key = versionKey(fwVersion);
+    currentKeys.set(fwVersion, key);
+  }
+  return key;
+}
+
+/** If-None-Match (weak comparison, RFC 9110 13.1.2): `*` or a list of entity tags. */
+export function ifNoneMatchMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const opaque = etag.startsWith('W/') ? etag.slice(2) : etag;
+  for (const raw of header.split(',')) {
+    const value = raw.trim();
+    if (value === '*') return true;
+    if ((value.startsWith('W/') ? value.slice(2) : value) === opaque) return true;
+  }
+  return false;
+}
+
+/**
+ * The public update check (SPEC "Update check", DECISIONS "Firmware"). The common path reads
+ * memory only: the customer from CustomerDirectory's cache, the builds from BuildIndex, the
+ * device (only when a newer build could be offered through its tags) from DeviceDirectory's
+ * cache; the sighting of a named device is batched to the registry (DeviceSightings). No
+ * database query, no write.
+ */
+@Injectable()
+export class UpdateCheckService {
+  private readonly logger = new JsonLogger('firmware');
+  private lastRegistryWarning = 0;
+
+  constructor(
+    @Inject(CustomerDirectory) private readonly customers: CustomerDirectory,
+    @Inject(BuildIndex) private readonly index: BuildIndex,
+    @Inject(DeviceDirectory) private readonly devices: DeviceDirectory,
+    @Inject(DeviceSightings) private readonly sightings: DeviceSightings,
+    @Inject(UpdateLinks) private readonly links: UpdateLinks,
+  ) {}
+
+  async check(call: UpdateCheckCall): Promise<UpdateCheckResult> {
+    const params = call.params;
+    const query = call.query ?? ({} as UpdateCheckQuery);
+    if (!params || typeof params.domain !== 'string' || typeof params.fw_version !== 'string') throw ServiceError.badRequest('invalid update check');
+    const customer = await this.customers.byDomain(params.domain.toLowerCase());
+    if (!customer || customer.status !== 'active') throw ServiceError.notFound('customer not found');
+    const customerId = asCustomerId(customer.id);
+    const found = this.index.get(customerId);
+    const index = found instanceof Promise ? await found : found;
+    const builds = index.groups.get(groupKey(params.hw_name, params.hw_version, params.fw_name));
+    const currentKey = currentKeyOf(params.fw_version);
+    const types = parseTypes(query.type);
+    let device: KnownDevice | null = null;
+    if (params.hwid !== undefined) {
+      this.sightings.record(customerId, params.hwid, params.fw_version);
+      if (builds && needsDevice(builds, { currentKey, types })) device = await this.device(customerId, params.hwid);
+    }
+    const selected = selectBuilds(builds, { currentKey, types, device, latest: query.latest === true });
+    const etag = listEtag(customerId, selected);
+    if (ifNoneMatchMatches(call.headers?.['if-none-match'], etag)) return { kind: 'not-modified', etag, maxAgeSeconds: UPDATE_CHECK_MAX_AGE_SECONDS };
+    const now = Date.now();
+    const items: UpdateItem[] = selected.map((build) => {
+      const links = this.links.linksOf(build, now);
+      return { ...build.item, url: links.url, notes_url: links.notesUrl };
+    });
+    return { kind: 'items', items, etag, maxAgeSeconds: UPDATE_CHECK_MAX_AGE_SECONDS };
+  }
+
+  /** A known, active device, or null (SPEC rule 4). A registry that cannot answer counts as "unknown". */
+  private async device(customerId: string, hwid: string): Promise<KnownDevice | null> {
+    try {
+      const device = await this.devices.lookup(customerId, hwid);
+      return device && device.status === 'active' ? { tags: device.tags } : null;
+    } catch (err) {
+      const now = Date.now();
+      if (now - this.lastRegistryWarning > 10_000) {
+        this.lastRegistryWarning = now;
+        this.logger.warn('device lookup failed: answering as for an unknown device', { error: err instanceof Error ? err.message : String(err) });
+      }
+      return null;
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ErrorCode, type ParseResult, ServiceError, type StagedFile } from '@app/contracts';
+import { JsonLogger, ObjectStore } from '@app/infra';
+import { scanWhatStrings } from '../../domain/what-strings.js';
+import { parseWhatText } from '../../domain/what-string-parse.js';
+
+const SHA256 = /^[0-9a-f]{64}$/i;
+
+/** POST /firmware/parse: what strings of a binary; the staged binary is deleted, nothing is stored. */
+@Injectable()
+export class ParseBinary {
+  private readonly logger = new JsonLogger('firmware');
+
+  constructor(@Inject(ObjectStore) private readonly store: ObjectStore) {}
+
+  async execute(file: StagedFile | undefined, maxBytes: number): Promise<ParseResult> {
+    if (!file || typeof file.key !== 'string' || file.key === '') throw ServiceError.badRequest('multipart part firmware is required');
+    try {
+      if (!Number.isSafeInteger(file.sizeBytes) || file.sizeBytes < 0 || typeof file.sha256 !== 'string' || !SHA256.test(file.sha256)) {
+        throw ServiceError.badRequest('firmware part is invalid');
+      }
+      if (file.sizeBytes > maxBytes) throw new ServiceError(ErrorCode.PayloadTooLarge, `firmware larger than the limit of ${maxBytes} bytes`);
+      const stream = await this.store.get(file.key);
+      if (!stream) throw ServiceError.unavailable('the uploaded firmware could not be read back, try again');
+      const scan = await scanWhatStrings(stream);
+      return {
+        size_bytes: file.sizeBytes,
+        sha256: file.sha256.toLowerCase(),
+        total: scan.total,
+        what_strings: scan.found.map((found) => {
+          const parsed = parseWhatText(found.text);
+          return {
+            index: found.index,
+            offset: found.offset,
+            text: found.text,
+            fw_version: parsed.ok ? parsed.values.fwVersion : null,
+            build_date: parsed.ok ? parsed.values.buildDate.toISOString() : null,
+            fw_type: parsed.ok ? parsed.values.fwType : null,
+            error: parsed.ok ? null : parsed.error,
+          };
+        }),
+      };
+    } finally {
+      await this.store.delete(file.key).catch((err: unknown) => {
+        this.logger.warn('could not delete a parsed firmware', { key: file.key, error: err instanceof Error ? err.message : String(err) });
+      });
+    }
+  }
+}

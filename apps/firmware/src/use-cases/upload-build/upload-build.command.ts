@@ -1,0 +1,126 @@
+import {
+  type CustomerId,
+  type CustomerRef,
+  ErrorCode,
+  FIRMWARE_NOTES_MAX_BYTES,
+  type FirmwareUploadParams,
+  type FirmwareUploadQuery,
+  type FwType,
+  ServiceError,
+  type StagedFile,
+} from '@app/contracts';
+import { parseBuildDate, parseFwType } from '../../domain/what-string-parse.js';
+
+const SHA256 = /^[0-9a-f]{64}$/i;
+const NAME = /^[\x21-\x7E]{1,64}$/;
+
+export interface UploadBuildInput {
+  readonly customer: CustomerRef;
+  readonly actor: string;
+  readonly params: FirmwareUploadParams | undefined;
+  readonly query: FirmwareUploadQuery | undefined;
+  readonly files: Readonly<Record<string, StagedFile>> | undefined;
+  /** FIRMWARE_MAX_BYTES. */
+  readonly maxBytes: number;
+}
+
+/** Values given by the uploader (query); the what string may supply or must agree with them. */
+export interface DeclaredValues {
+  readonly fwVersion?: string;
+  readonly fwType?: FwType;
+  readonly buildDate?: Date;
+}
+
+/**
+ * A firmware upload, validated when built (DECISIONS "Firmware": path, then query; a path
+ * value and a different query value are 400; hw_name, hw_version, fw_name missing are 400).
+ * What the binary says is decided later, by reading it (UploadBuild).
+ */
+export class UploadBuildCommand {
+  private constructor(
+    readonly customerId: CustomerId,
+    readonly hwName: string,
+    readonly hwVersion: string,
+    readonly fwName: string,
+    readonly declared: DeclaredValues,
+    /** As given; undefined means "the first what string, if any". */
+    readonly whatIndex: number | undefined,
+    readonly generalRelease: boolean,
+    readonly firmware: StagedFile,
+    readonly notes: StagedFile | null,
+    readonly uploadedBy: string,
+  ) {}
+
+  /** Every staged object of the request (the caller deletes them when create() throws). */
+  static stagedKeys(files: UploadBuildInput['files']): string[] {
+    return Object.values(files ?? {})
+      .map((file) => file?.key)
+      .filter((key): key is string => typeof key === 'string' && key !== '');
+  }
+
+  static create(input: UploadBuildInput): UploadBuildCommand {
+    const params = input.params ?? {};
+    const query = input.query ?? ({} as FirmwareUploadQuery);
+    const pick = (field: 'hw_name' | 'hw_version' | 'fw_name'): string => {
+      const fromPath = params[field];
+      const fromQuery = query[field];
+      if (fromPath !== undefined && fromQuery !== undefined && fromPath !== fromQuery) {
+        throw ServiceError.badRequest(`${field} differs between the path (${fromPath}) and the query (${fromQuery})`);
+      }
+      const value = fromPath ?? fromQuery;
+      if (value === undefined || value === '') throw ServiceError.badRequest(`${field} is required (in the path or the query)`);
+      if (typeof value !== 'string' || !NAME.test(value)) throw ServiceError.badRequest(`${field} must be 1 to 64 printable ASCII characters without spaces`);
+      return value;
+    };
+    const hwName = pick('hw_name');
+    const hwVersion = pick('hw_version');
+    const fwName = pick('fw_name');
+
+    const firmware = input.files?.firmware;
+    checkStaged(firmware, 'firmware');
+    if (firmware.sizeBytes > input.maxBytes) throw new ServiceError(ErrorCode.PayloadTooLarge, `firmware larger than the limit of ${input.maxBytes} bytes`);
+    const notes = input.files?.notes ?? null;
+    if (notes) {
+      checkStaged(notes, 'notes');
+      if (notes.sizeBytes > FIRMWARE_NOTES_MAX_BYTES) throw new ServiceError(ErrorCode.PayloadTooLarge, `notes larger than the limit of ${FIRMWARE_NOTES_MAX_BYTES} bytes`);
+    }
+
+    const declared: { fwVersion?: string; fwType?: FwType; buildDate?: Date } = {};
+    if (query.fw_version !== undefined) {
+      if (!NAME.test(query.fw_version)) throw ServiceError.badRequest('fw_version must be 1 to 64 printable ASCII characters without spaces');
+      declared.fwVersion = query.fw_version;
+    }
+    if (query.fw_type !== undefined) {
+      const fwType = parseFwType(String(query.fw_type));
+      if (!fwType || fwType !== query.fw_type) throw ServiceError.badRequest('fw_type must be AFI, EFI or MFI');
+      declared.fwType = fwType;
+    }
+    if (query.build_date !== undefined) {
+      const buildDate = parseBuildDate(String(query.build_date));
+      if (!buildDate) throw ServiceError.badRequest('build_date must be an RFC 3339 timestamp');
+      declared.buildDate = buildDate;
+    }
+    const whatIndex = query.what_index;
+    if (whatIndex !== undefined && (!Number.isSafeInteger(whatIndex) || whatIndex < 0)) throw ServiceError.badRequest('what_index must be a non-negative integer');
+    if (query.general_release !== undefined && typeof query.general_release !== 'boolean') throw ServiceError.badRequest('general_release must be true or false');
+    if (!input.actor) throw ServiceError.badRequest('uploader is unknown');
+    return new UploadBuildCommand(
+      input.customer.id,
+      hwName,
+      hwVersion,
+      fwName,
+      declared,
+      whatIndex,
+      query.general_release ?? false,
+      { ...firmware, sha256: firmware.sha256.toLowerCase() },
+      notes ? { ...notes, sha256: notes.sha256.toLowerCase() } : null,
+      input.actor,
+    );
+  }
+}
+
+function checkStaged(file: StagedFile | undefined, part: string): asserts file is StagedFile {
+  if (!file || typeof file.key !== 'string' || file.key === '') throw ServiceError.badRequest(`multipart part ${part} is required`);
+  if (!Number.isSafeInteger(file.sizeBytes) || file.sizeBytes < 0) throw ServiceError.badRequest(`${part} size is invalid`);
+  if (typeof file.sha256 !== 'string' || !SHA256.test(file.sha256)) throw ServiceError.badRequest(`${part} checksum is invalid`);
+}

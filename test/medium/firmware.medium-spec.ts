@@ -1,0 +1,383 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { Test, type TestingModule } from '@nestjs/testing';
+import fc from 'fast-check';
+import {
+  asCustomerId,
+  type CustomerRef,
+  ErrorCode,
+  type EventDef,
+  FirmwareEvents,
+  IdentityMessages,
+  type MessageDef,
+  RegistryMessages,
+  ServiceError,
+  type StagedFile,
+} from '@app/contracts';
+import { closeDatabases, configureLogging, FilesystemObjectStore, InProcessJobQueue, JobQueue, MessageBus, ObjectStore, openAppDatabase } from '@app/infra';
+import { SERVICE_CONFIG } from '@app/platform';
+import { DataSource } from 'typeorm';
+import { compareVersions, versionKey } from '../../apps/firmware/src/domain/version-order.js';
+import { FIRMWARE_DATABASE, FIRMWARE_PROVIDERS, UPDATE_CHECK_PROVIDERS } from '../../apps/firmware/src/firmware.module.js';
+import { BuildRepository, type NewBuild } from '../../apps/firmware/src/repositories/build.repository.js';
+import { TagSyncRepository } from '../../apps/firmware/src/repositories/tag-sync.repository.js';
+import { FirmwareService } from '../../apps/firmware/src/services/firmware.service.js';
+import { TagSync, TAG_SYNC_QUEUE } from '../../apps/firmware/src/tags/tag-sync.js';
+import { TagsService } from '../../apps/firmware/src/tags/tags.service.js';
+import { BuildIndex } from '../../apps/firmware/src/update-check/build-index.js';
+import { UpdateCheckService } from '../../apps/firmware/src/update-check/update-check.service.js';
+import { createThrowaway, exists, stageFile, type Throwaway } from './logdata.support.js';
+
+/**
+ * The firmware app on the real PostgreSQL (a throwaway database; MEDIUM_DATABASE=embedded runs
+ * it on PGlite) and the filesystem object store: repositories, the upload use case, the
+ * update-check index, and the tag sync with a registry that fails and recovers.
+ */
+
+configureLogging({ sink: () => undefined });
+
+/** A MessageBus whose other apps are functions of the test; broadcast events reach subscribers. */
+class FakeBus extends MessageBus {
+  readonly sent: { pattern: string; payload: unknown }[] = [];
+  readonly emitted: { subject: string; payload: unknown }[] = [];
+  readonly handlers = new Map<string, (payload: any) => unknown>();
+  private readonly listeners = new Map<string, Set<(payload: any) => void>>();
+
+  async send<Req, Res>(message: MessageDef<Req, Res>, payload: Req): Promise<Res> {
+    this.sent.push({ pattern: message.pattern, payload });
+    const handler = this.handlers.get(message.pattern);
+    if (!handler) throw new ServiceError(ErrorCode.Unavailable, `${message.pattern.split('.')[0]} unavailable`);
+    return JSON.parse(JSON.stringify((await handler(payload)) ?? null)) as Res;
+  }
+
+  emit<P>(event: EventDef<P>, payload: P): void {
+    this.emitted.push({ subject: event.subject, payload });
+    if (event.delivery === 'broadcast') for (const listener of this.listeners.get(event.subject) ?? []) listener(payload);
+  }
+
+  subscribe<P>(event: EventDef<P>, handler: (payload: P) => void): () => void {
+    const set = this.listeners.get(event.subject) ?? new Set();
+    set.add(handler as (payload: any) => void);
+    this.listeners.set(event.subject, set);
+    return () => set.delete(handler as (payload: any) => void);
+  }
+}
+
+let throwaway: Throwaway;
+let dataSource: DataSource;
+let store: FilesystemObjectStore;
+let bus: FakeBus;
+let jobs: InProcessJobQueue;
+let moduleRef: TestingModule;
+let repository: BuildRepository;
+let service: FirmwareService;
+
+const customer = (): CustomerRef => {
+  const id = asCustomerId(randomUUID());
+  return { id, domain: `c-${id.slice(0, 8)}.test`, isSandbox: false };
+};
+const ctxOf = (c: CustomerRef) => ({
+  requestId: randomUUID(),
+  principal: null,
+  customer: c,
+  actor: 'token:t1',
+  auditActor: 'token:t1',
+  ip: '192.0.2.1',
+  userAgent: 'jest',
+  baseUrl: 'http://localhost:8080',
+});
+
+function newBuild(overrides: Partial<NewBuild> = {}): NewBuild {
+  const fwVersion = overrides.fwVersion ?? '1.0';
+  return {
+    hwName: 'board',
+    hwVersion: 'rev1',
+    fwName: 'main',
+    fwVersion,
+    fwType: 'AFI',
+    versionKey: versionKey(fwVersion),
+    buildDate: new Date('2026-11-20T10:00:00Z'),
+    generalRelease: false,
+    objectKey: `uploads/${randomUUID()}`,
+    sizeBytes: 10,
+    sha256: 'a'.repeat(64),
+    whatString: null,
+    notes: null,
+    uploadedBy: 'token:t1',
+    ...overrides,
+  };
+}
+
+beforeAll(async () => {
+  throwaway = await createThrowaway('firmware');
+  dataSource = await openAppDatabase(throwaway.config, FIRMWARE_DATABASE);
+  store = new FilesystemObjectStore(join(throwaway.dataDir, 'objects'));
+  bus = new FakeBus();
+  jobs = new InProcessJobQueue({ backoffMs: 50 });
+  moduleRef = await Test.createTestingModule({
+    providers: [
+      ...UPDATE_CHECK_PROVIDERS,
+      ...FIRMWARE_PROVIDERS,
+      { provide: DataSource, useValue: dataSource },
+      { provide: ObjectStore, useValue: store },
+      { provide: MessageBus, useValue: bus },
+      { provide: JobQueue, useValue: jobs },
+      { provide: SERVICE_CONFIG, useValue: { ...throwaway.config, firmwareMaxBytes: 1024 * 1024, downloadLinkSecret: 'x'.repeat(40) } },
+    ],
+  }).compile();
+  await moduleRef.init();
+  repository = moduleRef.get(BuildRepository);
+  service = moduleRef.get(FirmwareService);
+});
+
+afterAll(async () => {
+  await moduleRef?.close();
+  await jobs?.close();
+  await closeDatabases();
+  await throwaway?.dispose();
+});
+
+describe('BuildRepository', () => {
+  it('the build identity decides concurrent inserts: exactly one wins', async () => {
+    const c = customer();
+    const results = await Promise.all(Array.from({ length: 10 }, () => repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '7.0' }) })));
+    expect(results.filter((r) => r !== null)).toHaveLength(1);
+    // another fw_type is another identity
+    expect(await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '7.0', fwType: 'EFI' }) })).not.toBeNull();
+    expect(await repository.findByIdentity({ customerId: c.id, hwName: 'board', hwVersion: 'rev1', fwName: 'main', fwVersion: '7.0', fwType: 'AFI' })).not.toBeNull();
+  });
+
+  it('sorts by version in SQL (version_key) exactly as the version order does', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(fc.stringMatching(/^[0-9][0-9.a-z~-]{0,10}$/), { minLength: 2, maxLength: 25 }), async (versions) => {
+        const c = customer();
+        for (const fwVersion of versions) await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion, versionKey: versionKey(fwVersion) }) });
+        const rows = await repository.list({ customerId: c.id, order: 'asc', limit: 100, offset: 0 });
+        expect(rows.map((r) => r.fwVersion)).toEqual([...versions].sort(compareVersions));
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it('update: stale revision refused, a no-op keeps the revision, tags replaced and sorted', async () => {
+    const c = customer();
+    const build = (await repository.insertIfAbsent({ customerId: c.id, ...newBuild() }))!;
+    expect(build.revision).toBe(1);
+    const noop = await repository.update({ customerId: c.id, id: build.id, changes: { status: 'active' } });
+    expect(noop.kind).toBe('unchanged');
+    const updated = await repository.update({ customerId: c.id, id: build.id, expectedRevision: 1, changes: { tags: ['z', 'a', 'z'], tagFilterDisabled: true } });
+    expect(updated).toMatchObject({ kind: 'updated', after: { revision: 2, tags: ['a', 'z'], tagFilterDisabled: true } });
+    expect(await repository.update({ customerId: c.id, id: build.id, expectedRevision: 1, changes: { status: 'withdrawn' } })).toMatchObject({ kind: 'stale' });
+    expect(await repository.update({ customerId: customer().id, id: build.id, changes: { status: 'withdrawn' } })).toEqual({ kind: 'not-found' });
+    expect((await repository.findById({ customerId: c.id, id: build.id }))!.tags).toEqual(['a', 'z']);
+  });
+
+  it('concurrent PATCHes with the same If-Match revision: one applies, the others are stale', async () => {
+    const c = customer();
+    const build = (await repository.insertIfAbsent({ customerId: c.id, ...newBuild() }))!;
+    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => repository.update({ customerId: c.id, id: build.id, expectedRevision: 1, changes: { tags: [`t${i}`] } })));
+    expect(results.filter((r) => r.kind === 'updated')).toHaveLength(1);
+    expect(results.filter((r) => r.kind === 'stale')).toHaveLength(4);
+  });
+
+  it('rename merges and records the operation; delete removes; counts; active builds; downloads', async () => {
+    const c = customer();
+    const one = (await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '1' }) }))!;
+    const two = (await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '2' }) }))!;
+    await repository.update({ customerId: c.id, id: one.id, changes: { tags: ['old', 'new'] } });
+    await repository.update({ customerId: c.id, id: two.id, changes: { tags: ['old', 'x'], status: 'withdrawn' } });
+    const renamed = await repository.renameTag({ customerId: c.id, from: 'old', to: 'new' });
+    expect(renamed.changedBuilds).toBe(2);
+    expect((await repository.findById({ customerId: c.id, id: one.id }))!.tags).toEqual(['new']);
+    expect((await repository.findById({ customerId: c.id, id: two.id }))!).toMatchObject({ tags: ['new', 'x'], revision: 3 });
+    expect(Object.fromEntries(await repository.tagCounts({ customerId: c.id }))).toEqual({ new: 2, x: 1 });
+    const deleted = await repository.deleteTag({ customerId: c.id, tag: 'x' });
+    expect(deleted.opId).toBeGreaterThan(renamed.opId);
+    const ops = moduleRef.get(TagSyncRepository);
+    expect(await ops.nextPending({ customerId: c.id })).toMatchObject({ id: renamed.opId, kind: 'rename', tag: 'old', toTag: 'new' });
+    expect((await repository.activeBuilds({ customerId: c.id })).map((b) => b.id)).toEqual([one.id]);
+    const counts = await service.counts({ customerIds: [c.id, randomUUID()] });
+    expect(counts[c.id]).toEqual({ firmware: 2, tags: ['new'] });
+    expect(Object.values(counts)[1]).toEqual({ firmware: 0, tags: [] });
+    expect(await repository.recordDownload({ customerId: c.id, id: one.id, kind: 'notes' })).toBe(true);
+    expect(await repository.recordDownload({ customerId: c.id, id: one.id, kind: 'binary' })).toBe(true);
+    expect(await repository.recordDownload({ customerId: customer().id, id: one.id, kind: 'binary' })).toBe(false);
+    expect(await repository.findById({ customerId: c.id, id: one.id })).toMatchObject({ downloadCount: 1, notesDownloadCount: 1 });
+  });
+});
+
+describe('upload', () => {
+  const upload = (c: CustomerRef, files: Record<string, StagedFile>, query: Record<string, unknown> = {}) =>
+    service.upload({ ctx: ctxOf(c), params: { hw_name: 'board', hw_version: 'rev1', fw_name: 'main' }, query: query as never, body: undefined, files });
+  const binary = (what: string) => Buffer.from(`\0\0@(#)${what}\0tail`, 'latin1');
+
+  it('keeps the staged objects of a new build, deletes them for identical re-uploads, 409 and 422', async () => {
+    const c = customer();
+    const firmware = await stageFile(store, binary('1.0, 2026-11-20, AFI'), 'application/octet-stream');
+    const notes = await stageFile(store, 'notes');
+    const created = await upload(c, { firmware, notes });
+    expect(created).toMatchObject({ created: true, build: { fw_version: '1.0', notes: { size_bytes: 5 } } });
+    expect(await exists(store, firmware.key)).toBe(true);
+    expect(await exists(store, notes.key)).toBe(true);
+
+    const again = await stageFile(store, binary('1.0, 2026-11-20, AFI'));
+    expect(await upload(c, { firmware: again })).toEqual({ created: false, build: created.build });
+    expect(await exists(store, again.key)).toBe(false);
+
+    const conflicting = await stageFile(store, binary('1.0, 2026-11-20, AFI') + 'x');
+    await expect(upload(c, { firmware: conflicting })).rejects.toMatchObject({ code: ErrorCode.Conflict });
+    expect(await exists(store, conflicting.key)).toBe(false);
+
+    const unparseable = await stageFile(store, binary('nonsense'));
+    const unparseableNotes = await stageFile(store, 'n');
+    await expect(upload(c, { firmware: unparseable, notes: unparseableNotes })).rejects.toMatchObject({ code: ErrorCode.Unprocessable });
+    expect(await exists(store, unparseable.key)).toBe(false);
+    expect(await exists(store, unparseableNotes.key)).toBe(false);
+
+    const missingName = await stageFile(store, binary('2.0, 2026-11-20, AFI'));
+    await expect(service.upload({ ctx: ctxOf(c), params: {}, query: {} as never, body: undefined, files: { firmware: missingName } })).rejects.toMatchObject({ code: ErrorCode.BadRequest });
+    expect(await exists(store, missingName.key)).toBe(false);
+    // a retried message (the same staged key again) never deletes the build's own object
+    expect((await upload(c, { firmware, notes })).created).toBe(false);
+    expect(await exists(store, firmware.key)).toBe(true);
+    expect(await exists(store, notes.key)).toBe(true);
+  });
+
+  it('announces a new build (firmware.changed) and audits it', async () => {
+    const c = customer();
+    bus.emitted.length = 0;
+    await upload(c, { firmware: await stageFile(store, binary('1.0, 2026-11-20, AFI')) });
+    expect(bus.emitted.find((e) => e.subject === FirmwareEvents.changed.subject)?.payload).toEqual({ customerId: c.id });
+    expect(bus.emitted.find((e) => e.subject === 'admin.audit')?.payload).toMatchObject({ action: 'firmware.create', actor: 'token:t1', domain: c.domain });
+  });
+});
+
+describe('update check from memory', () => {
+  const c = customer();
+  let checks: UpdateCheckService;
+
+  beforeAll(async () => {
+    checks = moduleRef.get(UpdateCheckService);
+    bus.handlers.set(IdentityMessages.resolveCustomer.pattern, (lookup: { domain?: string }) =>
+      lookup.domain === c.domain ? { id: c.id, domain: c.domain, status: 'active', isSandbox: false } : null,
+    );
+    bus.handlers.set(RegistryMessages.lookupDevice.pattern, (req: { hwid: string }) => (req.hwid === 'dev-beta' ? { status: 'active', tags: ['beta'] } : null));
+    await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '1.0', generalRelease: true }) });
+    const tagged = (await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '1.1' }) }))!;
+    await repository.update({ customerId: c.id, id: tagged.id, changes: { tags: ['beta'] } });
+  });
+
+  const call = (fwVersion: string, hwid?: string, headers: Record<string, string> = {}) =>
+    checks.check({
+      ctx: ctxOf(c),
+      params: { domain: c.domain, hw_name: 'board', hw_version: 'rev1', fw_name: 'main', fw_version: fwVersion, ...(hwid ? { hwid } : {}) },
+      query: { type: 'AFI' },
+      body: undefined,
+      headers,
+    });
+
+  it('loads the index once; further checks make no database query and no write', async () => {
+    const first = await call('0.1', 'dev-beta');
+    expect(first.kind === 'items' && first.items.map((i) => i.fw_version)).toEqual(['1.0', '1.1']);
+    const queries = jest.spyOn(dataSource, 'createQueryRunner');
+    for (let i = 0; i < 50; i++) await call('0.1', i % 2 ? 'dev-beta' : undefined);
+    expect(queries).not.toHaveBeenCalled();
+    queries.mockRestore();
+  });
+
+  it('a firmware.changed event (from any replica) drops the index; the next check sees the change', async () => {
+    const before = await call('1.0');
+    expect(before.kind === 'items' && before.items).toEqual([]);
+    const general = (await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '1.2', generalRelease: true }) }))!;
+    const cached = await call('1.0');
+    expect(cached.kind === 'items' && cached.items).toEqual([]); // still the cached index
+    bus.emit(FirmwareEvents.changed, { customerId: c.id });
+    const after = await call('1.0');
+    expect(after.kind === 'items' && after.items.map((i) => i.id)).toEqual([general.id]);
+    const notModified = await call('1.0', undefined, { 'if-none-match': after.etag });
+    expect(notModified.kind).toBe('not-modified');
+  });
+
+  it('a load overtaken by an invalidation is not kept', async () => {
+    const index = moduleRef.get(BuildIndex);
+    const d = customer();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const original = repository.activeBuilds.bind(repository);
+    const spy = jest.spyOn(repository, 'activeBuilds').mockImplementationOnce(async (q) => {
+      const rows = await original(q);
+      await gate;
+      return rows;
+    });
+    const loading = index.get(d.id) as Promise<unknown>;
+    await repository.insertIfAbsent({ customerId: d.id, ...newBuild({ fwVersion: '5.0', generalRelease: true }) });
+    index.invalidate(d.id);
+    release();
+    const loaded = (await loading) as { size: number };
+    expect(loaded.size).toBe(1); // reloaded after the invalidation
+    expect(spy).toHaveBeenCalledTimes(2);
+    spy.mockRestore();
+  });
+});
+
+describe('tag sync with the registry', () => {
+  let sync: TagSync;
+  let tags: TagsService;
+  const c = customer();
+  const applied: string[] = [];
+
+  beforeEach(() => {
+    bus.handlers.delete(RegistryMessages.renameTag.pattern);
+    bus.handlers.delete(RegistryMessages.deleteTag.pattern);
+  });
+
+  beforeAll(() => {
+    sync = moduleRef.get(TagSync);
+    tags = moduleRef.get(TagsService);
+  });
+
+  const registryUp = () => {
+    bus.handlers.set(RegistryMessages.renameTag.pattern, (r: { from: string; to: string }) => {
+      applied.push(`rename ${r.from} ${r.to}`);
+      return { devices: 3 };
+    });
+    bus.handlers.set(RegistryMessages.deleteTag.pattern, (r: { tag: string }) => {
+      applied.push(`delete ${r.tag}`);
+      return { devices: 1 };
+    });
+  };
+  const rename = (from: string, to: string) => tags.rename({ ctx: ctxOf(c), params: { tag: from }, query: {}, body: { to } });
+  const remove = (tag: string) => tags.delete({ ctx: ctxOf(c), params: { tag }, query: {}, body: undefined });
+
+  it('applied at once when the registry answers: 200-style result with the device count', async () => {
+    registryUp();
+    expect(await rename('a', 'b')).toEqual({ tag: 'b', firmware: 0, devices: 3, pending: false });
+    expect(applied).toEqual(['rename a b']);
+  });
+
+  it('pending while the registry is down; replayed in order by the job queue once it is back', async () => {
+    applied.length = 0;
+    expect(await rename('b', 'c')).toMatchObject({ pending: true, devices: null });
+    expect(await remove('c')).toMatchObject({ pending: true, devices: null });
+    expect(await moduleRef.get(TagSyncRepository).nextPending({ customerId: c.id })).toMatchObject({ kind: 'rename', tag: 'b' });
+    registryUp();
+    for (let i = 0; i < 100 && (await moduleRef.get(TagSyncRepository).nextPending({ customerId: c.id })); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await moduleRef.get(TagSyncRepository).nextPending({ customerId: c.id })).toBeNull();
+    expect(applied).toEqual(['rename b c', 'delete c']);
+  });
+
+  it('one replay at a time per customer (the lease)', async () => {
+    const d = customer();
+    const ops = moduleRef.get(TagSyncRepository);
+    expect(await ops.acquireLease({ customerId: d.id, owner: 'one', ttlMs: 60_000 })).toBe(true);
+    expect(await ops.acquireLease({ customerId: d.id, owner: 'two', ttlMs: 60_000 })).toBe(false);
+    expect((await sync.drain(d.id, 1000)).state).toBe('busy');
+    await ops.releaseLease({ customerId: d.id, owner: 'one' });
+    expect(await ops.acquireLease({ customerId: d.id, owner: 'two', ttlMs: 1 })).toBe(true);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await ops.acquireLease({ customerId: d.id, owner: 'three', ttlMs: 60_000 })).toBe(true); // expired lease taken over
+    expect(TAG_SYNC_QUEUE).toBe('firmware-tag-sync');
+  });
+});
