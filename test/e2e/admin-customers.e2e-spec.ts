@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { letters, randomContent, randomDomain, randomLogName } from './support/factories.js';
 import type { HttpReply } from './support/http.js';
+import { createBuild, createDevice, productLine } from './support/firmware.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
 /** SPEC "Administrator endpoints": /admin/customers (create, list with counts, get with members). */
@@ -126,6 +127,16 @@ describe('admin: customers', () => {
       const after = (await list()).find((c) => c.domain === customer.domain)!;
       expect(after.counts).toEqual({ firmware: 0, logdata: 2, devices: 0, tags: 0, active_tokens: 3, stored_bytes: 350 });
       expect(after).toMatchObject({ domain: customer.domain, name: customer.name, status: 'active', is_sandbox: false, cors_origins: [] });
+    });
+
+    it('counts builds, devices and distinct tags from the apps that own them', async () => {
+      const other = await rt.newCustomer();
+      const line = productLine();
+      await createBuild(rt, other.full, line, '1.0.0', { tags: ['beta', 'eu'] });
+      await createBuild(rt, other.full, line, '1.1.0', { tags: ['beta'] });
+      await createDevice(rt, other.full, `dev-${letters(6)}`, ['beta', 'lab']);
+      const counts = (await list()).find((c) => c.domain === other.domain)!.counts;
+      expect(counts).toMatchObject({ firmware: 2, devices: 1, tags: 3 });
     });
 
     it('counts only active tokens', async () => {

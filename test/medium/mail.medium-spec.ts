@@ -23,7 +23,7 @@ describe('OutboxMailer', () => {
   const lines: string[] = [];
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'outbox-'));
-    configureLogging({ sink: (line) => lines.push(line) });
+    configureLogging({ level: 'info', sink: (line) => lines.push(line) });
   });
   afterAll(async () => {
     configureLogging({ sink: (line) => process.stdout.write(line + '\n') });

@@ -22,11 +22,14 @@ export async function startStandalone(env: NodeJS.ProcessEnv = process.env, opti
   const config = loadConfig(env);
   const logger = new JsonLogger('standalone');
   const releaseLock: () => void = config.databaseUrl ? () => undefined : acquireDataDirLock(config.dataDir);
+  // Closed in this order: the gateway first (no new requests), then the apps in BACKEND_APPS
+  // order, which lists producers (firmware) before the apps they report to (registry, admin)
+  // and the worker last, so final batches (sightings, audit, mail) still find their consumer.
   const contexts: INestApplicationContext[] = [];
   try {
     contexts.push(...(await Promise.all(BACKEND_APPS.map((app) => startBackendApp(app, BACKEND_MODULES[app].module, config)))));
     const gateway = await startGateway(config, options.port ?? config.port);
-    contexts.push(gateway.app);
+    contexts.unshift(gateway.app);
     logger.info('ready', { port: gateway.port, data_dir: config.dataDir, startup_ms: Math.round(process.uptime() * 1000) });
     let closed = false;
     return {
@@ -36,14 +39,14 @@ export async function startStandalone(env: NodeJS.ProcessEnv = process.env, opti
       async close() {
         if (closed) return;
         closed = true;
-        for (const context of contexts.reverse()) await context.close();
+        for (const context of contexts) await context.close();
         await closeMessageBuses();
         await closeDatabases();
         releaseLock();
       },
     };
   } catch (err) {
-    for (const context of contexts.reverse()) await context.close().catch(() => undefined);
+    for (const context of contexts) await context.close().catch(() => undefined);
     await closeDatabases().catch(() => undefined);
     releaseLock();
     throw err;

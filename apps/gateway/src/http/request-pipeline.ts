@@ -15,7 +15,7 @@ import {
   SESSION_COOKIES,
   type StagedFile,
 } from '@app/contracts';
-import { JsonLogger, logContext, MessageBus, type ServiceConfig, tracer, withClientSpan } from '@app/infra';
+import { JsonLogger, logContext, MessageBus, type ServiceConfig, tracer } from '@app/infra';
 import { SpanKind } from '@opentelemetry/api';
 import { SERVICE_CONFIG } from '@app/platform';
 import { AccessPolicy, type Access } from '../auth/access-policy.js';
@@ -181,7 +181,7 @@ export class RequestPipeline {
         ...(endpoint.auth.kind === 'refresh' ? { refresh: { token: cookies[SESSION_COOKIES.refresh] ?? null, csrfToken: csrfToken ?? null } } : {}),
       };
       const message = endpoint.target.message;
-      const result = await withClientSpan(message.pattern, () => this.bus.send(message, call));
+      const result = await this.bus.send(message, call);
       staged = undefined; // the app owns it now
       stagedParts = undefined;
       this.writeReply(res, endpoint.target.reply(result, { json, baseUrl: this.config.publicUrl, path }), method === 'HEAD');

@@ -1,14 +1,23 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type CountsByCustomer, type CustomerId, LogdataMessages } from '@app/contracts';
+import { type CustomerId, FirmwareMessages, LogdataMessages, type MessageDef, RegistryMessages } from '@app/contracts';
 import { JsonLogger, MessageBus } from '@app/infra';
 
-/** Longest the admin customer list waits for the logdata app before answering zeros. */
+/** Longest the admin customer list waits for another app before answering zeros for it. */
 export const USAGE_TIMEOUT_MS = 3_000;
 
+export interface CustomerUsageCounts {
+  readonly firmware: number;
+  readonly logdata: number;
+  readonly devices: number;
+  readonly tags: number;
+  readonly storedBytes: number;
+}
+
+type CountsMessage<R> = MessageDef<{ readonly customerIds: readonly string[] }, Record<string, R>>;
+
 /**
- * Per-customer usage held by other apps. Each source is optional: an app that is down or slow
- * contributes zeros instead of failing the admin list. Firmware, devices and tags join here
- * when those apps answer a counts message.
+ * Per-customer usage held by other apps (log files, builds, devices, tags). Each source is
+ * optional: an app that is down or slow contributes zeros instead of failing the admin list.
  */
 @Injectable()
 export class CustomerUsage {
@@ -16,13 +25,39 @@ export class CustomerUsage {
 
   constructor(@Inject(MessageBus) private readonly bus: MessageBus) {}
 
-  async logdata(customerIds: readonly CustomerId[]): Promise<CountsByCustomer> {
+  async of(customerIds: readonly CustomerId[]): Promise<Map<CustomerId, CustomerUsageCounts>> {
+    const [logdata, firmware, registry] = await Promise.all([
+      this.ask(LogdataMessages.counts, customerIds),
+      this.ask(FirmwareMessages.counts, customerIds),
+      this.ask(RegistryMessages.counts, customerIds),
+    ]);
+    return new Map(
+      customerIds.map((id) => [
+        id,
+        {
+          firmware: integer(firmware[id]?.firmware),
+          logdata: integer(logdata[id]?.count),
+          devices: integer(registry[id]?.devices),
+          // A tag on builds and devices alike counts once.
+          tags: new Set([...(firmware[id]?.tags ?? []), ...(registry[id]?.tags ?? [])]).size,
+          storedBytes: integer(logdata[id]?.storedBytes),
+        },
+      ]),
+    );
+  }
+
+  private async ask<R>(message: CountsMessage<R>, customerIds: readonly CustomerId[]): Promise<Record<string, R>> {
     if (customerIds.length === 0) return {};
     try {
-      return await this.bus.send(LogdataMessages.counts, { customerIds: [...customerIds] }, { timeoutMs: USAGE_TIMEOUT_MS });
+      return await this.bus.send(message, { customerIds: [...customerIds] }, { timeoutMs: USAGE_TIMEOUT_MS });
     } catch (err) {
-      this.logger.warn('logdata counts unavailable; answering zeros', { error: err instanceof Error ? err.message : String(err) });
+      this.logger.warn(`${message.pattern} unavailable; answering zeros`, { error: err instanceof Error ? err.message : String(err) });
       return {};
     }
   }
+}
+
+function integer(value: unknown): number {
+  const n = Number(value ?? 0);
+  return Number.isFinite(n) ? Math.trunc(n) : 0;
 }

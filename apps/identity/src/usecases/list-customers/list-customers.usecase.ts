@@ -6,9 +6,9 @@ import { Clock } from '../../services/clock.js';
 import { CustomerUsage } from '../../services/customer-usage.service.js';
 
 /**
- * GET /admin/customers with counts. Active tokens come from the identity schema; log files
- * and stored bytes from the logdata app (zeros when it does not answer); firmware, devices
- * and tags are 0 until those apps answer a counts message.
+ * GET /admin/customers with counts. Active tokens come from the identity schema; log files,
+ * stored bytes, builds, devices and tags from the apps that own them (zeros for an app that
+ * does not answer).
  */
 @Injectable()
 export class ListCustomersUseCase {
@@ -21,24 +21,19 @@ export class ListCustomersUseCase {
   async execute(): Promise<{ items: CustomerWithCounts[] }> {
     const customers = await this.store.repos.customers.listAll();
     const ids = customers.map((c) => c.id);
-    const [tokens, logdata] = await Promise.all([this.store.repos.tokens.countActiveByCustomer(ids, this.clock.now()), this.usage.logdata(ids)]);
+    const [tokens, usage] = await Promise.all([this.store.repos.tokens.countActiveByCustomer(ids, this.clock.now()), this.usage.of(ids)]);
     return {
       items: customers.map((customer) => ({
         ...toCustomerView(customer),
         counts: {
-          firmware: 0,
-          logdata: integer(logdata[customer.id]?.count),
-          devices: 0,
-          tags: 0,
+          firmware: usage.get(customer.id)?.firmware ?? 0,
+          logdata: usage.get(customer.id)?.logdata ?? 0,
+          devices: usage.get(customer.id)?.devices ?? 0,
+          tags: usage.get(customer.id)?.tags ?? 0,
           active_tokens: tokens.get(customer.id) ?? 0,
-          stored_bytes: integer(logdata[customer.id]?.storedBytes),
+          stored_bytes: usage.get(customer.id)?.storedBytes ?? 0,
         },
       })),
     };
   }
-}
-
-function integer(value: unknown): number {
-  const n = Number(value ?? 0);
-  return Number.isFinite(n) ? Math.trunc(n) : 0;
 }
