@@ -5,7 +5,9 @@ import {
   type CreatedToken,
   ErrorCode,
   IdentityEvents,
+  FirmwareMessages,
   LogdataMessages,
+  RegistryMessages,
   READ_SCOPES,
   ROLE_SCOPES,
   ServiceError,
@@ -731,7 +733,7 @@ describe('admin customers', () => {
     expect(members).toEqual([expect.objectContaining({ email: existing.email, role: 'owner' })]);
   });
 
-  it('lists customers with counts; logdata counts come from the logdata app, zeros when it is down', async () => {
+  it('lists customers with counts from the apps that own them, zeros for an app that is down', async () => {
     const ctx = await adminCtx();
     const { customer, ctx: memberCtx } = await memberWithPrincipal('editor');
     await tokens.create(aCall(memberCtx, { body: { name: 'a', bundle: 'read-only' } }));
@@ -739,20 +741,23 @@ describe('admin customers', () => {
     await tokens.revoke(aCall(memberCtx, { params: { id: revoked.id } }));
 
     app.bus.respond(LogdataMessages.counts, ({ customerIds }) => Object.fromEntries(customerIds.map((id) => [id, id === customer.id ? { count: 3, storedBytes: 4096 } : { count: 0, storedBytes: 0 }])));
+    app.bus.respond(FirmwareMessages.counts, ({ customerIds }) => Object.fromEntries(customerIds.map((id) => [id, id === customer.id ? { firmware: 2, tags: ['beta', 'eu'] } : { firmware: 0, tags: [] }])));
+    app.bus.respond(RegistryMessages.counts, ({ customerIds }) => Object.fromEntries(customerIds.map((id) => [id, id === customer.id ? { devices: 5, tags: ['beta', 'lab'] } : { devices: 0, tags: [] }])));
     const list = await customers.list();
     const item = list.items.find((c) => c.domain === customer.domain)!;
-    expect(item.counts).toEqual({ firmware: 0, logdata: 3, devices: 0, tags: 0, active_tokens: 1, stored_bytes: 4096 });
+    expect(item.counts).toEqual({ firmware: 2, logdata: 3, devices: 5, tags: 3, active_tokens: 1, stored_bytes: 4096 });
     expect(list.items.map((c) => c.domain)).toEqual([...list.items.map((c) => c.domain)].sort());
-    const sent = app.bus.sent.at(-1)!;
-    expect(sent.pattern).toBe(LogdataMessages.counts.pattern);
-    expect((sent.payload as { customerIds: string[] }).customerIds).toContain(customer.id);
-    expect(sent.options?.timeoutMs).toBeLessThanOrEqual(5000);
+    for (const message of [LogdataMessages.counts, FirmwareMessages.counts, RegistryMessages.counts]) {
+      const sent = app.bus.sent.filter((s) => s.pattern === message.pattern).at(-1)!;
+      expect((sent.payload as { customerIds: string[] }).customerIds).toContain(customer.id);
+      expect(sent.options?.timeoutMs).toBeLessThanOrEqual(5000);
+    }
 
     app.bus.respond(LogdataMessages.counts, () => {
       throw ServiceError.unavailable('logdata did not answer');
     });
     const degraded = await customers.list();
-    expect(degraded.items.find((c) => c.domain === customer.domain)!.counts).toEqual({ firmware: 0, logdata: 0, devices: 0, tags: 0, active_tokens: 1, stored_bytes: 0 });
+    expect(degraded.items.find((c) => c.domain === customer.domain)!.counts).toEqual({ firmware: 2, logdata: 0, devices: 5, tags: 3, active_tokens: 1, stored_bytes: 0 });
     void ctx;
   });
 
