@@ -1,21 +1,7 @@
 import type { RequestLogEntry } from '@app/contracts';
 
-/** A request-log entry ready for the table: every column present, types and lengths safe. */
-export interface RequestLogRow {
-  readonly ts: string;
-  readonly domain: string | null;
-  readonly actor: string | null;
-  readonly method: string;
-  readonly route: string;
-  readonly path: string;
-  readonly status: number;
-  readonly ip: string;
-  readonly user_agent: string;
-  readonly bytes_in: number;
-  readonly bytes_out: number;
-  readonly duration_ms: number;
-  readonly request_id: string;
-}
+/** A request-log entry ready for the table: every column present, types and lengths safe (see toRequestLogRow). */
+export type RequestLogRow = RequestLogEntry;
 
 const MAX = { domain: 253, actor: 256, method: 16, route: 512, path: 4096, ip: 64, user_agent: 1024, request_id: 128 } as const;
 const INT32_MAX = 2_147_483_647;
