@@ -243,7 +243,7 @@ async function main(): Promise<void> {
     const directory = new DeviceDirectory(bus);
     directory.onModuleInit();
     for (let i = 0; i < 1000; i++) await directory.lookup(customerId!, `dev-${String(i).padStart(7, '0')}`);
-    console.log(`    ${pad(`DeviceDirectory, cached`, 30)} ${await measure(LOOKUPS * 10, 1, (i) => directory.lookup(customerId!, `dev-${String(i % 1000).padStart(7, '0')}`))}`);
+    console.log(`    ${pad(`DeviceDirectory, cached`, 30)} ${await measure(LOOKUPS * 10, 1, async (i) => directory.lookup(customerId!, `dev-${String(i % 1000).padStart(7, '0')}`))}`);
     directory.onModuleDestroy();
 
     // ---- the Tags API and admin messages

@@ -15,6 +15,8 @@ import {
   RegistryMessages,
   ServiceError,
   type StagedFile,
+  type UpdateCheckResult,
+  type UpdateItem,
 } from '@app/contracts';
 import { closeDatabases, configureLogging, FilesystemObjectStore, InProcessJobQueue, JobQueue, MessageBus, ObjectStore, openAppDatabase } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
@@ -44,6 +46,11 @@ class FakeBus extends MessageBus {
   readonly emitted: { subject: string; payload: unknown }[] = [];
   readonly handlers = new Map<string, (payload: any) => unknown>();
   private readonly listeners = new Map<string, Set<(payload: any) => void>>();
+
+  serve<Req, Res>(message: MessageDef<Req, Res>, handler: (payload: Req) => Res | Promise<Res>): () => void {
+    this.handlers.set(message.pattern, handler);
+    return () => this.handlers.delete(message.pattern);
+  }
 
   async send<Req, Res>(message: MessageDef<Req, Res>, payload: Req): Promise<Res> {
     this.sent.push({ pattern: message.pattern, payload });
@@ -269,6 +276,7 @@ describe('update check from memory', () => {
     await repository.update({ customerId: c.id, id: tagged.id, changes: { tags: ['beta'] } });
   });
 
+  const itemsOf = (result: Extract<UpdateCheckResult, { kind: 'items' }>) => JSON.parse(result.body) as UpdateItem[];
   const call = (fwVersion: string, hwid?: string, headers: Record<string, string> = {}) =>
     checks.check({
       ctx: ctxOf(c),
@@ -280,7 +288,7 @@ describe('update check from memory', () => {
 
   it('loads the index once; further checks make no database query and no write', async () => {
     const first = await call('0.1', 'dev-beta');
-    expect(first.kind === 'items' && first.items.map((i) => i.fw_version)).toEqual(['1.0', '1.1']);
+    expect(first.kind === 'items' && itemsOf(first).map((i) => i.fw_version)).toEqual(['1.0', '1.1']);
     const queries = jest.spyOn(dataSource, 'createQueryRunner');
     for (let i = 0; i < 50; i++) await call('0.1', i % 2 ? 'dev-beta' : undefined);
     expect(queries).not.toHaveBeenCalled();
@@ -289,13 +297,13 @@ describe('update check from memory', () => {
 
   it('a firmware.changed event (from any replica) drops the index; the next check sees the change', async () => {
     const before = await call('1.0');
-    expect(before.kind === 'items' && before.items).toEqual([]);
+    expect(before.kind === 'items' && itemsOf(before)).toEqual([]);
     const general = (await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '1.2', generalRelease: true }) }))!;
     const cached = await call('1.0');
-    expect(cached.kind === 'items' && cached.items).toEqual([]); // still the cached index
+    expect(cached.kind === 'items' && itemsOf(cached)).toEqual([]); // still the cached index
     bus.emit(FirmwareEvents.changed, { customerId: c.id });
     const after = await call('1.0');
-    expect(after.kind === 'items' && after.items.map((i) => i.id)).toEqual([general.id]);
+    expect(after.kind === 'items' && itemsOf(after).map((i) => i.id)).toEqual([general.id]);
     const notModified = await call('1.0', undefined, { 'if-none-match': after.etag });
     expect(notModified.kind).toBe('not-modified');
   });

@@ -14,6 +14,10 @@ export class RecordingBus extends MessageBus {
   emit<P>(event: EventDef<P>, payload: P): void {
     this.events.push({ subject: event.subject, payload: JSON.parse(JSON.stringify(payload)) });
   }
+  serve(): () => void {
+    throw new Error('RecordingBus serves no messages');
+  }
+
   subscribe(): () => void {
     return () => undefined;
   }

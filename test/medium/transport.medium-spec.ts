@@ -79,6 +79,8 @@ function protocol(prefix: string) {
     trace: defineMessage<Record<string, never>, { traceparent: string | null; traceId: string | null }>(`${prefix}.trace`),
     requestId: defineMessage<Endpoint, string | null>(`${prefix}.request-id`),
     nobody: defineMessage<Record<string, never>, never>(`${prefix}nobody.ping`),
+    served: defineMessage<{ n: number; fail?: 'service' | 'crash' }, { replica: string; n: number }>(`${prefix}.served`),
+    servedByReference: defineMessage<{ items: string[] }, { items: string[] }>(`${prefix}.served-by-reference`, { byReference: true }),
     queued: defineEvent<{ id: string }>(`${prefix}.queued`, 'queue'),
     broadcast: defineEvent<{ id: string }>(`${prefix}.broadcast`, 'broadcast'),
   };
@@ -261,6 +263,66 @@ describe.each([
     expect(client.spanContext().traceId).toBe(traceId);
     expect(server.spanContext().traceId).toBe(traceId);
     expect(server.parentSpanContext?.spanId).toBe(client.spanContext().spanId);
+  });
+
+  it('serve(): answers directly, spreads over the replicas of the app, and errors cross as from a controller', async () => {
+    const served: Record<string, number> = {};
+    const handler = (replica: string) => (request: { n: number; fail?: 'service' | 'crash' }) => {
+      served[replica] = (served[replica] ?? 0) + 1;
+      if (request.fail === 'service') throw new ServiceError(ErrorCode.NotFound, 'no such thing', { 'x-hint': 'h' });
+      if (request.fail === 'crash') throw new Error('boom');
+      return { replica, n: request.n };
+    };
+    const replicaBuses = [createMessageBus(config, p.app as AppName), createMessageBus(config, p.app as AppName)];
+    const stops = [replicaBuses[0]!.serve(p.served, handler('s1')), replicaBuses[1]!.serve(p.served, handler('s2'))];
+    try {
+      // Over NATS a subscription becomes active asynchronously: ask until answered.
+      let first: { n: number } | undefined;
+      for (let i = 0; i < 50 && !first; i++) first = await bus.send(p.served, { n: -1 }).catch(() => sleep(50).then(() => undefined));
+      const replies = await Promise.all(Array.from({ length: 40 }, (_, n) => bus.send(p.served, { n })));
+      expect(replies.map((r) => r.n)).toEqual(Array.from({ length: 40 }, (_, n) => n));
+      expect(served.s1 ?? 0).toBeGreaterThan(0);
+      expect(served.s2 ?? 0).toBeGreaterThan(0);
+      const notFound = await rejection(bus.send(p.served, { n: 0, fail: 'service' }));
+      expect(notFound).toBeInstanceOf(ServiceError);
+      expect(notFound).toMatchObject({ code: ErrorCode.NotFound, message: 'no such thing', headers: { 'x-hint': 'h' } });
+      const before = logLines.length;
+      const crashed = await rejection(bus.send(p.served, { n: 0, fail: 'crash' }));
+      expect(crashed).toMatchObject({ code: ErrorCode.Internal, message: 'internal error' });
+      expect(logLines.slice(before).some((l) => l.msg === 'message handler failed' && l.error === 'boom')).toBe(true);
+    } finally {
+      for (const stop of stops) stop();
+    }
+    await sleep(100);
+    const gone = await rejection(bus.send(p.served, { n: 0 }));
+    expect(gone).toMatchObject({ code: ErrorCode.Unavailable });
+  });
+
+  it('serve(): a byReference message is not copied in process; others are, as over the wire', async () => {
+    const stop = otherBus.serve(p.servedByReference, (request) => {
+      request.items.push('seen by handler');
+      return request;
+    });
+    const copied = otherBus.serve(p.served, (request) => {
+      (request as { n: number }).n = 99;
+      return { replica: 'x', n: 1 };
+    });
+    try {
+      let payload = { items: ['a'] };
+      let reply: { items: string[] } | undefined;
+      for (let i = 0; i < 50 && !reply; i++) {
+        payload = { items: ['a'] };
+        reply = await bus.send(p.servedByReference, payload).catch(() => sleep(50).then(() => undefined));
+      }
+      expect(reply!.items).toEqual(['a', 'seen by handler']);
+      expect(reply === payload).toBe(adapter === 'in-process');
+      const request = { n: 5 };
+      await bus.send(p.served, request);
+      expect(request.n).toBe(5);
+    } finally {
+      stop();
+      copied();
+    }
   });
 
   it('delivers a queue event once per app, whatever the number of replicas', async () => {

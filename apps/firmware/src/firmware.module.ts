@@ -3,7 +3,6 @@ import type { AppDatabaseOptions, ServiceConfig } from '@app/infra';
 import { CustomerDirectory, DeviceDirectory, DeviceSightings, healthController, InfraModule } from '@app/platform';
 import { FirmwareController } from './controllers/firmware.controller.js';
 import { TagsController } from './controllers/tags.controller.js';
-import { UpdateCheckController } from './controllers/update-check.controller.js';
 import { BuildEntity } from './entities/build.entity.js';
 import { FirmwareSchema1763700000000 } from './migrations/1763700000000-firmware-schema.js';
 import { FirmwareBuilds1764000000000 } from './migrations/1764000000000-firmware-builds.js';
@@ -14,6 +13,7 @@ import { FirmwareService } from './services/firmware.service.js';
 import { TagSync } from './tags/tag-sync.js';
 import { TagsService } from './tags/tags.service.js';
 import { BuildIndex } from './update-check/build-index.js';
+import { UpdateCheckResponder } from './update-check/update-check.responder.js';
 import { UpdateCheckService } from './update-check/update-check.service.js';
 import { UpdateLinks } from './update-check/update-links.js';
 import { ParseBinary } from './use-cases/parse-binary/parse-binary.usecase.js';
@@ -37,12 +37,13 @@ export type FirmwareRole = 'all' | 'update-check';
 export const FIRMWARE_ROLES: readonly FirmwareRole[] = ['all', 'update-check'];
 
 /** The update check's providers (both roles). */
-export const UPDATE_CHECK_PROVIDERS: Provider[] = [BuildRepository, BuildIndex, UpdateLinks, CustomerDirectory, DeviceDirectory, DeviceSightings, UpdateCheckService];
+export const UPDATE_CHECK_PROVIDERS: Provider[] = [BuildRepository, BuildIndex, UpdateLinks, CustomerDirectory, DeviceDirectory, DeviceSightings, UpdateCheckService, UpdateCheckResponder];
 /** Everything else of the app. */
 export const FIRMWARE_PROVIDERS: Provider[] = [FirmwareChanges, UploadBuild, ParseBinary, FirmwareService, TagSyncRepository, TagSync, TagsService];
 
+/** The update check is served by UpdateCheckResponder (a provider), so its role has no controller of its own. */
 export function firmwareControllers(role: FirmwareRole): Type<unknown>[] {
-  return role === 'update-check' ? [UpdateCheckController] : [FirmwareController, TagsController, UpdateCheckController];
+  return role === 'update-check' ? [] : [FirmwareController, TagsController];
 }
 
 /** `--role=<role>` among the process arguments (default `all`). */

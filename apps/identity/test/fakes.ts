@@ -43,6 +43,10 @@ export class FakeBus extends MessageBus {
     this.emitted.push({ subject: event.subject, payload: JSON.parse(JSON.stringify(payload)) });
   }
 
+  serve(): () => void {
+    throw new Error('FakeBus serves no messages');
+  }
+
   subscribe(): () => void {
     return () => undefined;
   }

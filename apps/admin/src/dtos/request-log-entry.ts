@@ -13,10 +13,10 @@ const INT32_MAX = 2_147_483_647;
  */
 export function toRequestLogRow(entry: RequestLogEntry): RequestLogRow | null {
   if (!entry || typeof entry !== 'object') return null;
-  const ts = typeof entry.ts === 'string' ? new Date(entry.ts) : new Date(NaN);
-  if (Number.isNaN(ts.getTime())) return null;
+  const ts = timestamp(entry.ts);
+  if (ts === null) return null;
   return {
-    ts: ts.toISOString(),
+    ts,
     domain: nullableText(entry.domain, MAX.domain),
     actor: nullableText(entry.actor, MAX.actor),
     method: text(entry.method, MAX.method),
@@ -32,9 +32,19 @@ export function toRequestLogRow(entry: RequestLogEntry): RequestLogRow | null {
   };
 }
 
+/** What gateways send (Date#toISOString) passes as it is; anything else is parsed, or refused (null). */
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+function timestamp(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  if (ISO_UTC.test(value) && !Number.isNaN(Date.parse(value))) return value;
+  const parsed = new Date(value);
+  return Number.isNaN(parsed.getTime()) ? null : parsed.toISOString();
+}
+
 function text(value: unknown, max: number): string {
   if (value === null || value === undefined) return '';
-  return String(value).replaceAll('\u0000', '').slice(0, max);
+  const string = String(value);
+  return (string.includes('\u0000') ? string.replaceAll('\u0000', '') : string).slice(0, max);
 }
 
 function nullableText(value: unknown, max: number): string | null {

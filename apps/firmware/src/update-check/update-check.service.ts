@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   asCustomerId,
+  type DeviceLookup,
   type EndpointCall,
   FW_TYPES,
   type FwType,
@@ -13,10 +14,10 @@ import {
 import { JsonLogger } from '@app/infra';
 import { CustomerDirectory, DeviceDirectory, DeviceSightings } from '@app/platform';
 import { versionKey } from '../domain/version-order.js';
-import { BuildIndex } from './build-index.js';
+import { BuildIndex, type CustomerIndex } from './build-index.js';
 import { groupKey, type IndexedBuild } from './indexed-build.js';
 import { type KnownDevice, needsDevice, selectBuilds } from './selection.js';
-import { UpdateLinks } from './update-links.js';
+import { LINK_REUSE_MS, UpdateLinks } from './update-links.js';
 
 /** Cache-Control max-age of update-check answers (the links inside stay valid ≥ 4 minutes). */
 export const UPDATE_CHECK_MAX_AGE_SECONDS = 60;
@@ -84,17 +85,33 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
   return false;
 }
 
+/** Answers kept per customer index (beyond, they are dropped and rebuilt as asked). */
+export const UPDATE_ANSWERS_PER_CUSTOMER = 10_000;
+
+/** One computed answer: the JSON text of the update items and its ETag. */
+interface Answer {
+  readonly etag: string;
+  readonly body: string;
+  /** When the oldest link inside was signed: the answer is rebuilt once that is LINK_REUSE_MS old. */
+  readonly signedAt: number;
+}
+
 /**
  * The public update check (SPEC "Update check", DECISIONS "Firmware"). The common path reads
  * memory only: the customer from CustomerDirectory's cache, the builds from BuildIndex, the
  * device (only when a newer build could be offered through its tags) from DeviceDirectory's
  * cache; the sighting of a named device is batched to the registry (DeviceSightings). No
- * database query, no write.
+ * database query, no write, and no await when all of it is cached.
+ *
+ * Fleets poll with few distinct inputs (product line, version, type, the device's tags), so
+ * the answer itself (the items' JSON and their ETag) is kept per customer index: dropped with
+ * the index when the customer's builds change, and rebuilt when its links need re-signing.
  */
 @Injectable()
 export class UpdateCheckService {
   private readonly logger = new JsonLogger('firmware');
   private lastRegistryWarning = 0;
+  private readonly answers = new WeakMap<CustomerIndex, Map<string, Answer>>();
 
   constructor(
     @Inject(CustomerDirectory) private readonly customers: CustomerDirectory,
@@ -108,42 +125,65 @@ export class UpdateCheckService {
     const params = call.params;
     const query = call.query ?? ({} as UpdateCheckQuery);
     if (!params || typeof params.domain !== 'string' || typeof params.fw_version !== 'string') throw ServiceError.badRequest('invalid update check');
-    const customer = await this.customers.byDomain(params.domain.toLowerCase());
+    const foundCustomer = this.customers.byDomain(params.domain);
+    const customer = foundCustomer instanceof Promise ? await foundCustomer : foundCustomer;
     if (!customer || customer.status !== 'active') throw ServiceError.notFound('customer not found');
     const customerId = asCustomerId(customer.id);
-    const found = this.index.get(customerId);
-    const index = found instanceof Promise ? await found : found;
-    const builds = index.groups.get(groupKey(params.hw_name, params.hw_version, params.fw_name));
+    const foundIndex = this.index.get(customerId);
+    const index = foundIndex instanceof Promise ? await foundIndex : foundIndex;
+    const group = groupKey(params.hw_name, params.hw_version, params.fw_name);
+    const builds = index.groups.get(group);
     const currentKey = currentKeyOf(params.fw_version);
     const types = parseTypes(query.type);
     let device: KnownDevice | null = null;
     if (params.hwid !== undefined) {
       this.sightings.record(customerId, params.hwid, params.fw_version);
-      if (builds && needsDevice(builds, { currentKey, types })) device = await this.device(customerId, params.hwid);
+      if (builds && needsDevice(builds, { currentKey, types })) {
+        const foundDevice = this.device(customerId, params.hwid);
+        device = foundDevice instanceof Promise ? await foundDevice : foundDevice;
+      }
     }
-    const selected = selectBuilds(builds, { currentKey, types, device, latest: query.latest === true });
-    const etag = listEtag(customerId, selected);
-    if (ifNoneMatchMatches(call.headers?.['if-none-match'], etag)) return { kind: 'not-modified', etag, maxAgeSeconds: UPDATE_CHECK_MAX_AGE_SECONDS };
+    const latest = query.latest === true;
+    const answer = this.answer(index, customerId, `${group}\u0001${params.fw_version}\u0001${query.type ?? ''}\u0001${latest ? 1 : 0}\u0001${device ? `+${device.tags.join('\u0001')}` : '-'}`, () =>
+      selectBuilds(builds, { currentKey, types, device, latest }),
+    );
+    if (ifNoneMatchMatches(call.headers?.['if-none-match'], answer.etag)) return { kind: 'not-modified', etag: answer.etag, maxAgeSeconds: UPDATE_CHECK_MAX_AGE_SECONDS };
+    return { kind: 'items', body: answer.body, etag: answer.etag, maxAgeSeconds: UPDATE_CHECK_MAX_AGE_SECONDS };
+  }
+
+  /** The kept answer for `key`, or a new one from the builds `select` picks. */
+  private answer(index: CustomerIndex, customerId: string, key: string, select: () => IndexedBuild[]): Answer {
+    let kept = this.answers.get(index);
+    if (!kept) this.answers.set(index, (kept = new Map()));
     const now = Date.now();
+    const found = kept.get(key);
+    if (found && now - found.signedAt < LINK_REUSE_MS) return found;
+    const selected = select();
+    let signedAt = now;
     const items: UpdateItem[] = selected.map((build) => {
       const links = this.links.linksOf(build, now);
+      signedAt = Math.min(signedAt, links.signedAt);
       return { ...build.item, url: links.url, notes_url: links.notesUrl };
     });
-    return { kind: 'items', items, etag, maxAgeSeconds: UPDATE_CHECK_MAX_AGE_SECONDS };
+    const answer: Answer = { etag: listEtag(customerId, selected), body: JSON.stringify(items), signedAt };
+    if (kept.size >= UPDATE_ANSWERS_PER_CUSTOMER) kept.clear();
+    kept.set(key, answer);
+    return answer;
   }
 
   /** A known, active device, or null (SPEC rule 4). A registry that cannot answer counts as "unknown". */
-  private async device(customerId: string, hwid: string): Promise<KnownDevice | null> {
-    try {
-      const device = await this.devices.lookup(customerId, hwid);
-      return device && device.status === 'active' ? { tags: device.tags } : null;
-    } catch (err) {
-      const now = Date.now();
-      if (now - this.lastRegistryWarning > 10_000) {
-        this.lastRegistryWarning = now;
-        this.logger.warn('device lookup failed: answering as for an unknown device', { error: err instanceof Error ? err.message : String(err) });
-      }
-      return null;
+  private device(customerId: string, hwid: string): KnownDevice | null | Promise<KnownDevice | null> {
+    const known = (device: DeviceLookup | null): KnownDevice | null => (device && device.status === 'active' ? { tags: device.tags } : null);
+    const found = this.devices.lookup(customerId, hwid);
+    return found instanceof Promise ? found.then(known, (err: unknown) => this.unknownAfter(err)) : known(found);
+  }
+
+  private unknownAfter(err: unknown): null {
+    const now = Date.now();
+    if (now - this.lastRegistryWarning > 10_000) {
+      this.lastRegistryWarning = now;
+      this.logger.warn('device lookup failed: answering as for an unknown device', { error: err instanceof Error ? err.message : String(err) });
     }
+    return null;
   }
 }

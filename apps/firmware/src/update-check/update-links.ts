@@ -19,7 +19,7 @@ export class UpdateLinks {
 
   constructor(@Inject(SERVICE_CONFIG) private readonly config: ServiceConfig) {}
 
-  linksOf(build: IndexedBuild, now = Date.now()): { readonly url: string; readonly notesUrl: string | null } {
+  linksOf(build: IndexedBuild, now = Date.now()): { readonly url: string; readonly notesUrl: string | null; readonly signedAt: number } {
     const cached = build.links;
     if (cached && now - cached.signedAt < LINK_REUSE_MS) return cached;
     const signer = this.getSigner();

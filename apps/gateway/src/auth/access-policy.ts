@@ -1,6 +1,6 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { asCustomerId, type AuthRequirement, type CustomerRef, type Principal, READ_SCOPES, type Scope, scopeAllows, type SetCookie } from '@app/contracts';
+import { asCustomerId, type AuthRequirement, type CustomerRef, type Principal, READ_SCOPES, type Scope, scopeAllows, SESSION_COOKIES, type SetCookie } from '@app/contracts';
 import type { ServiceConfig } from '@app/infra';
 import { CustomerDirectory, SERVICE_CONFIG } from '@app/platform';
 import { AuthErrors } from './auth-errors.js';
@@ -31,6 +31,7 @@ export interface Access {
 }
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const ANONYMOUS: Access = Object.freeze({ principal: null, customer: null, actingAsAdmin: false });
 
 /**
  * The gateway's authorisation, applied to every request from the endpoint's declared
@@ -49,18 +50,20 @@ export class AccessPolicy {
     this.metricsTokenHash = config.metricsToken ? sha256(config.metricsToken) : null;
   }
 
-  async check(request: AccessRequest): Promise<Access> {
+  /** Settled at once (no promise) for a public endpoint called without credentials: the update check. */
+  check(request: AccessRequest): Access | Promise<Access> {
     const { auth } = request;
     switch (auth.kind) {
       case 'public':
-        return { principal: await this.optionalPrincipal(request.credentials), customer: null, actingAsAdmin: false };
+        if (request.credentials.authorization === undefined && request.credentials.cookies[SESSION_COOKIES.access] === undefined) return ANONYMOUS;
+        return this.optionalPrincipal(request.credentials).then((principal) => ({ principal, customer: null, actingAsAdmin: false }));
       case 'metrics':
         return this.checkMetrics(request.credentials);
       case 'principal':
         return this.checkPrincipal(request, auth);
       case 'refresh':
         // The app checks the refresh cookie and the CSRF token itself (EndpointCall.refresh).
-        return { principal: null, customer: null, actingAsAdmin: false };
+        return ANONYMOUS;
     }
   }
 

@@ -40,6 +40,11 @@ class ScriptedBus extends MessageBus {
     return this;
   }
 
+  serve<Req, Res>(message: MessageDef<Req, Res>, handler: (payload: Req) => Res | Promise<Res>): () => void {
+    this.on(message, handler);
+    return () => this.handlers.delete(message.pattern);
+  }
+
   async send<Req, Res>(message: MessageDef<Req, Res>, payload: Req): Promise<Res> {
     this.calls[message.pattern] = (this.calls[message.pattern] ?? 0) + 1;
     const handler = this.handlers.get(message.pattern);

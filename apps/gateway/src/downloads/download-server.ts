@@ -100,7 +100,7 @@ export class DownloadServer {
 
   private counted(file: FileRef): void {
     if (!file.onDownload) return;
-    const event: EventDef<Record<string, unknown>> = { subject: file.onDownload.subject, delivery: 'queue' };
+    const event: EventDef<Record<string, unknown>> = { subject: file.onDownload.subject, delivery: 'queue', byReference: false };
     this.bus.emit(event, { ...file.onDownload.payload, at: new Date().toISOString() });
   }
 }

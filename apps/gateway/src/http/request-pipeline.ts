@@ -15,7 +15,7 @@ import {
   SESSION_COOKIES,
   type StagedFile,
 } from '@app/contracts';
-import { JsonLogger, logContext, MessageBus, type ServiceConfig, tracer } from '@app/infra';
+import { JsonLogger, logContext, MessageBus, type ServiceConfig, tracer, tracingEnabled } from '@app/infra';
 import { SpanKind } from '@opentelemetry/api';
 import { SERVICE_CONFIG } from '@app/platform';
 import { AccessPolicy, type Access } from '../auth/access-policy.js';
@@ -37,6 +37,8 @@ import { clientIp, parseBody, parseCookies, readSmallBody, sendJson, sendText, s
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 const DEFAULT_JSON_LIMIT = 64 * 1024;
+/** The query of a URL without one (read only). */
+const NO_QUERY = new URLSearchParams();
 
 interface RequestState {
   readonly requestId: string;
@@ -78,10 +80,12 @@ export class RequestPipeline {
     const requestId = typeof header === 'string' && REQUEST_ID_PATTERN.test(header) ? header : randomUUID();
     const state: RequestState = { requestId, started: process.hrtime.bigint(), route: '(unmatched)', domain: null, actor: null, bytesIn: 0 };
     res.setHeader('X-Request-Id', requestId);
-    res.on('finish', () => this.finish(req, res, state));
-    res.on('close', () => {
-      if (!res.writableFinished) this.finish(req, res, state);
-    });
+    // 'close' follows 'finish' on every response, and also ends an aborted one.
+    res.once('close', () => this.finish(req, res, state));
+    if (!tracingEnabled()) {
+      void logContext.run({ requestId }, () => this.process(req, res, state));
+      return;
+    }
     // One server span per request; bus messages continue it (trace context in message headers).
     tracer().startActiveSpan(`HTTP ${req.method}`, { kind: SpanKind.SERVER, attributes: { 'http.request_id': requestId } }, (span) => {
       res.once('close', () => {
@@ -98,7 +102,7 @@ export class RequestPipeline {
     const rawUrl = req.url ?? '/';
     const queryAt = rawUrl.indexOf('?');
     const path = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
-    const search = new URLSearchParams(queryAt === -1 ? '' : rawUrl.slice(queryAt + 1));
+    const search = queryAt === -1 ? NO_QUERY : new URLSearchParams(rawUrl.slice(queryAt + 1));
     const json = wantsJson(req.headers.accept);
     let endpoint: EndpointDef | undefined;
     let staged: StagedFile | undefined;
@@ -123,7 +127,7 @@ export class RequestPipeline {
       if (smallBody) state.bytesIn = smallBody.length;
       const parsedBody = smallBody ? parseBody(smallBody, req.headers['content-type']) : ({ kind: 'absent' } as const);
       const csrfToken = headerValue(req, CSRF_HEADER) ?? search.get(CSRF_FIELD) ?? (parsedBody.kind === 'form' ? parsedBody.fields[CSRF_FIELD] : undefined);
-      const access = await this.access.check({
+      const checked = this.access.check({
         auth: endpoint.auth,
         method,
         credentials: { authorization: headerValue(req, 'authorization'), cookies, client: { ip: clientIp(req), userAgent: (headerValue(req, 'user-agent') ?? '').slice(0, 512), requestId: state.requestId } },
@@ -135,6 +139,7 @@ export class RequestPipeline {
           state.actor = actorOf(principal);
         },
       });
+      const access = checked instanceof Promise ? await checked : checked;
       state.domain = access.customer?.domain ?? access.principal?.homeCustomer.domain ?? null;
       state.actor = actorOf(access.principal);
       const params = this.validator.params(endpoint, lookup.match.params);

@@ -52,6 +52,10 @@ class NoBus extends MessageBus {
     this.logger.info('event not sent (no message bus)', { subject: event.subject, payload: payload as unknown as Record<string, unknown> });
   }
 
+  serve(): () => void {
+    throw new Error('the CLI serves no messages');
+  }
+
   subscribe(): () => void {
     return () => undefined;
   }

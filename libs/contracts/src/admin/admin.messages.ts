@@ -65,7 +65,7 @@ export const AdminMessages = {
 
 export const AdminEvents = {
   /** Gateways send request-log entries in batches; one admin replica stores each batch. */
-  requestLog: defineEvent<RequestLogBatch>('admin.request-log', 'queue'),
+  requestLog: defineEvent<RequestLogBatch>('admin.request-log', 'queue', { byReference: true }),
   /** Any app records a change; one admin replica stores it (audit log). */
   audit: defineEvent<AuditEntryInput>('admin.audit', 'queue'),
   /** Any app reports a security event; critical ones are also mailed to the operators. */

@@ -81,7 +81,7 @@ const CACHE_NOTE = 'Carries an ETag (over the builds listed) and Cache-Control m
 function updateCheckReply(result: UpdateCheckResult): HttpReply {
   const headers = { ETag: result.etag, 'Cache-Control': `max-age=${result.maxAgeSeconds}` };
   if (result.kind === 'not-modified') return { kind: 'not-modified', headers };
-  return { kind: 'json', status: 200, body: result.items, headers };
+  return { kind: 'text', status: 200, body: result.body, contentType: 'application/json', headers };
 }
 
 function updateCheck(operationId: string, path: string, withHwid: boolean) {

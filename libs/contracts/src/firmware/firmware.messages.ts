@@ -34,7 +34,8 @@ export interface FirmwareWithEtag {
 
 /** The update check's answer: the items, or "not modified" when If-None-Match matched. */
 export type UpdateCheckResult =
-  | { readonly kind: 'items'; readonly items: readonly UpdateItem[]; readonly etag: string; readonly maxAgeSeconds: number }
+  /** `body`: the JSON array of update items, serialized once by the firmware app (answers are reused). */
+  | { readonly kind: 'items'; readonly body: string; readonly etag: string; readonly maxAgeSeconds: number }
   | { readonly kind: 'not-modified'; readonly etag: string; readonly maxAgeSeconds: number };
 
 export interface FirmwareDownloaded {
@@ -62,7 +63,7 @@ export const FirmwareMessages = {
   addTag: defineMessage<EndpointCall<FirmwareTagParams, FirmwareCustomerQuery, undefined>, void>('firmware.tags.add'),
   removeTag: defineMessage<EndpointCall<FirmwareTagParams, FirmwareCustomerQuery, undefined>, void>('firmware.tags.remove'),
   /** The public update check (both paths). Answered from memory: no database query, no write. */
-  updateCheck: defineMessage<EndpointCall<UpdateCheckParams, UpdateCheckQuery, undefined>, UpdateCheckResult>('firmware.update-check', { timeoutMs: 5_000 }),
+  updateCheck: defineMessage<EndpointCall<UpdateCheckParams, UpdateCheckQuery, undefined>, UpdateCheckResult>('firmware.update-check', { timeoutMs: 5_000, byReference: true }),
   /** Per-customer build count and distinct build tags, for the admin customer list. */
   counts: defineMessage<{ readonly customerIds: readonly string[] }, Record<string, { readonly firmware: number; readonly tags: readonly string[] }>>(
     'firmware.counts',

@@ -1,4 +1,4 @@
-import { context, propagation, trace, type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { context, INVALID_SPAN_CONTEXT, propagation, ProxyTracerProvider, trace, type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 
 /**
  * OpenTelemetry is off unless OTEL_* variables are set (DECISIONS). When on, the NodeSDK
@@ -22,15 +22,35 @@ export async function startTelemetry(serviceName: string, enabled: boolean): Pro
 
 export const tracer = () => trace.getTracer('firmware-service');
 
+const NO_PROVIDER = new ProxyTracerProvider().getDelegate();
+let recording = false;
+
+/**
+ * Whether a tracer provider is registered (startTelemetry, or a test's). When none is (the
+ * default), the helpers below skip the span and context plumbing entirely: the update check
+ * pays for it on every request. Once true, stays true.
+ */
+export function tracingEnabled(): boolean {
+  if (recording) return true;
+  const provider = trace.getTracerProvider();
+  recording = !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== NO_PROVIDER;
+  return recording;
+}
+
+/** The span handed to callbacks when tracing is off: records nothing. */
+export const NON_RECORDING_SPAN: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
 /** Headers carrying the active trace context (W3C traceparent), for a message about to be sent. */
 export function traceHeaders(): Record<string, string> {
   const carrier: Record<string, string> = {};
+  if (!tracingEnabled()) return carrier;
   propagation.inject(context.active(), carrier);
   return carrier;
 }
 
 /** Runs `fn` in a span that continues the trace found in `headers` (a received message). */
-export async function withRemoteSpan<T>(name: string, headers: Record<string, string> | undefined, fn: (span: Span) => Promise<T>): Promise<T> {
+export function withRemoteSpan<T>(name: string, headers: Record<string, string> | undefined, fn: (span: Span) => Promise<T>): Promise<T> {
+  if (!tracingEnabled()) return fn(NON_RECORDING_SPAN);
   const parent = headers ? propagation.extract(context.active(), headers) : context.active();
   return tracer().startActiveSpan(name, { kind: SpanKind.SERVER }, parent, async (span) => {
     try {
@@ -45,7 +65,8 @@ export async function withRemoteSpan<T>(name: string, headers: Record<string, st
 }
 
 /** Runs `fn` in a client span (a message being sent) so its headers carry this span as parent. */
-export async function withClientSpan<T>(name: string, fn: () => Promise<T>): Promise<T> {
+export function withClientSpan<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  if (!tracingEnabled()) return fn();
   return tracer().startActiveSpan(name, { kind: SpanKind.CLIENT }, async (span) => {
     try {
       return await fn();

@@ -1,6 +1,6 @@
 import type { BaseRpcContext, MessageHandler, WritePacket } from '@nestjs/microservices';
 import { type Span, SpanStatusCode } from '@opentelemetry/api';
-import { isObservable, lastValueFrom, type Observable } from 'rxjs';
+import { firstValueFrom, isObservable, lastValueFrom } from 'rxjs';
 import { ErrorCode, ServiceError } from '@app/contracts';
 import { JsonLogger, logContext } from '../logging/logger.js';
 import { withRemoteSpan } from '../telemetry/telemetry.js';
@@ -58,7 +58,8 @@ function requestIdOf(data: unknown): string | undefined {
 export function runInbound<T>(name: string, headers: Record<string, string> | undefined, data: unknown, fn: (span: Span) => Promise<T>): Promise<T> {
   const requestId = requestIdOf(data);
   const traced = () => withRemoteSpan(name, headers, fn);
-  return requestId ? logContext.run({ requestId }, traced) : traced();
+  // In process, the sender's log context has come along already.
+  return requestId && logContext.getStore()?.requestId !== requestId ? logContext.run({ requestId }, traced) : traced();
 }
 
 function errorText(err: unknown): string {
@@ -70,18 +71,20 @@ function errorText(err: unknown): string {
 /** The Nest Server methods (some protected) the shared dispatch needs, bound by each strategy. */
 export interface ServerHooks {
   getHandlerByPattern(pattern: string): MessageHandler | null;
-  transformToObservable(result: unknown): Observable<unknown>;
-  handleRequest(context: BaseRpcContext, produce: () => Promise<Observable<unknown>>, respond: (packet: WritePacket) => Promise<unknown> | void): unknown;
   runWithProcessingHooks(context: BaseRpcContext, fn: (runEndHook: () => void) => Promise<void>): unknown;
 }
 
 const NO_MESSAGE_HANDLER = 'There is no matching message handler defined in the remote service.';
 
 /**
- * A request through Nest's pipeline (guards, pipes, interceptors, filters), as ServerNats
- * does it; resolves once the last packet ({response}|{err}, isDisposed) has been published.
+ * A request through the handler Nest built for the pattern (guards, pipes, interceptors and
+ * the exception filter are inside it: a failure comes back as an Observable that errors with
+ * the filter's serialized error). One reply packet, the first value, always `isDisposed`:
+ * replies are request-reply, never streams. Nest's Server.handleRequest would wrap the same
+ * call in several Observables and a nextTick queue; the update check pays for every step, so
+ * this is the direct form. Resolves once the reply has been published.
  */
-export function processRequest(
+export async function processRequest(
   server: ServerHooks,
   pattern: string,
   data: unknown,
@@ -89,39 +92,43 @@ export function processRequest(
   publish: (packet: WritePacket) => unknown,
   span: Span,
 ): Promise<void> {
-  return new Promise<void>((resolve) => {
-    let settled = false;
-    const finish = () => {
-      if (!settled) {
-        settled = true;
-        resolve();
-      }
-    };
-    const respond = async (packet: WritePacket): Promise<void> => {
-      if (packet.err !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: errorText(packet.err) });
-      try {
-        await publish(packet);
-      } finally {
-        if (packet.isDisposed) finish();
-      }
-    };
-    const handler = server.getHandlerByPattern(pattern);
-    if (!handler) {
-      void respond({ status: 'error', err: NO_MESSAGE_HANDLER, isDisposed: true }).catch((err) => logError('could not publish a reply', err, { pattern }));
-      return;
-    }
-    const failed = (err: unknown) => {
-      // Nest's pipeline turns handler errors into an error stream; this is what escapes it.
-      logError('message handler failed outside the pipeline', err, { pattern });
-      void respond({ err: { code: ErrorCode.Internal, message: 'internal error' }, isDisposed: true }).catch(() => undefined);
-    };
+  const handler = server.getHandlerByPattern(pattern);
+  let packet: WritePacket;
+  if (!handler) {
+    packet = { err: NO_MESSAGE_HANDLER, isDisposed: true };
+  } else {
     try {
-      const started = server.handleRequest(context, async () => server.transformToObservable(await handler(data, context)), respond);
-      if (started instanceof Promise) started.catch(failed);
+      let result: unknown = await handler(data, context);
+      if (isObservable(result)) result = await firstValueFrom(result, { defaultValue: undefined });
+      packet = { response: result, isDisposed: true };
     } catch (err) {
-      failed(err);
+      if (err instanceof Error) {
+        // Not the filter's output: something failed outside Nest's pipeline.
+        logError('message handler failed outside the pipeline', err, { pattern });
+        packet = { err: { code: ErrorCode.Internal, message: 'internal error' }, isDisposed: true };
+      } else {
+        packet = { err, isDisposed: true };
+      }
     }
-  });
+  }
+  if (packet.err !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: errorText(packet.err) });
+  try {
+    await publish(packet);
+  } catch (err) {
+    logError('could not publish a reply', err, { pattern });
+  }
+}
+
+/** The reply packet of a MessageBus.serve handler: its value, or its error as a controller's would cross. */
+export async function directReply(pattern: string, handler: (request: unknown) => unknown, data: unknown, span: Span): Promise<WritePacket> {
+  try {
+    return { response: await handler(data), isDisposed: true };
+  } catch (err) {
+    span.setStatus({ code: SpanStatusCode.ERROR, message: errorText(err) });
+    if (ServiceError.is(err)) return { err: err.toJSON(), isDisposed: true };
+    logError('message handler failed', err, { pattern });
+    return { err: { code: ErrorCode.Internal, message: 'internal error' }, isDisposed: true };
+  }
 }
 
 /**

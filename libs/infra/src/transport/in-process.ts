@@ -5,6 +5,7 @@ import { traceHeaders, withClientSpan } from '../telemetry/telemetry.js';
 import {
   appOfPattern,
   didNotAnswer,
+  directReply,
   InFlight,
   logError,
   jsonClone,
@@ -23,12 +24,23 @@ const CLOSE_GRACE_MS = 10_000;
 
 /** Handlers see the same context as over NATS: a NatsContext with the subject and NATS headers. */
 function contextFor(subject: string, headers: Record<string, string>): NatsContext {
-  const h = natsHeaders();
-  for (const [key, value] of Object.entries(headers)) h.set(key, value);
+  let h = NO_HEADERS;
+  for (const key in headers) {
+    if (h === NO_HEADERS) h = natsHeaders();
+    h.set(key, headers[key]!);
+  }
   return new NatsContext([subject, h]);
 }
+/** Shared by messages without headers (tracing off): nobody writes to a received message's headers. */
+const NO_HEADERS = natsHeaders();
 
 type Listener = (payload: unknown, headers: Record<string, string>) => void;
+
+/** A handler registered with MessageBus.serve: answered by a direct call. */
+interface DirectResponder {
+  readonly app: string;
+  readonly handler: (request: unknown) => unknown;
+}
 
 /**
  * The process-wide broker of the standalone mode: the app servers of this process and the
@@ -39,14 +51,46 @@ class InProcessBroker {
   private readonly servers: InProcessServer[] = [];
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly cursors = new Map<string, number>();
+  private readonly directs = new Map<string, DirectResponder[]>();
+
+  /** Like a Nest handler of `pattern`, one more replica of `responder.app`; returns its removal. */
+  serve(pattern: string, responder: DirectResponder): () => void {
+    const list = this.directs.get(pattern) ?? [];
+    list.push(responder);
+    this.directs.set(pattern, list);
+    return () => {
+      const index = list.indexOf(responder);
+      if (index >= 0) list.splice(index, 1);
+      if (list.length === 0 && this.directs.get(pattern) === list) this.directs.delete(pattern);
+    };
+  }
+
+  directResponder(pattern: string): DirectResponder | undefined {
+    const list = this.directs.get(pattern);
+    return list ? this.roundRobin(`d:${pattern}`, list) : undefined;
+  }
+
+  /** Servers handling a pattern, per pattern (cleared whenever a server comes or goes). */
+  private readonly handling = new Map<string, InProcessServer[]>();
 
   register(server: InProcessServer): void {
     if (!this.servers.includes(server)) this.servers.push(server);
+    this.handling.clear();
   }
 
   unregister(server: InProcessServer): void {
     const index = this.servers.indexOf(server);
     if (index >= 0) this.servers.splice(index, 1);
+    this.handling.clear();
+  }
+
+  private serversHandling(pattern: string): InProcessServer[] {
+    let found = this.handling.get(pattern);
+    if (!found) {
+      found = this.servers.filter((s) => s.handles(pattern));
+      this.handling.set(pattern, found);
+    }
+    return found;
   }
 
   private roundRobin<T>(key: string, candidates: T[]): T | undefined {
@@ -57,14 +101,13 @@ class InProcessBroker {
   }
 
   responder(pattern: string): InProcessServer | undefined {
-    return this.roundRobin(`m:${pattern}`, this.servers.filter((s) => s.handles(pattern)));
+    return this.roundRobin(`m:${pattern}`, this.serversHandling(pattern));
   }
 
   /** One server per app among those handling `subject`. */
   queueReceivers(subject: string): InProcessServer[] {
     const byApp = new Map<string, InProcessServer[]>();
-    for (const server of this.servers) {
-      if (!server.handles(subject)) continue;
+    for (const server of this.serversHandling(subject)) {
       const group = byApp.get(server.app) ?? [];
       group.push(server);
       byApp.set(server.app, group);
@@ -88,6 +131,8 @@ class InProcessBroker {
 
   reset(): void {
     this.servers.length = 0;
+    this.handling.clear();
+    this.directs.clear();
     this.listeners.clear();
     this.cursors.clear();
   }
@@ -158,21 +203,18 @@ export class InProcessServer extends Server implements ServerHooks {
   }
 
   // ServerHooks: the protected Server methods the shared dispatch uses.
-  override handleRequest(...args: Parameters<Server['handleRequest']>): unknown {
-    return super.handleRequest(...args);
-  }
   override runWithProcessingHooks(...args: Parameters<Server['runWithProcessingHooks']>): unknown {
     return super.runWithProcessingHooks(...args);
   }
 
-  /** A request already JSON-cloned by the sender; resolves with the first reply packet, cloned. */
-  request(pattern: string, data: unknown, headers: Record<string, string>): Promise<WritePacket> {
+  /** A request already JSON-cloned by the sender (unless `byReference`); resolves with the first reply packet, cloned likewise. */
+  request(pattern: string, data: unknown, headers: Record<string, string>, byReference = false): Promise<WritePacket> {
     return new Promise<WritePacket>((resolve) => {
       let replied = false;
       const publish = (packet: WritePacket) => {
         if (replied) return;
         replied = true;
-        resolve(jsonClone(packet));
+        resolve(byReference ? packet : jsonClone(packet));
       };
       const context = contextFor(pattern, headers);
       // Asynchronous like the wire: the handler never runs inside the sender's call.
@@ -190,6 +232,13 @@ export class InProcessServer extends Server implements ServerHooks {
   }
 }
 
+/** A request to a MessageBus.serve handler: asynchronous like the wire, its reply cloned unless `byReference`. */
+function answerDirectly(pattern: string, responder: DirectResponder, data: unknown, headers: Record<string, string>, byReference: boolean): Promise<WritePacket> {
+  return Promise.resolve()
+    .then(() => runInbound(pattern, headers, data, (span) => directReply(pattern, responder.handler, data, span)))
+    .then((packet) => (byReference ? packet : jsonClone(packet)));
+}
+
 /** The standalone MessageBus: same semantics as NATS (JSON-cloned payloads, Unavailable, timeouts). */
 export class InProcessMessageBus extends MessageBus {
   constructor(readonly app: string) {
@@ -199,40 +248,42 @@ export class InProcessMessageBus extends MessageBus {
   send<Req, Res>(message: MessageDef<Req, Res>, payload: Req, options?: SendOptions): Promise<Res> {
     const app = appOfPattern(message.pattern);
     const timeoutMs = options?.timeoutMs ?? message.timeoutMs;
-    return withClientSpan(message.pattern, async () => {
-      const server = broker().responder(message.pattern);
-      if (!server) throw unavailable(app);
-      const data = jsonClone(payload);
-      const headers = traceHeaders();
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(didNotAnswer(app)), timeoutMs);
+    return withClientSpan(message.pattern, () => {
+      const data = message.byReference ? payload : jsonClone(payload);
+      const direct = broker().directResponder(message.pattern);
+      const server = direct ? undefined : broker().responder(message.pattern);
+      if (!direct && !server) return Promise.reject(unavailable(app));
+      const reply = direct ? answerDirectly(message.pattern, direct, data, traceHeaders(), message.byReference) : server!.request(message.pattern, data, traceHeaders(), message.byReference);
+      return new Promise<Res>((resolve, reject) => {
+        const timer = setTimeout(() => reject(didNotAnswer(app)), timeoutMs);
+        void reply.then((packet) => {
+          clearTimeout(timer);
+          const error = replyError(packet);
+          if (error) reject(error);
+          else resolve(packet.response as Res);
+        });
       });
-      try {
-        const reply = server.request(message.pattern, data, headers);
-        const packet = await Promise.race([reply, timeout]);
-        const error = replyError(packet);
-        if (error) throw error;
-        return packet.response as Res;
-      } finally {
-        clearTimeout(timer);
-      }
     });
+  }
+
+  serve<Req, Res>(message: MessageDef<Req, Res>, handler: (request: Req) => Res | Promise<Res>): () => void {
+    return broker().serve(message.pattern, { app: this.app, handler: handler as (request: unknown) => unknown });
   }
 
   emit<P>(event: EventDef<P>, payload: P): void {
     void withClientSpan(event.subject, async () => {
       const headers = traceHeaders();
-      const text = JSON.stringify(payload ?? null);
+      const text = event.byReference ? '' : JSON.stringify(payload ?? null);
+      const copy = () => (event.byReference ? (payload ?? null) : JSON.parse(text));
       await Promise.resolve(); // delivered after emit() returns, as over the wire
       if (event.delivery === 'queue') {
         for (const server of broker().queueReceivers(event.subject)) {
-          server.event(event.subject, JSON.parse(text), headers).catch((err: unknown) => {
+          server.event(event.subject, copy(), headers).catch((err: unknown) => {
             logError('event handler failed', err, { subject: event.subject });
           });
         }
       } else {
-        for (const listener of broker().broadcastListeners(event.subject)) listener(JSON.parse(text), headers);
+        for (const listener of broker().broadcastListeners(event.subject)) listener(copy(), headers);
       }
     }).catch((err: unknown) => {
       logError('could not emit event', err, { subject: event.subject });

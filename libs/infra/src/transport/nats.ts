@@ -7,6 +7,7 @@ import { traceHeaders, withClientSpan } from '../telemetry/telemetry.js';
 import {
   appOfPattern,
   didNotAnswer,
+  directReply,
   headerRecord,
   InFlight,
   logError,
@@ -42,6 +43,8 @@ function toNatsHeaders(record: Record<string, string>): MsgHdrs | undefined {
 
 interface Subscriber {
   readonly subject: string;
+  /** A queue group (MessageBus.serve: one replica of the app answers); none for broadcasts. */
+  readonly queue?: string;
   subscription: Subscription | null;
   deliver(msg: Msg): void;
 }
@@ -61,8 +64,6 @@ export class NatsMessageServer extends ServerNats {
     super({ servers: servers(natsUrl), queue: app, name: app, maxReconnectAttempts: -1 });
     this.hooks = {
       getHandlerByPattern: (pattern) => this.cachedHandler(pattern),
-      transformToObservable: (result) => this.transformToObservable(result),
-      handleRequest: (context, produce, respond) => this.handleRequest(context, produce, respond),
       runWithProcessingHooks: (context, fn) => this.runWithProcessingHooks(context, fn),
     };
   }
@@ -272,6 +273,10 @@ export class NatsMessageBus extends MessageBus {
         });
       },
     };
+    return this.addSubscriber(subscriber);
+  }
+
+  private addSubscriber(subscriber: Subscriber): () => void {
     this.subscribers.add(subscriber);
     if (this.client) this.attach(this.client, subscriber);
     else this.connect().catch(() => undefined); // attached once connected
@@ -282,10 +287,36 @@ export class NatsMessageBus extends MessageBus {
     };
   }
 
-  /** A broadcast subscription: no queue group, so every subscribed process receives each event. */
+  serve<Req, Res>(message: MessageDef<Req, Res>, handler: (request: Req) => Res | Promise<Res>): () => void {
+    const pattern = message.pattern;
+    return this.addSubscriber({
+      subject: pattern,
+      queue: this.app,
+      subscription: null,
+      deliver: (msg) => {
+        let request: { id?: unknown; data?: unknown };
+        try {
+          request = msg.json<{ id?: unknown; data?: unknown }>();
+        } catch {
+          return transportLogger.warn('unreadable request dropped', { subject: pattern });
+        }
+        if (typeof request.id !== 'string' || !msg.reply) return;
+        const id = request.id;
+        runInbound(pattern, headerRecord(msg.headers), request.data, (span) => directReply(pattern, handler as (request: unknown) => unknown, request.data, span))
+          .then((packet) => {
+            // Nest's reply format (what ServerNats would publish), so send() reads it either way.
+            msg.respond(this.serializer.serialize({ ...packet, id } as never).data);
+          })
+          .catch((err: unknown) => logError('could not publish a reply', err, { pattern }));
+      },
+    });
+  }
+
+  /** A subscription (broadcast: no queue group, so every subscribed process receives each event). */
   private attach(nc: NatsConnection, subscriber: Subscriber): void {
     if (subscriber.subscription || nc.isClosed()) return;
     subscriber.subscription = nc.subscribe(subscriber.subject, {
+      ...(subscriber.queue ? { queue: subscriber.queue } : {}),
       callback: (err, msg) => {
         if (err) return logError('subscription failed', err, { subject: subscriber.subject });
         subscriber.deliver(msg);

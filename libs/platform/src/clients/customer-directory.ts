@@ -38,8 +38,9 @@ export class CustomerDirectory implements OnModuleInit, OnModuleDestroy {
     return this.cache.getOrLoad(`id:${id}`, () => this.bus.send(IdentityMessages.resolveCustomer, { id }));
   }
 
-  byDomain(domain: string): Promise<CustomerInfo | null> {
+  /** The customer of a domain; a cached answer comes back as it is (the update check asks on every request). */
+  byDomain(domain: string): CustomerInfo | null | Promise<CustomerInfo | null> {
     const normalised = domain.toLowerCase();
-    return this.cache.getOrLoad(`domain:${normalised}`, () => this.bus.send(IdentityMessages.resolveCustomer, { domain: normalised }));
+    return this.cache.valueOrLoad(`domain:${normalised}`, () => this.bus.send(IdentityMessages.resolveCustomer, { domain: normalised }));
   }
 }

@@ -19,6 +19,9 @@ class FakeBus extends MessageBus {
   emit<P>(event: EventDef<P>, payload: P): void {
     this.emitted.push({ subject: event.subject, payload });
   }
+  serve(): () => void {
+    throw new Error('FakeBus serves no messages');
+  }
   subscribe<P>(event: EventDef<P>, handler: (payload: P) => void | Promise<void>): () => void {
     const list = this.listeners.get(event.subject) ?? [];
     list.push(handler as (payload: unknown) => void);
@@ -57,7 +60,7 @@ describe('DeviceDirectory', () => {
   it('coalesces concurrent misses of the same device into one request', async () => {
     const { bus, directory } = setup();
     bus.answer = () => new Promise((resolve) => setTimeout(() => resolve({ status: 'withdrawn', tags: [] }), 10));
-    const answers = await Promise.all(Array.from({ length: 20 }, () => directory.lookup(C1, 'dev')));
+    const answers = await Promise.all(Array.from({ length: 20 }, async () => directory.lookup(C1, 'dev')));
     expect(new Set(answers.map((a) => JSON.stringify(a)))).toEqual(new Set([JSON.stringify({ status: 'withdrawn', tags: [] })]));
     expect(bus.sent).toHaveLength(1);
   });

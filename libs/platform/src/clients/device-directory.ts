@@ -47,11 +47,11 @@ export class DeviceDirectory implements OnModuleInit, OnModuleDestroy {
     this.unsubscribe?.();
   }
 
-  /** Status and tags of the device, or null when the customer has no device with this HW id. */
-  lookup(customerId: string, hwid: string): Promise<DeviceLookup | null> {
-    if (!isHwid(hwid)) return Promise.resolve(null); // no device can have it: no need to ask
+  /** Status and tags of the device, or null when the customer has no device with this HW id; a cached answer comes back as it is. */
+  lookup(customerId: string, hwid: string): DeviceLookup | null | Promise<DeviceLookup | null> {
+    if (!isHwid(hwid)) return null; // no device can have it: no need to ask
     const generation = this.generations.get(customerId) ?? 0;
-    return this.cache.getOrLoad(`${customerId}\u0000${generation}\u0000${hwid}`, () => this.bus.send(RegistryMessages.lookupDevice, { customerId, hwid }));
+    return this.cache.valueOrLoad(`${customerId}\u0000${generation}\u0000${hwid}`, () => this.bus.send(RegistryMessages.lookupDevice, { customerId, hwid }));
   }
 
   /** What a deviceChanged event does; public for callers that learn of a change otherwise. */

@@ -18,6 +18,13 @@ export const DEVICE_SIGHTINGS_DEFAULTS = { intervalMs: 5_000, batchSize: 1_000, 
 const MAX_FW_VERSION = 255;
 
 type Sighting = DevicesSeen['items'][number];
+/** As held until sent: the time as epoch milliseconds (formatted once, when sent). */
+interface Held {
+  readonly customerId: string;
+  readonly hwid: string;
+  fwVersion: string;
+  at: number;
+}
 
 /**
  * Update checks that name a device record here that it was seen (customer, HW id, firmware
@@ -28,7 +35,7 @@ type Sighting = DevicesSeen['items'][number];
  */
 @Injectable()
 export class DeviceSightings implements OnModuleInit, OnModuleDestroy {
-  private pending = new Map<string, Sighting>();
+  private pending = new Map<string, Held>();
   private timer?: NodeJS.Timeout;
   private readonly intervalMs: number;
   private readonly batchSize: number;
@@ -55,13 +62,19 @@ export class DeviceSightings implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Notes one update check of a device. Invalid HW ids are ignored (no device can have them). */
-  record(customerId: string, hwid: string, fwVersion: string, at: Date = new Date()): void {
-    if (!isHwid(hwid) || typeof customerId !== 'string' || typeof fwVersion !== 'string') return;
+  record(customerId: string, hwid: string, fwVersion: string, at: Date | number = Date.now()): void {
+    if (typeof customerId !== 'string' || typeof fwVersion !== 'string' || !isHwid(hwid)) return;
     const key = `${customerId}\u0000${hwid}`;
-    const time = at.toISOString();
+    const time = typeof at === 'number' ? at : at.getTime();
     const previous = this.pending.get(key);
-    if (previous && previous.at > time) return; // a later check of the same device is already held
-    this.pending.delete(key); // re-insert: the map stays in arrival order
+    if (previous) {
+      // Updated in place (a device checking often costs no new entry); an older check arriving late does not win.
+      if (previous.at <= time) {
+        previous.fwVersion = fwVersion.slice(0, MAX_FW_VERSION);
+        previous.at = time;
+      }
+      return;
+    }
     this.pending.set(key, { customerId, hwid, fwVersion: fwVersion.slice(0, MAX_FW_VERSION), at: time });
     if (this.pending.size >= this.maxPending) this.flush();
   }
@@ -69,7 +82,8 @@ export class DeviceSightings implements OnModuleInit, OnModuleDestroy {
   /** Sends everything held now; returns the number of sightings sent. */
   flush(): number {
     if (this.pending.size === 0) return 0;
-    const items = [...this.pending.values()];
+    const items: Sighting[] = [];
+    for (const held of this.pending.values()) items.push({ customerId: held.customerId, hwid: held.hwid, fwVersion: held.fwVersion, at: new Date(held.at).toISOString() });
     this.pending = new Map();
     for (let i = 0; i < items.length; i += this.batchSize) {
       this.bus.emit(RegistryEvents.devicesSeen, { items: items.slice(i, i + this.batchSize) });

@@ -44,6 +44,12 @@ export class TtlCache<K, V> {
     this.inflight.clear();
   }
 
+  /** As getOrLoad, but a cached value comes back as it is, not in a promise (hot paths skip an await). */
+  valueOrLoad(key: K, load: () => Promise<V>): V | Promise<V> {
+    const cached = this.get(key);
+    return cached !== undefined ? cached : this.getOrLoad(key, load);
+  }
+
   /** Cached value, or the loader's (concurrent misses share one load). */
   async getOrLoad(key: K, load: () => Promise<V>): Promise<V> {
     const cached = this.get(key);
