@@ -292,6 +292,7 @@ export class RequestPipeline {
     const seconds = Number(process.hrtime.bigint() - state.started) / 1e9;
     const bytesOut = Number(res.getHeader('Content-Length') ?? 0) || 0;
     const rawUrl = req.url ?? '/';
+    const queryAt = rawUrl.indexOf('?');
     this.metrics.observe(req.method ?? 'GET', state.route, res.statusCode, seconds, state.bytesIn, bytesOut);
     this.requestLog.record({
       ts: new Date().toISOString(),
@@ -299,7 +300,7 @@ export class RequestPipeline {
       actor: state.actor,
       method: req.method ?? 'GET',
       route: state.route,
-      path: rawUrl.split('?')[0]!.slice(0, 2048),
+      path: (queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt)).slice(0, 2048),
       status: res.statusCode,
       ip: clientIp(req),
       user_agent: (headerValue(req, 'user-agent') ?? '').slice(0, 512),

@@ -16,10 +16,18 @@ export class GatewayMetrics {
   private readonly bytes = { in: 0, out: 0 };
   private readonly gauges = new Map<string, () => number>();
 
+  /** Escaped route label per route pattern (a handful of patterns; escaped once, not per request). */
+  private readonly routeLabels = new Map<string, string>();
+
   observe(method: string, route: string, status: number, seconds: number, bytesIn: number, bytesOut: number): void {
-    const key = `method="${method}",route="${escape(route)}",status="${status}"`;
+    let routeLabel = this.routeLabels.get(route);
+    if (routeLabel === undefined) {
+      routeLabel = `route="${escape(route)}"`;
+      if (this.routeLabels.size < 10_000) this.routeLabels.set(route, routeLabel);
+    }
+    const key = `method="${method}",${routeLabel},status="${status}"`;
     this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
-    const hKey = `route="${escape(route)}"`;
+    const hKey = routeLabel;
     let histogram = this.durations.get(hKey);
     if (!histogram) {
       histogram = { counts: BUCKETS.map(() => 0), sum: 0, count: 0 };
