@@ -27,6 +27,14 @@ export function rssOf(pid: number): number {
   return kb * 1024;
 }
 
+/** CPU time (user + system, all threads) a process has used so far, in microseconds (Linux /proc). */
+export function cpuMicrosOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+}
+/** USER_HZ: 100 on Linux for every common architecture. */
+const CLOCK_TICKS = 100;
+
 /** Samples a process's RSS every `everyMs` until stopped; returns the peak. */
 export function sampleRss(pid: number, everyMs = 25): { stop(): number } {
   let peak = rssOf(pid);

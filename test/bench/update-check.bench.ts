@@ -20,7 +20,7 @@ import pg from 'pg';
 import { versionKey } from '../../apps/firmware/src/domain/version-order.js';
 import { startS3Server } from '../../libs/testing/src/s3-server.js';
 import { claimRedisDatabase, releaseRedisDatabase, startNats } from '../e2e/support/stack.js';
-import { freePort, spawnNode, tempDir, tokenViaOutbox, waitForHttp } from './bench-support.js';
+import { cpuMicrosOf, freePort, spawnNode, tempDir, tokenViaOutbox, waitForHttp } from './bench-support.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -43,6 +43,8 @@ interface Figures {
   readonly p99: number;
   readonly statuses: Record<string, number>;
   readonly errors: number;
+  /** CPU time the measured server processes used per request (µs): independent of the load generator's ceiling. */
+  readonly cpuMicros: number | null;
 }
 
 const children: ChildProcess[] = [];
@@ -58,7 +60,9 @@ async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
-async function load(url: string, requests: Request[], options: { seconds?: number; overallRate?: number; connections?: number } = {}): Promise<Figures> {
+async function load(url: string, requests: Request[], options: { seconds?: number; overallRate?: number; connections?: number; pids?: number[] } = {}): Promise<Figures> {
+  const pids = options.pids ?? [];
+  const cpuBefore = pids.reduce((sum, pid) => sum + cpuMicrosOf(pid), 0);
   const result: Result = await autocannon({
     url,
     requests,
@@ -68,11 +72,12 @@ async function load(url: string, requests: Request[], options: { seconds?: numbe
     timeout: 10,
   });
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]));
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, statuses, errors: result.errors + result.timeouts };
+  const cpuMicros = pids.length && result.requests.total ? (pids.reduce((sum, pid) => sum + cpuMicrosOf(pid), 0) - cpuBefore) / result.requests.total : null;
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, statuses, errors: result.errors + result.timeouts, cpuMicros };
 }
 
 /** The better of two runs (other load on the machine comes and goes). */
-async function best(url: string, requests: Request[], options: { seconds?: number } = {}): Promise<Figures> {
+async function best(url: string, requests: Request[], options: { seconds?: number; pids?: number[] } = {}): Promise<Figures> {
   const first = await load(url, requests, options);
   const second = await load(url, requests, options);
   return second.rps > first.rps ? second : first;
@@ -120,14 +125,15 @@ async function paced(url: string, requests: Request[], ratePerSecond: number, se
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { rps: total / (Number(process.hrtime.bigint() - started) / 1e9), p50: at(0.5), p99: at(0.99), statuses, errors };
+  return { rps: total / (Number(process.hrtime.bigint() - started) / 1e9), p50: at(0.5), p99: at(0.99), statuses, errors, cpuMicros: null };
 }
 
 function show(figures: Figures): string {
   const codes = Object.entries(figures.statuses)
     .map(([code, n]) => `${code}: ${n}`)
     .join(', ');
-  return `${figures.rps.toFixed(0).padStart(6)} req/s   p50 ${figures.p50.toFixed(1).padStart(5)} ms   p99 ${figures.p99.toFixed(1).padStart(5)} ms   (${codes}${figures.errors ? `, errors: ${figures.errors}` : ''})`;
+  const cpu = figures.cpuMicros === null ? '' : `   server CPU ${figures.cpuMicros.toFixed(1)} µs/req`;
+  return `${figures.rps.toFixed(0).padStart(6)} req/s   p50 ${figures.p50.toFixed(1).padStart(5)} ms   p99 ${figures.p99.toFixed(1).padStart(5)} ms${cpu}   (${codes}${figures.errors ? `, errors: ${figures.errors}` : ''})`;
 }
 
 function share304(figures: Figures): number {
@@ -268,13 +274,13 @@ async function main(): Promise<void> {
     const bare = track(spawnNode(join(here, 'bare-json-server.js'), { ...baseEnv, BARE_PORT: String(cPort), BARE_BODY_FILE: bodyFile }));
     await waitForHttp(`http://127.0.0.1:${cPort}/`);
     await load(`http://127.0.0.1:${cPort}`, mainPolls, { seconds: 2 });
-    const c = await best(`http://127.0.0.1:${cPort}`, mainPolls);
+    const c = await best(`http://127.0.0.1:${cPort}`, mainPolls, { pids: [bare.pid!] });
     const cFixed = await paced(`http://127.0.0.1:${cPort}`, mainPolls, FIXED_RATE);
     await stop(bare);
 
     // ---- (a) measured
     await load(aUrl, mainPolls, { seconds: 5 }); // warm-up: JIT, index, device cache
-    const a = await best(aUrl, mainPolls);
+    const a = await best(aUrl, mainPolls, { pids: [standalone.pid!] });
     const aFixed = await paced(aUrl, mainPolls, FIXED_RATE);
     const a304 = await load(aUrl, await repeatPolls(aUrl, mainPolls));
     // 10,000 versus 1,000,000 devices: the same number of distinct pollers, each run a fresh
@@ -308,8 +314,9 @@ async function main(): Promise<void> {
       PUBLIC_URL: bUrl,
       DATA_DIR: tempDir('bench-distributed-'),
     };
+    const appPids: number[] = [];
     for (const app of ['identity', 'registry', 'admin', 'firmware', 'gateway']) {
-      track(spawnNode(join(here, `../../apps/${app}/src/main.js`), distributedEnv));
+      appPids.push(track(spawnNode(join(here, `../../apps/${app}/src/main.js`), distributedEnv)).pid!);
     }
     const firstPoll = `${bUrl}${mainPolls[0]!.path}`;
     for (let i = 0; ; i++) {
@@ -319,7 +326,7 @@ async function main(): Promise<void> {
       await sleep(200);
     }
     await load(bUrl, mainPolls, { seconds: 5 });
-    const b = await best(bUrl, mainPolls);
+    const b = await best(bUrl, mainPolls, { pids: appPids });
     const bFixed = await paced(bUrl, mainPolls, FIXED_RATE);
     const b304 = await load(bUrl, await repeatPolls(bUrl, mainPolls));
 
@@ -333,6 +340,8 @@ async function main(): Promise<void> {
     console.log(`  (a) standalone service (PostgreSQL)       : ${show(a)}`);
     console.log(`  (b) distributed (NATS, 5 app processes)   : ${show(b)}`);
     console.log(`  ratio a/c: ${ratio(a).toFixed(2)}   (target >= 0.4)   ratio b/c: ${ratio(b).toFixed(2)}`);
+    const perRequest = (x: Figures) => (x.cpuMicros && c.cpuMicros ? (c.cpuMicros / x.cpuMicros).toFixed(2) : 'n/a');
+    console.log(`  server CPU per request, bare/service (the ratio without autocannon's ceiling): (a) ${perRequest(a)}, (b) ${perRequest(b)} (all five app processes)`);
     console.log(`  304 share on repeat polls with If-None-Match: (a) ${share304(a304).toFixed(3)} at ${a304.rps.toFixed(0)} req/s, (b) ${share304(b304).toFixed(3)} at ${b304.rps.toFixed(0)} req/s   (target >= 0.95)`);
     console.log(
       `  p99 at a fixed 1,000 req/s (open loop): (a) ${aFixed.p99.toFixed(1)} ms (p50 ${aFixed.p50.toFixed(1)}), (b) ${bFixed.p99.toFixed(1)} ms (p50 ${bFixed.p50.toFixed(1)}); bare ${cFixed.p99.toFixed(1)} ms   (target < 20 ms)`,

@@ -234,9 +234,8 @@ export class InProcessServer extends Server implements ServerHooks {
 
 /** A request to a MessageBus.serve handler: asynchronous like the wire, its reply cloned unless `byReference`. */
 function answerDirectly(pattern: string, responder: DirectResponder, data: unknown, headers: Record<string, string>, byReference: boolean): Promise<WritePacket> {
-  return Promise.resolve()
-    .then(() => runInbound(pattern, headers, data, (span) => directReply(pattern, responder.handler, data, span)))
-    .then((packet) => (byReference ? packet : jsonClone(packet)));
+  const reply = Promise.resolve().then(() => runInbound(pattern, headers, data, (span) => directReply(pattern, responder.handler, data, span)));
+  return byReference ? reply : reply.then(jsonClone);
 }
 
 /** The standalone MessageBus: same semantics as NATS (JSON-cloned payloads, Unavailable, timeouts). */
