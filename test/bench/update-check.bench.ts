@@ -45,6 +45,8 @@ interface Figures {
   readonly errors: number;
   /** CPU time the measured server processes used per request (µs): independent of the load generator's ceiling. */
   readonly cpuMicros: number | null;
+  /** The same, per measured process (in the order of the pids given). */
+  readonly cpuMicrosEach: readonly number[];
 }
 
 const children: ChildProcess[] = [];
@@ -62,7 +64,7 @@ async function stop(child: ChildProcess): Promise<void> {
 
 async function load(url: string, requests: Request[], options: { seconds?: number; overallRate?: number; connections?: number; pids?: number[] } = {}): Promise<Figures> {
   const pids = options.pids ?? [];
-  const cpuBefore = pids.reduce((sum, pid) => sum + cpuMicrosOf(pid), 0);
+  const cpuBefore = pids.map(cpuMicrosOf);
   const result: Result = await autocannon({
     url,
     requests,
@@ -72,8 +74,9 @@ async function load(url: string, requests: Request[], options: { seconds?: numbe
     timeout: 10,
   });
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]));
-  const cpuMicros = pids.length && result.requests.total ? (pids.reduce((sum, pid) => sum + cpuMicrosOf(pid), 0) - cpuBefore) / result.requests.total : null;
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, statuses, errors: result.errors + result.timeouts, cpuMicros };
+  const cpuMicrosEach = result.requests.total ? pids.map((pid, i) => (cpuMicrosOf(pid) - cpuBefore[i]!) / result.requests.total) : [];
+  const cpuMicros = cpuMicrosEach.length ? cpuMicrosEach.reduce((a, b) => a + b, 0) : null;
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, statuses, errors: result.errors + result.timeouts, cpuMicros, cpuMicrosEach };
 }
 
 /** The better of two runs (other load on the machine comes and goes). */
@@ -125,7 +128,7 @@ async function paced(url: string, requests: Request[], ratePerSecond: number, se
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { rps: total / (Number(process.hrtime.bigint() - started) / 1e9), p50: at(0.5), p99: at(0.99), statuses, errors, cpuMicros: null };
+  return { rps: total / (Number(process.hrtime.bigint() - started) / 1e9), p50: at(0.5), p99: at(0.99), statuses, errors, cpuMicros: null, cpuMicrosEach: [] };
 }
 
 function show(figures: Figures): string {
@@ -315,7 +318,8 @@ async function main(): Promise<void> {
       DATA_DIR: tempDir('bench-distributed-'),
     };
     const appPids: number[] = [];
-    for (const app of ['identity', 'registry', 'admin', 'firmware', 'gateway']) {
+    const appNames = ['identity', 'registry', 'admin', 'firmware', 'gateway'];
+    for (const app of appNames) {
       appPids.push(track(spawnNode(join(here, `../../apps/${app}/src/main.js`), distributedEnv)).pid!);
     }
     const firstPoll = `${bUrl}${mainPolls[0]!.path}`;
@@ -342,6 +346,7 @@ async function main(): Promise<void> {
     console.log(`  ratio a/c: ${ratio(a).toFixed(2)}   (target >= 0.4)   ratio b/c: ${ratio(b).toFixed(2)}`);
     const perRequest = (x: Figures) => (x.cpuMicros && c.cpuMicros ? (c.cpuMicros / x.cpuMicros).toFixed(2) : 'n/a');
     console.log(`  server CPU per request, bare/service (the ratio without autocannon's ceiling): (a) ${perRequest(a)}, (b) ${perRequest(b)} (all five app processes)`);
+    console.log(`  (b) CPU per request by process: ${appNames.map((app, i) => `${app} ${(b.cpuMicrosEach[i] ?? 0).toFixed(1)} µs`).join(', ')}`);
     console.log(`  304 share on repeat polls with If-None-Match: (a) ${share304(a304).toFixed(3)} at ${a304.rps.toFixed(0)} req/s, (b) ${share304(b304).toFixed(3)} at ${b304.rps.toFixed(0)} req/s   (target >= 0.95)`);
     console.log(
       `  p99 at a fixed 1,000 req/s (open loop): (a) ${aFixed.p99.toFixed(1)} ms (p50 ${aFixed.p50.toFixed(1)}), (b) ${bFixed.p99.toFixed(1)} ms (p50 ${bFixed.p50.toFixed(1)}); bare ${cFixed.p99.toFixed(1)} ms   (target < 20 ms)`,
