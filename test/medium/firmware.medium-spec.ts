@@ -28,7 +28,7 @@ import { TagSyncRepository } from '../../apps/firmware/src/repositories/tag-sync
 import { FirmwareService } from '../../apps/firmware/src/services/firmware.service.js';
 import { TagSync, TAG_SYNC_QUEUE } from '../../apps/firmware/src/tags/tag-sync.js';
 import { TagsService } from '../../apps/firmware/src/tags/tags.service.js';
-import { BuildIndex } from '../../apps/firmware/src/update-check/build-index.js';
+import { BUILD_INDEX_TTL_MS, BuildIndex } from '../../apps/firmware/src/update-check/build-index.js';
 import { UpdateCheckService } from '../../apps/firmware/src/update-check/update-check.service.js';
 import { createThrowaway, exists, stageFile, type Throwaway } from './logdata.support.js';
 
@@ -41,6 +41,14 @@ import { createThrowaway, exists, stageFile, type Throwaway } from './logdata.su
 configureLogging({ sink: () => undefined });
 
 /** A MessageBus whose other apps are functions of the test; broadcast events reach subscribers. */
+async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 class FakeBus extends MessageBus {
   readonly sent: { pattern: string; payload: unknown }[] = [];
   readonly emitted: { subject: string; payload: unknown }[] = [];
@@ -306,6 +314,29 @@ describe('update check from memory', () => {
     expect(after.kind === 'items' && itemsOf(after).map((i) => i.id)).toEqual([general.id]);
     const notModified = await call('1.0', undefined, { 'if-none-match': after.etag });
     expect(notModified.kind).toBe('not-modified');
+  });
+
+  it('an index past its minute answers at once while it is reloaded in the background', async () => {
+    const index = moduleRef.get(BuildIndex);
+    const d = customer();
+    await repository.insertIfAbsent({ customerId: d.id, ...newBuild({ fwVersion: '7.0', generalRelease: true }) });
+    const first = (await index.get(d.id)) as { size: number };
+    expect(first.size).toBe(1);
+    await repository.insertIfAbsent({ customerId: d.id, ...newBuild({ fwVersion: '7.1', generalRelease: true }) }); // no event: as if it was lost
+    const realNow = index.now;
+    index.now = () => realNow() + BUILD_INDEX_TTL_MS + 1;
+    const reads = jest.spyOn(repository, 'activeBuilds');
+    try {
+      const stale = index.get(d.id);
+      expect(stale).toBe(first); // not a promise: the check does not wait for the database
+      expect(index.get(d.id)).toBe(first); // one reload in flight, not one per check
+      await waitUntil(() => index.get(d.id) !== first);
+      expect((index.get(d.id) as { size: number }).size).toBe(2);
+      expect(reads).toHaveBeenCalledTimes(1);
+    } finally {
+      reads.mockRestore();
+      index.now = realNow;
+    }
   });
 
   it('a load overtaken by an invalidation is not kept', async () => {

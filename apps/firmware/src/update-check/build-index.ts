@@ -6,6 +6,8 @@ import { groupKey, indexed, type IndexedBuild } from './indexed-build.js';
 
 /** A missed firmware-changed event (events are at most once) is healed after this long. */
 export const BUILD_INDEX_TTL_MS = 60_000;
+/** After a failed background refresh, the next one waits this long (the database may be down). */
+const REFRESH_RETRY_MS = 5_000;
 /** Customers whose index is kept (the oldest loaded is dropped beyond). */
 export const BUILD_INDEX_MAX_CUSTOMERS = 10_000;
 /** Reloads in a row when the customer's builds keep changing during the load. */
@@ -24,13 +26,16 @@ export interface CustomerIndex {
  * Every change of a customer's builds invalidates it on every replica: the firmware app
  * publishes FirmwareEvents.changed (broadcast) after each change, and the process that made
  * the change also drops it at once. A load overtaken by an invalidation is not kept (a
- * per-customer generation), and entries expire after a minute in case an event was lost.
+ * per-customer generation), and entries are refreshed after a minute in case an event was
+ * lost: in the background, the old index answering meanwhile, so the expiry never makes
+ * checks wait for the database (it did: a p99 spike at a fixed 1,000 req/s in the benchmark).
  */
 @Injectable()
 export class BuildIndex implements OnModuleInit, OnModuleDestroy {
   private readonly ready = new Map<string, CustomerIndex>();
   private readonly loading = new Map<string, { readonly generation: number; readonly promise: Promise<CustomerIndex> }>();
   private readonly generations = new Map<string, number>();
+  private readonly refreshFailedAt = new Map<string, number>();
   private readonly logger = new JsonLogger('firmware');
   private unsubscribe?: () => void;
   now: () => number = Date.now;
@@ -50,11 +55,15 @@ export class BuildIndex implements OnModuleInit, OnModuleDestroy {
     this.unsubscribe?.();
   }
 
-  /** The customer's index: synchronously when it is in memory (the common case), else a load. */
+  /**
+   * The customer's index: synchronously when it is in memory (the common case, also while an
+   * expired one is being refreshed in the background), else a load to wait for.
+   */
   get(customerId: CustomerId): CustomerIndex | Promise<CustomerIndex> {
     const cached = this.ready.get(customerId);
-    if (cached && this.now() - cached.loadedAt < BUILD_INDEX_TTL_MS) return cached;
-    return this.load(customerId);
+    if (!cached) return this.load(customerId);
+    if (this.now() - cached.loadedAt >= BUILD_INDEX_TTL_MS) this.refresh(customerId);
+    return cached;
   }
 
   invalidate(customerId: string): void {
@@ -64,6 +73,17 @@ export class BuildIndex implements OnModuleInit, OnModuleDestroy {
 
   get customers(): number {
     return this.ready.size;
+  }
+
+  /** One background reload at a time per customer; after a failure, not again for a few seconds. */
+  private refresh(customerId: CustomerId): void {
+    if (this.loading.has(customerId)) return;
+    const failedAt = this.refreshFailedAt.get(customerId);
+    if (failedAt !== undefined && this.now() - failedAt < REFRESH_RETRY_MS) return;
+    this.load(customerId).then(
+      () => this.refreshFailedAt.delete(customerId),
+      () => this.refreshFailedAt.set(customerId, this.now()),
+    );
   }
 
   private async load(customerId: CustomerId): Promise<CustomerIndex> {
