@@ -29,7 +29,7 @@ import { FirmwareService } from '../../apps/firmware/src/services/firmware.servi
 import { TagSync, TAG_SYNC_QUEUE } from '../../apps/firmware/src/tags/tag-sync.js';
 import { TagsService } from '../../apps/firmware/src/tags/tags.service.js';
 import { BUILD_INDEX_TTL_MS, BuildIndex } from '../../apps/firmware/src/update-check/build-index.js';
-import { UpdateCheckService } from '../../apps/firmware/src/update-check/update-check.service.js';
+import { UPDATE_ANSWERS_MAX_BYTES, UpdateCheckService } from '../../apps/firmware/src/update-check/update-check.service.js';
 import { createThrowaway, exists, stageFile, type Throwaway } from './logdata.support.js';
 
 /**
@@ -314,6 +314,21 @@ describe('update check from memory', () => {
     expect(after.kind === 'items' && itemsOf(after).map((i) => i.id)).toEqual([general.id]);
     const notModified = await call('1.0', undefined, { 'if-none-match': after.etag });
     expect(notModified.kind).toBe('not-modified');
+  });
+
+  it('keeps answers within a memory budget, whatever the versions devices report', async () => {
+    checks.maxAnswerBytes = 20_000;
+    try {
+      for (let i = 0; i < 200; i++) {
+        const result = await call(`0.0.${i}`);
+        expect(result.kind === 'items' && itemsOf(result).map((item) => item.fw_version)).toEqual(['1.0', '1.2']);
+        expect(checks.keptAnswers.bytes).toBeLessThanOrEqual(20_000);
+      }
+      expect(checks.keptAnswers.count).toBeGreaterThan(1);
+      expect(checks.keptAnswers.count).toBeLessThan(200);
+    } finally {
+      checks.maxAnswerBytes = UPDATE_ANSWERS_MAX_BYTES;
+    }
   });
 
   it('an index past its minute answers at once while it is reloaded in the background', async () => {

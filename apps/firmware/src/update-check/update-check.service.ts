@@ -85,15 +85,25 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
   return false;
 }
 
-/** Answers kept per customer index (beyond, they are dropped and rebuilt as asked). */
-export const UPDATE_ANSWERS_PER_CUSTOMER = 10_000;
+/**
+ * Memory for kept answers (their JSON text), all customers together: past it the oldest are
+ * dropped (public input, such as arbitrary fw_version values, cannot grow memory beyond it).
+ */
+export const UPDATE_ANSWERS_MAX_BYTES = 32 * 1024 * 1024;
 
 /** One computed answer: the JSON text of the update items and its ETag. */
 interface Answer {
+  /** The customer index it was computed from: an answer of a replaced index is never used. */
+  readonly index: CustomerIndex;
   readonly etag: string;
   readonly body: string;
   /** When the oldest link inside was signed: the answer is rebuilt once that is LINK_REUSE_MS old. */
   readonly signedAt: number;
+}
+
+/** What a kept answer costs (strings are UTF-16 in memory: 2 bytes a character), plus a fixed overhead. */
+function sizeOf(key: string, answer: Answer): number {
+  return 2 * (key.length + answer.body.length + answer.etag.length) + 128;
 }
 
 /**
@@ -104,14 +114,19 @@ interface Answer {
  * database query, no write, and no await when all of it is cached.
  *
  * Fleets poll with few distinct inputs (product line, version, type, the device's tags), so
- * the answer itself (the items' JSON and their ETag) is kept per customer index: dropped with
- * the index when the customer's builds change, and rebuilt when its links need re-signing.
+ * the answer itself (the items' JSON and their ETag) is kept, tied to the customer index it
+ * came from: unused once the customer's builds change (a new index), rebuilt when its links
+ * need re-signing; all customers' answers together are bounded by UPDATE_ANSWERS_MAX_BYTES.
  */
 @Injectable()
 export class UpdateCheckService {
   private readonly logger = new JsonLogger('firmware');
   private lastRegistryWarning = 0;
-  private readonly answers = new WeakMap<CustomerIndex, Map<string, Answer>>();
+  /** Kept answers by customer and inputs, oldest first (Map order). */
+  private readonly answers = new Map<string, Answer>();
+  private answerBytes = 0;
+  /** UPDATE_ANSWERS_MAX_BYTES; tests lower it. */
+  maxAnswerBytes = UPDATE_ANSWERS_MAX_BYTES;
 
   constructor(
     @Inject(CustomerDirectory) private readonly customers: CustomerDirectory,
@@ -144,7 +159,7 @@ export class UpdateCheckService {
       }
     }
     const latest = query.latest === true;
-    const answer = this.answer(index, customerId, `${group}\u0001${params.fw_version}\u0001${query.type ?? ''}\u0001${latest ? 1 : 0}\u0001${device ? `+${device.tags.join('\u0001')}` : '-'}`, () =>
+    const answer = this.answer(index, customerId, `${customerId}\u0001${group}\u0001${params.fw_version}\u0001${query.type ?? ''}\u0001${latest ? 1 : 0}\u0001${device ? `+${device.tags.join('\u0001')}` : '-'}`, () =>
       selectBuilds(builds, { currentKey, types, device, latest }),
     );
     if (ifNoneMatchMatches(call.headers?.['if-none-match'], answer.etag)) return { kind: 'not-modified', etag: answer.etag, maxAgeSeconds: UPDATE_CHECK_MAX_AGE_SECONDS };
@@ -153,11 +168,9 @@ export class UpdateCheckService {
 
   /** The kept answer for `key`, or a new one from the builds `select` picks. */
   private answer(index: CustomerIndex, customerId: string, key: string, select: () => IndexedBuild[]): Answer {
-    let kept = this.answers.get(index);
-    if (!kept) this.answers.set(index, (kept = new Map()));
     const now = Date.now();
-    const found = kept.get(key);
-    if (found && now - found.signedAt < LINK_REUSE_MS) return found;
+    const found = this.answers.get(key);
+    if (found && found.index === index && now - found.signedAt < LINK_REUSE_MS) return found;
     const selected = select();
     let signedAt = now;
     const items: UpdateItem[] = selected.map((build) => {
@@ -165,10 +178,29 @@ export class UpdateCheckService {
       signedAt = Math.min(signedAt, links.signedAt);
       return { ...build.item, url: links.url, notes_url: links.notesUrl };
     });
-    const answer: Answer = { etag: listEtag(customerId, selected), body: JSON.stringify(items), signedAt };
-    if (kept.size >= UPDATE_ANSWERS_PER_CUSTOMER) kept.clear();
-    kept.set(key, answer);
+    const answer: Answer = { index, etag: listEtag(customerId, selected), body: JSON.stringify(items), signedAt };
+    this.keep(key, answer);
     return answer;
+  }
+
+  private keep(key: string, answer: Answer): void {
+    const replaced = this.answers.get(key);
+    if (replaced) {
+      this.answers.delete(key);
+      this.answerBytes -= sizeOf(key, replaced);
+    }
+    this.answers.set(key, answer);
+    this.answerBytes += sizeOf(key, answer);
+    for (const [oldKey, old] of this.answers) {
+      if (this.answerBytes <= this.maxAnswerBytes) break;
+      this.answers.delete(oldKey);
+      this.answerBytes -= sizeOf(oldKey, old);
+    }
+  }
+
+  /** Answers kept and their size (bytes, approximately), for tests and diagnostics. */
+  get keptAnswers(): { readonly count: number; readonly bytes: number } {
+    return { count: this.answers.size, bytes: this.answerBytes };
   }
 
   /** A known, active device, or null (SPEC rule 4). A registry that cannot answer counts as "unknown". */
