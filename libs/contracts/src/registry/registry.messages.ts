@@ -63,7 +63,7 @@ export const RegistryEvents = {
   /** A device's status or tags changed: every replica caching lookups drops the entry. */
   deviceChanged: defineEvent<DeviceChanged>('registry.device-changed', 'broadcast'),
   /** last_seen_at / last_fw_version updates from update checks, batched. */
-  devicesSeen: defineEvent<DevicesSeen>('registry.devices-seen', 'queue'),
+  devicesSeen: defineEvent<DevicesSeen>('registry.devices-seen', 'queue', { byReference: true }),
 } as const;
 
 type NoParams = Record<string, never>;
