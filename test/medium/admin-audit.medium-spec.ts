@@ -168,6 +168,18 @@ describe('migrations', () => {
   it('revert cleanly (down) — runs last', async () => {
     await moduleRef.close();
     await closeDatabases();
+    const indexes = async () => {
+      const check = await openAppDatabase(throwaway.config, { ...ADMIN_DATABASE, migrate: false });
+      try {
+        const [row] = (await check.query(`SELECT to_regclass('admin.request_log_ts_brin')::text AS brin, to_regclass('admin.request_log_ts_idx')::text AS btree`)) as [Record<string, string | null>];
+        return row;
+      } finally {
+        await check.destroy();
+      }
+    };
+    expect(await indexes()).toEqual({ brin: 'admin.request_log_ts_brin', btree: null });
+    expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('RequestLogBrin1764100000000');
+    expect(await indexes()).toEqual({ brin: null, btree: 'admin.request_log_ts_idx' });
     expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('AdminAuditSecurity1763800000000');
     const check = await openAppDatabase(throwaway.config, { ...ADMIN_DATABASE, migrate: false });
     try {

@@ -75,6 +75,14 @@ describe('request log', () => {
     expect(rows.map((r) => ({ ...r, ts: (r.ts as Date).toISOString() }))).toEqual(entries);
   });
 
+  it('stores an entry with a lone UTF-16 surrogate (replaced) without losing the rest of its batch', async () => {
+    const odd = requestLogEntry({ user_agent: 'agent \uD800 end' });
+    const plain = requestLogEntry();
+    await admin.requestLog({ entries: [odd, plain] });
+    const rows = await storedRequestIds([odd.request_id, plain.request_id]);
+    expect(rows.map((r) => r.user_agent).sort()).toEqual([plain.user_agent, 'agent \uFFFD end'].sort());
+  });
+
   it('stores a batch larger than the bind-parameter limit of a VALUES list in one statement', async () => {
     const entries = Array.from({ length: 6000 }, () => requestLogEntry({ domain: 'big.example' }));
     await admin.requestLog({ entries });
@@ -139,6 +147,7 @@ describe('migrations', () => {
   it('reverts cleanly (down) — runs last', async () => {
     await moduleRef.close();
     await closeDatabases();
+    expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('RequestLogBrin1764100000000');
     expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('AdminAuditSecurity1763800000000');
     expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('AdminSchema1763700000000');
     const check = await openAppDatabase(throwaway.config, { ...ADMIN_DATABASE, migrate: false });

@@ -41,10 +41,16 @@ function timestamp(value: unknown): string | null {
   return Number.isNaN(parsed.getTime()) ? null : parsed.toISOString();
 }
 
+/** Lone UTF-16 surrogates (PostgreSQL's JSON input refuses them; HTTP headers decoded as latin1 cannot carry any). */
+const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const HAS_SURROGATE = /[\uD800-\uDFFF]/;
+
 function text(value: unknown, max: number): string {
   if (value === null || value === undefined) return '';
-  const string = String(value);
-  return (string.includes('\u0000') ? string.replaceAll('\u0000', '') : string).slice(0, max);
+  let string = String(value);
+  if (string.includes('\u0000')) string = string.replaceAll('\u0000', '');
+  if (HAS_SURROGATE.test(string)) string = string.replace(LONE_SURROGATES, '\uFFFD');
+  return string.slice(0, max);
 }
 
 function nullableText(value: unknown, max: number): string | null {

@@ -20,13 +20,14 @@ const TYPES: Record<(typeof COLUMNS)[number], string> = {
 };
 
 /**
- * One statement per batch whatever its size: the rows travel as one JSON array parameter and
- * json_to_recordset turns it back into rows. (Serializing one JSON text is native work in
- * the app; 13 array parameters cost pg's JavaScript escaping of every value, on the path
- * every request takes. No per-entry round trip, and no 65535 bind-parameter limit.)
+ * One statement per batch whatever its size: the rows travel as one JSON parameter, an array
+ * of arrays in COLUMNS order, expanded by jsonb_array_elements. Of the forms measured (500-row
+ * batches), this one costs PostgreSQL and the app the least per row: no keys repeated in
+ * every row, no pg escaping of 13 arrays in JavaScript. No per-entry round trip, and no 65535
+ * bind-parameter limit.
  */
 const INSERT_BATCH = `INSERT INTO admin.request_log (${COLUMNS.join(', ')})
-  SELECT ${COLUMNS.join(', ')} FROM json_to_recordset($1::json) AS r(${COLUMNS.map((c) => `${c} ${TYPES[c]}`).join(', ')})`;
+  SELECT ${COLUMNS.map((c, i) => `(r->>${i})::${TYPES[c]}`).join(', ')} FROM jsonb_array_elements($1::jsonb) AS r`;
 
 /** Every query of admin.request_log. Cross-customer by nature (operator data). */
 @Injectable()
@@ -35,6 +36,6 @@ export class RequestLogRepository {
 
   async insertBatch(rows: readonly RequestLogRow[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.dataSource.query(INSERT_BATCH, [JSON.stringify(rows)]);
+    await this.dataSource.query(INSERT_BATCH, [JSON.stringify(rows.map((row) => COLUMNS.map((column) => row[column])))]);
   }
 }
