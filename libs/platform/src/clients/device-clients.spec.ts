@@ -141,6 +141,18 @@ describe('DeviceSightings', () => {
     expect(batches(bus)).toHaveLength(2);
   });
 
+  it('spreads the batches of a periodic flush over turns of the event loop', async () => {
+    const bus = new FakeBus();
+    const sightings = new DeviceSightings(bus, { batchSize: 2, intervalMs: 60_000 });
+    for (const h of ['a', 'b', 'c', 'd', 'e']) sightings.record(C1, h, '1');
+    expect(sightings.flush({ spread: true })).toBe(5);
+    expect(batches(bus)).toHaveLength(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches(bus)).toHaveLength(2);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(batches(bus).map((items) => items.map((i) => i.hwid))).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+  });
+
   it('flushes early when too many devices are held, every interval, and when the module stops', async () => {
     const bus = new FakeBus();
     const sightings = new DeviceSightings(bus, { maxPending: 3, intervalMs: 20 });

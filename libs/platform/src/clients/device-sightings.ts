@@ -51,7 +51,7 @@ export class DeviceSightings implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
-    this.timer = setInterval(() => this.flush(), this.intervalMs);
+    this.timer = setInterval(() => this.flush({ spread: true }), this.intervalMs);
     this.timer.unref();
   }
 
@@ -79,15 +79,26 @@ export class DeviceSightings implements OnModuleInit, OnModuleDestroy {
     if (this.pending.size >= this.maxPending) this.flush();
   }
 
-  /** Sends everything held now; returns the number of sightings sent. */
-  flush(): number {
+  /**
+   * Sends everything held; returns the number of sightings sent. `spread`: one batch per turn
+   * of the event loop (the periodic flush), so that a receiver in the same process (the
+   * standalone registry) does not hold the loop for all batches at once; otherwise all now.
+   */
+  flush(options: { spread?: boolean } = {}): number {
     if (this.pending.size === 0) return 0;
     const items: Sighting[] = [];
     for (const held of this.pending.values()) items.push({ customerId: held.customerId, hwid: held.hwid, fwVersion: held.fwVersion, at: new Date(held.at).toISOString() });
     this.pending = new Map();
-    for (let i = 0; i < items.length; i += this.batchSize) {
-      this.bus.emit(RegistryEvents.devicesSeen, { items: items.slice(i, i + this.batchSize) });
-    }
+    const send = (from: number): void => {
+      for (let i = from; i < items.length; i += this.batchSize) {
+        this.bus.emit(RegistryEvents.devicesSeen, { items: items.slice(i, i + this.batchSize) });
+        if (options.spread && i + this.batchSize < items.length) {
+          setImmediate(() => send(i + this.batchSize));
+          return;
+        }
+      }
+    };
+    send(0);
     return items.length;
   }
 
