@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import { ERROR_STATUS, ServiceError, type ErrorMode } from '@app/contracts';
+import { endAtTurnEnd } from './end-of-turn.js';
 
 export interface ErrorRenderContext {
   readonly mode: ErrorMode;
@@ -29,7 +30,7 @@ export function renderError(res: ServerResponse, error: ServiceError, ctx: Error
   }
   res.statusCode = status;
   res.setHeader('Content-Length', Buffer.byteLength(body));
-  res.end(ctx.head ? undefined : body);
+  endAtTurnEnd(res, ctx.head ? undefined : body);
 }
 
 export function wantsJson(accept: string | undefined): boolean {

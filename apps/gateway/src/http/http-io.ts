@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ServiceError, ErrorCode, type SetCookie } from '@app/contracts';
+import { endAtTurnEnd } from './end-of-turn.js';
 
 export function parseCookies(header: string | undefined): Record<string, string> {
   const cookies: Record<string, string> = {};
@@ -58,14 +59,14 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.statusCode = status;
   res.setHeader('Content-Type', contentType);
   res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(head ? undefined : text);
+  endAtTurnEnd(res, head ? undefined : text);
 }
 
 export function sendText(res: ServerResponse, status: number, body: string, contentType = 'text/plain; charset=utf-8', head = false): void {
   res.statusCode = status;
   res.setHeader('Content-Type', contentType);
   res.setHeader('Content-Length', Buffer.byteLength(body));
-  res.end(head ? undefined : body);
+  endAtTurnEnd(res, head ? undefined : body);
 }
 
 /** The client address: the socket's, since the gateway is the edge (TRUST_PROXY is a later seam). */

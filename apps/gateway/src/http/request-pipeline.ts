@@ -32,6 +32,7 @@ import { EndpointRateLimiter } from '../rate-limit/rate-limiter.js';
 import { mergeSetCookie } from '../auth/cookies.js';
 import { sendHtml } from '../pages/page-headers.js';
 import { PageServer } from '../pages/page-server.js';
+import { endAtTurnEnd } from './end-of-turn.js';
 import { asServiceError, renderError, wantsJson } from './error-renderer.js';
 import { clientIp, parseBody, parseCookies, readSmallBody, sendJson, sendText, serializeCookie } from './http-io.js';
 
@@ -258,22 +259,22 @@ export class RequestPipeline {
         return sendHtml(res, reply.status, reply.body, head, reply.headers);
       case 'empty':
         res.statusCode = reply.status;
-        res.end();
+        endAtTurnEnd(res);
         return;
       case 'redirect':
         res.statusCode = reply.status;
         res.setHeader('Location', reply.location);
-        res.end();
+        endAtTurnEnd(res);
         return;
       case 'download-link':
         res.statusCode = 302;
         res.setHeader('Location', this.downloads.linkFor(reply.file));
         res.setHeader('Cache-Control', 'no-store');
-        res.end();
+        endAtTurnEnd(res);
         return;
       case 'not-modified':
         res.statusCode = 304;
-        res.end();
+        endAtTurnEnd(res);
         return;
       case 'file-head':
         res.statusCode = 200;
@@ -281,7 +282,7 @@ export class RequestPipeline {
         res.setHeader('Content-Type', reply.file.contentType);
         res.setHeader('ETag', `"${reply.file.sha256}"`);
         res.setHeader('Last-Modified', new Date(reply.file.lastModified).toUTCString());
-        res.end();
+        endAtTurnEnd(res);
         return;
     }
   }
