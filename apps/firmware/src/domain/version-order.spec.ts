@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { compareVersions, isNewer, versionKey } from './version-order.js';
+import { compareVersions, isNewer, versionKey, versionOrderKey } from './version-order.js';
 
 /** Versions as devices send them: printable ASCII, biased towards digits, dots and pre-release marks. */
 const piece = fc.oneof(
@@ -83,6 +83,16 @@ describe('version order (DECISIONS "Firmware")', () => {
     fc.assert(
       fc.property(version, version, (a, b) => {
         expect(sign(Buffer.compare(versionKey(a), versionKey(b)))).toBe(sign(compareVersions(a, b)));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("versionOrderKey compares with < exactly as compareVersions (the update check's binary search)", () => {
+    const stringSign = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+    fc.assert(
+      fc.property(version, version, (a, b) => {
+        expect(stringSign(versionOrderKey(a), versionOrderKey(b))).toBe(sign(compareVersions(a, b)));
       }),
       { numRuns: 5000 },
     );

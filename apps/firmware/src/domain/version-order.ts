@@ -113,3 +113,12 @@ export function versionKey(version: string): Buffer {
   parts.push(Buffer.from([TokenClass.End, 0]), Buffer.from(version, 'utf8'));
   return Buffer.concat(parts);
 }
+
+/**
+ * versionKey() as a latin1 string (one character per byte): JavaScript's string comparison
+ * (UTF-16 code units, a prefix first) then orders exactly as memcmp orders the bytes, without
+ * a call into Buffer.compare per step of the update check's binary search.
+ */
+export function versionOrderKey(version: string): string {
+  return versionKey(version).toString('latin1');
+}

@@ -8,6 +8,8 @@ export interface IndexedBuild {
   readonly fwVersion: string;
   readonly fwType: FwType;
   readonly versionKey: Buffer;
+  /** versionKey as a latin1 string, compared with `<` (see versionOrderKey). */
+  readonly orderKey: string;
   readonly generalRelease: boolean;
   readonly tagFilterDisabled: boolean;
   readonly tags: readonly string[];
@@ -26,6 +28,7 @@ export function indexed(entity: BuildEntity): IndexedBuild {
     fwVersion: entity.fwVersion,
     fwType: entity.fwType,
     versionKey: entity.versionKey,
+    orderKey: entity.versionKey.toString('latin1'),
     generalRelease: entity.generalRelease,
     tagFilterDisabled: entity.tagFilterDisabled,
     tags: entity.tags,

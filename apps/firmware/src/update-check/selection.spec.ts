@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { asCustomerId, type FwType } from '@app/contracts';
-import { versionKey } from '../domain/version-order.js';
+import { versionKey, versionOrderKey } from '../domain/version-order.js';
 import { BuildEntity } from '../entities/build.entity.js';
 import { ifNoneMatchMatches, listEtag, parseTypes } from './update-check.service.js';
 import { indexed, type IndexedBuild } from './indexed-build.js';
@@ -55,31 +55,31 @@ describe('update-check selection (SPEC rules 1-4)', () => {
   ]);
 
   it('rule 1 and 2: only newer builds, oldest first; general releases for anyone', () => {
-    expect(versions(selectBuilds(builds, { currentKey: versionKey('1.0'), types: AFI, device: null, latest: false }))).toEqual(['1.1/AFI', '1.2/AFI']);
-    expect(versions(selectBuilds(builds, { currentKey: versionKey('1.2'), types: AFI, device: null, latest: false }))).toEqual([]);
-    expect(versions(selectBuilds(builds, { currentKey: versionKey('0.1'), types: AFI, device: null, latest: true }))).toEqual(['1.2/AFI']);
+    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.0'), types: AFI, device: null, latest: false }))).toEqual(['1.1/AFI', '1.2/AFI']);
+    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.2'), types: AFI, device: null, latest: false }))).toEqual([]);
+    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('0.1'), types: AFI, device: null, latest: true }))).toEqual(['1.2/AFI']);
   });
 
   it('rule 3: a known active device also gets builds sharing a tag, and tag_filter_disabled builds whatever its tags', () => {
     const beta = { tags: ['beta'] };
-    expect(versions(selectBuilds(builds, { currentKey: versionKey('1.1'), types: AFI, device: beta, latest: false }))).toEqual(['1.2-rc1/AFI', '1.2/AFI', '1.3/AFI', '1.4/AFI']);
-    expect(versions(selectBuilds(builds, { currentKey: versionKey('1.1'), types: AFI, device: { tags: [] }, latest: false }))).toEqual(['1.2/AFI', '1.4/AFI']);
-    expect(versions(selectBuilds(builds, { currentKey: versionKey('1.1'), types: AFI, device: { tags: ['lab'] }, latest: true }))).toEqual(['1.4/AFI']);
+    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.1'), types: AFI, device: beta, latest: false }))).toEqual(['1.2-rc1/AFI', '1.2/AFI', '1.3/AFI', '1.4/AFI']);
+    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.1'), types: AFI, device: { tags: [] }, latest: false }))).toEqual(['1.2/AFI', '1.4/AFI']);
+    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.1'), types: AFI, device: { tags: ['lab'] }, latest: true }))).toEqual(['1.4/AFI']);
   });
 
   it('rule 4: no device (unknown or withdrawn): general releases only, tag_filter_disabled included', () => {
-    expect(versions(selectBuilds(builds, { currentKey: versionKey('1.1'), types: AFI, device: null, latest: false }))).toEqual(['1.2/AFI']);
+    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.1'), types: AFI, device: null, latest: false }))).toEqual(['1.2/AFI']);
   });
 
   it('type: AFI by default, all, or a list', () => {
-    expect(versions(selectBuilds(builds, { currentKey: versionKey('1.2'), types: parseTypes('all'), device: { tags: ['beta'] }, latest: false }))).toEqual(['1.3/AFI', '1.4/AFI', '1.6/EFI', '1.7/MFI']);
-    expect(versions(selectBuilds(builds, { currentKey: versionKey('1.2'), types: parseTypes('EFI,MFI'), device: null, latest: false }))).toEqual(['1.6/EFI']);
-    expect(versions(selectBuilds(builds, { currentKey: versionKey('1.2'), types: parseTypes(undefined), device: null, latest: false }))).toEqual([]);
+    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.2'), types: parseTypes('all'), device: { tags: ['beta'] }, latest: false }))).toEqual(['1.3/AFI', '1.4/AFI', '1.6/EFI', '1.7/MFI']);
+    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.2'), types: parseTypes('EFI,MFI'), device: null, latest: false }))).toEqual(['1.6/EFI']);
+    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.2'), types: parseTypes(undefined), device: null, latest: false }))).toEqual([]);
     expect(() => parseTypes('AFI,XFI')).toThrow('type must be');
   });
 
   it('no builds for the product line: nothing', () => {
-    expect(selectBuilds(undefined, { currentKey: versionKey('1'), types: AFI, device: null, latest: false })).toEqual([]);
+    expect(selectBuilds(undefined, { currentKey: versionOrderKey('1'), types: AFI, device: null, latest: false })).toEqual([]);
   });
 });
 

@@ -7,8 +7,8 @@ export interface KnownDevice {
 }
 
 export interface Selection {
-  /** The device's current version, as versionKey() bytes. */
-  readonly currentKey: Buffer;
+  /** The device's current version, as versionOrderKey(). */
+  readonly currentKey: string;
   /** null: every type. */
   readonly types: ReadonlySet<FwType> | null;
   readonly device: KnownDevice | null;
@@ -16,12 +16,12 @@ export interface Selection {
 }
 
 /** Index of the first build newer than `key` in builds sorted by version (binary search). */
-export function firstNewer(builds: readonly IndexedBuild[], key: Buffer): number {
+export function firstNewer(builds: readonly IndexedBuild[], key: string): number {
   let lo = 0;
   let hi = builds.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (Buffer.compare(builds[mid]!.versionKey, key) > 0) hi = mid;
+    if (builds[mid]!.orderKey > key) hi = mid;
     else lo = mid + 1;
   }
   return lo;

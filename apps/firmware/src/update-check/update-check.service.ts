@@ -13,7 +13,7 @@ import {
 } from '@app/contracts';
 import { JsonLogger } from '@app/infra';
 import { CustomerDirectory, DeviceDirectory, DeviceSightings } from '@app/platform';
-import { versionKey } from '../domain/version-order.js';
+import { versionOrderKey } from '../domain/version-order.js';
 import { BuildIndex, type CustomerIndex } from './build-index.js';
 import { groupKey, type IndexedBuild } from './indexed-build.js';
 import { type KnownDevice, needsDevice, selectBuilds } from './selection.js';
@@ -61,13 +61,13 @@ export function listEtag(customerId: string, builds: readonly IndexedBuild[]): s
   return `W/"${a.toString(36)}-${b.toString(36)}-${builds.length}"`;
 }
 
-/** versionKey() of the versions devices report (a fleet runs few versions): bounded memo. */
-const currentKeys = new Map<string, Buffer>();
-function currentKeyOf(fwVersion: string): Buffer {
+/** versionOrderKey() of the versions devices report (a fleet runs few versions): bounded memo. */
+const currentKeys = new Map<string, string>();
+function currentKeyOf(fwVersion: string): string {
   let key = currentKeys.get(fwVersion);
   if (!key) {
     if (currentKeys.size >= 10_000) currentKeys.clear();
-    key = versionKey(fwVersion);
+    key = versionOrderKey(fwVersion);
     currentKeys.set(fwVersion, key);
   }
   return key;

@@ -61,11 +61,12 @@ export class RouteTable {
     if (!candidates) return { kind: 'not-found' };
     // The most literal route with this method wins; a parameter also takes a value equal to a
     // literal segment (GET /devices/import is the device `import`: only POST /devices/import exists).
-    const allowed: HttpMethod[] = [];
+    // Plain loops: every request passes here (the update check included).
+    let allowed: HttpMethod[] | null = null;
     for (const route of candidates) {
-      if (!route.segments.every((segment, i) => segment === null || segment === parts[i])) continue;
-      if (!route.constraints.every(([i, pattern]) => pattern.test(parts[i]!))) continue;
+      if (!matches(route, parts)) continue;
       if (route.endpoint.method !== method) {
+        allowed ??= [];
         if (!allowed.includes(route.endpoint.method)) allowed.push(route.endpoint.method);
         continue;
       }
@@ -73,16 +74,29 @@ export class RouteTable {
       let index = 0;
       for (let i = 0; i < route.segments.length; i++) {
         if (route.segments[i] !== null) continue;
-        let value: string;
-        try {
-          value = decodeURIComponent(parts[i]!);
-        } catch {
-          return { kind: 'bad-path' };
+        const raw = parts[i]!;
+        let value = raw;
+        if (raw.includes('%')) {
+          try {
+            value = decodeURIComponent(raw);
+          } catch {
+            return { kind: 'bad-path' };
+          }
         }
         params[route.names[index++]!] = value;
       }
       return { kind: 'found', match: { endpoint: route.endpoint, params } };
     }
-    return allowed.length ? { kind: 'method-not-allowed', allowed } : { kind: 'not-found' };
+    return allowed ? { kind: 'method-not-allowed', allowed } : { kind: 'not-found' };
   }
+}
+
+function matches(route: CompiledRoute, parts: readonly string[]): boolean {
+  const segments = route.segments;
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i];
+    if (segment !== null && segment !== parts[i]) return false;
+  }
+  for (const [i, pattern] of route.constraints) if (!pattern.test(parts[i]!)) return false;
+  return true;
 }
