@@ -31,4 +31,15 @@ describe('toRequestLogRow', () => {
     expect(row.user_agent).toBe('a\uFFFDb\uFFFDc\uD83D\uDE00');
     expect(row.actor).toBe('x\uFFFD');
   });
+
+  it('does not cut a surrogate pair in two at the length limit', () => {
+    const row = toRequestLogRow(requestLogEntry({ user_agent: `${'u'.repeat(1023)}\uD83D\uDE00` }))!;
+    expect(row.user_agent).toBe('u'.repeat(1023));
+  });
+
+  it('checks a timestamp again after a different one (the last accepted one is remembered)', () => {
+    expect(toRequestLogRow(requestLogEntry({ ts: '2026-11-21T12:00:00.000Z' }))?.ts).toBe('2026-11-21T12:00:00.000Z');
+    expect(toRequestLogRow(requestLogEntry({ ts: '2026-13-21T12:00:00.000Z' }))).toBeNull();
+    expect(toRequestLogRow(requestLogEntry({ ts: '2026-11-21T12:00:00.000Z' }))?.ts).toBe('2026-11-21T12:00:00.000Z');
+  });
 });

@@ -34,23 +34,29 @@ export function toRequestLogRow(entry: RequestLogEntry): RequestLogRow | null {
 
 /** What gateways send (Date#toISOString) passes as it is; anything else is parsed, or refused (null). */
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** The last timestamp that passed: a batch holds runs of equal ones (one per millisecond at most). */
+let lastAccepted = '';
 function timestamp(value: unknown): string | null {
   if (typeof value !== 'string') return null;
-  if (ISO_UTC.test(value) && !Number.isNaN(Date.parse(value))) return value;
+  if (value === lastAccepted) return value;
+  if (ISO_UTC.test(value) && !Number.isNaN(Date.parse(value))) return (lastAccepted = value);
   const parsed = new Date(value);
   return Number.isNaN(parsed.getTime()) ? null : parsed.toISOString();
 }
 
 /** Lone UTF-16 surrogates (PostgreSQL's JSON input refuses them; HTTP headers decoded as latin1 cannot carry any). */
 const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const HAS_SURROGATE = /[\uD800-\uDFFF]/;
+/** What text() may have to change: NUL or any surrogate (one test per value; almost never true). */
+const SUSPECT = /[\u0000\uD800-\uDFFF]/;
 
 function text(value: unknown, max: number): string {
   if (value === null || value === undefined) return '';
-  let string = String(value);
-  if (string.includes('\u0000')) string = string.replaceAll('\u0000', '');
-  if (HAS_SURROGATE.test(string)) string = string.replace(LONE_SURROGATES, '\uFFFD');
-  return string.slice(0, max);
+  let string = typeof value === 'string' ? value : String(value);
+  if (SUSPECT.test(string)) string = string.replaceAll('\u0000', '').replace(LONE_SURROGATES, '\uFFFD');
+  if (string.length <= max) return string;
+  const cut = string.slice(0, max);
+  // Not half a surrogate pair at the cut.
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
 }
 
 function nullableText(value: unknown, max: number): string | null {

@@ -29,6 +29,11 @@ const TYPES: Record<(typeof COLUMNS)[number], string> = {
 const INSERT_BATCH = `INSERT INTO admin.request_log (${COLUMNS.join(', ')})
   SELECT ${COLUMNS.map((c, i) => `(r->>${i})::${TYPES[c]}`).join(', ')} FROM jsonb_array_elements($1::jsonb) AS r`;
 
+/** A row's values in COLUMNS order (written out: a loop over the names would be a megamorphic keyed read per value). */
+function valuesOf(row: RequestLogRow): unknown[] {
+  return [row.ts, row.domain, row.actor, row.method, row.route, row.path, row.status, row.ip, row.user_agent, row.bytes_in, row.bytes_out, row.duration_ms, row.request_id];
+}
+
 /** Every query of admin.request_log. Cross-customer by nature (operator data). */
 @Injectable()
 export class RequestLogRepository {
@@ -36,6 +41,6 @@ export class RequestLogRepository {
 
   async insertBatch(rows: readonly RequestLogRow[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.dataSource.query(INSERT_BATCH, [JSON.stringify(rows.map((row) => COLUMNS.map((column) => row[column])))]);
+    await this.dataSource.query(INSERT_BATCH, [JSON.stringify(rows.map(valuesOf))]);
   }
 }

@@ -296,7 +296,7 @@ export class RequestPipeline {
     const queryAt = rawUrl.indexOf('?');
     this.metrics.observe(req.method ?? 'GET', state.route, res.statusCode, seconds, state.bytesIn, bytesOut);
     this.requestLog.record({
-      ts: new Date().toISOString(),
+      ts: isoNow(),
       domain: state.domain,
       actor: state.actor,
       method: req.method ?? 'GET',
@@ -311,6 +311,18 @@ export class RequestPipeline {
       request_id: state.requestId,
     });
   }
+}
+
+let isoMillis = 0;
+let isoText = '';
+/** new Date().toISOString(), formatted once per millisecond (every request-log entry carries one). */
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== isoMillis) {
+    isoMillis = now;
+    isoText = new Date(now).toISOString();
+  }
+  return isoText;
 }
 
 function headerValue(req: IncomingMessage, name: string): string | undefined {
