@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   asCustomerId,
+  type CustomerId,
   type DeviceLookup,
   type EndpointCall,
   FW_TYPES,
@@ -73,6 +74,11 @@ function currentKeyOf(fwVersion: string): string {
   return key;
 }
 
+/** `fn` of the value: at once when it is not a promise (what is cached comes back as it is). */
+function andThen<T, R>(value: T | Promise<T>, fn: (value: T) => R | Promise<R>): R | Promise<R> {
+  return value instanceof Promise ? value.then(fn) : fn(value);
+}
+
 /** If-None-Match (weak comparison, RFC 9110 13.1.2): `*` or a list of entity tags. */
 export function ifNoneMatchMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
@@ -136,34 +142,40 @@ export class UpdateCheckService {
     @Inject(UpdateLinks) private readonly links: UpdateLinks,
   ) {}
 
-  async check(call: UpdateCheckCall): Promise<UpdateCheckResult> {
+  /**
+   * The answer to one check. With the customer, its index and the device cached (the common
+   * path) it comes back at once, not in a promise: the in-process bus then settles the
+   * request without further promises or a timer.
+   */
+  check(call: UpdateCheckCall): UpdateCheckResult | Promise<UpdateCheckResult> {
     const params = call.params;
-    const query = call.query ?? ({} as UpdateCheckQuery);
     if (!params || typeof params.domain !== 'string' || typeof params.fw_version !== 'string') throw ServiceError.badRequest('invalid update check');
-    const foundCustomer = this.customers.byDomain(params.domain);
-    const customer = foundCustomer instanceof Promise ? await foundCustomer : foundCustomer;
-    if (!customer || customer.status !== 'active') throw ServiceError.notFound('customer not found');
-    const customerId = asCustomerId(customer.id);
-    const foundIndex = this.index.get(customerId);
-    const index = foundIndex instanceof Promise ? await foundIndex : foundIndex;
+    return andThen(this.customers.byDomain(params.domain), (customer) => {
+      if (!customer || customer.status !== 'active') throw ServiceError.notFound('customer not found');
+      const customerId = asCustomerId(customer.id);
+      return andThen(this.index.get(customerId), (index) => this.checkIn(index, customerId, params, call));
+    });
+  }
+
+  private checkIn(index: CustomerIndex, customerId: CustomerId, params: UpdateCheckParams, call: UpdateCheckCall): UpdateCheckResult | Promise<UpdateCheckResult> {
+    const query = call.query ?? ({} as UpdateCheckQuery);
     const group = groupKey(params.hw_name, params.hw_version, params.fw_name);
     const builds = index.groups.get(group);
     const currentKey = currentKeyOf(params.fw_version);
     const types = parseTypes(query.type);
-    let device: KnownDevice | null = null;
+    let device: KnownDevice | null | Promise<KnownDevice | null> = null;
     if (params.hwid !== undefined) {
       this.sightings.record(customerId, params.hwid, params.fw_version);
-      if (builds && needsDevice(builds, { currentKey, types })) {
-        const foundDevice = this.device(customerId, params.hwid);
-        device = foundDevice instanceof Promise ? await foundDevice : foundDevice;
-      }
+      if (builds && needsDevice(builds, { currentKey, types })) device = this.device(customerId, params.hwid);
     }
-    const latest = query.latest === true;
-    const answer = this.answer(index, customerId, `${customerId}\u0001${group}\u0001${params.fw_version}\u0001${query.type ?? ''}\u0001${latest ? 1 : 0}\u0001${device ? `+${device.tags.join('\u0001')}` : '-'}`, () =>
-      selectBuilds(builds, { currentKey, types, device, latest }),
-    );
-    if (ifNoneMatchMatches(call.headers?.['if-none-match'], answer.etag)) return { kind: 'not-modified', etag: answer.etag, maxAgeSeconds: UPDATE_CHECK_MAX_AGE_SECONDS };
-    return { kind: 'items', body: answer.body, etag: answer.etag, maxAgeSeconds: UPDATE_CHECK_MAX_AGE_SECONDS };
+    return andThen(device, (known) => {
+      const latest = query.latest === true;
+      const answer = this.answer(index, customerId, `${customerId}\u0001${group}\u0001${params.fw_version}\u0001${query.type ?? ''}\u0001${latest ? 1 : 0}\u0001${known ? `+${known.tags.join('\u0001')}` : '-'}`, () =>
+        selectBuilds(builds, { currentKey, types, device: known, latest }),
+      );
+      if (ifNoneMatchMatches(call.headers?.['if-none-match'], answer.etag)) return { kind: 'not-modified', etag: answer.etag, maxAgeSeconds: UPDATE_CHECK_MAX_AGE_SECONDS };
+      return { kind: 'items', body: answer.body, etag: answer.etag, maxAgeSeconds: UPDATE_CHECK_MAX_AGE_SECONDS };
+    });
   }
 
   /** The kept answer for `key`, or a new one from the builds `select` picks. */

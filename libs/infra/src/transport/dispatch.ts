@@ -54,8 +54,11 @@ function requestIdOf(data: unknown): string | undefined {
   return typeof requestId === 'string' && requestId !== '' ? requestId : undefined;
 }
 
-/** Runs work for a received message: in a server span continuing `headers`' trace, with the request id logged. */
-export function runInbound<T>(name: string, headers: Record<string, string> | undefined, data: unknown, fn: (span: Span) => Promise<T>): Promise<T> {
+/**
+ * Runs work for a received message: in a server span continuing `headers`' trace, with the
+ * request id logged. Without tracing, `fn`'s result comes back as it is (no promise added).
+ */
+export function runInbound<R>(name: string, headers: Record<string, string> | undefined, data: unknown, fn: (span: Span) => R): R | Promise<Awaited<R>> {
   const requestId = requestIdOf(data);
   const traced = () => withRemoteSpan(name, headers, fn);
   // In process, the sender's log context has come along already.
@@ -119,17 +122,33 @@ export async function processRequest(
   }
 }
 
-/** The reply packet of a MessageBus.serve handler: its value, or its error as a controller's would cross. */
-export async function directReply(pattern: string, handler: (request: unknown) => unknown, data: unknown, span: Span): Promise<WritePacket> {
+/**
+ * The reply packet of a MessageBus.serve handler: its value, or its error as a controller's
+ * would cross. A handler that answers at once (not with a promise) gets its packet at once.
+ */
+export function directReply(pattern: string, handler: (request: unknown) => unknown, data: unknown, span: Span): WritePacket | Promise<WritePacket> {
+  let result: unknown;
   try {
-    return { response: await handler(data), isDisposed: true };
+    result = handler(data);
   } catch (err) {
-    span.setStatus({ code: SpanStatusCode.ERROR, message: errorText(err) });
-    if (ServiceError.is(err)) return { err: err.toJSON(), isDisposed: true };
-    logError('message handler failed', err, { pattern });
-    return { err: { code: ErrorCode.Internal, message: 'internal error' }, isDisposed: true };
+    return failedReply(pattern, err, span);
   }
+  if (result instanceof Promise) {
+    return result.then(
+      (response: unknown) => ({ response, isDisposed: true }),
+      (err: unknown) => failedReply(pattern, err, span),
+    );
+  }
+  return { response: result, isDisposed: true };
 }
+
+function failedReply(pattern: string, err: unknown, span: Span): WritePacket {
+  span.setStatus({ code: SpanStatusCode.ERROR, message: errorText(err) });
+  if (ServiceError.is(err)) return { err: err.toJSON(), isDisposed: true };
+  logError('message handler failed', err, { pattern });
+  return { err: { code: ErrorCode.Internal, message: 'internal error' }, isDisposed: true };
+}
+
 
 /**
  * An event through Nest's pipeline, as Server.handleEvent does it, but awaited to the end

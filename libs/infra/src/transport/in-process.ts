@@ -232,10 +232,30 @@ export class InProcessServer extends Server implements ServerHooks {
   }
 }
 
-/** A request to a MessageBus.serve handler: asynchronous like the wire, its reply cloned unless `byReference`. */
-function answerDirectly(pattern: string, responder: DirectResponder, data: unknown, headers: Record<string, string>, byReference: boolean): Promise<WritePacket> {
-  const reply = Promise.resolve().then(() => runInbound(pattern, headers, data, (span) => directReply(pattern, responder.handler, data, span)));
-  return byReference ? reply : reply.then(jsonClone);
+/**
+ * A request to a MessageBus.serve handler: asynchronous like the wire (the handler runs in a
+ * microtask, never inside the sender's call), its reply cloned unless `byReference`. A
+ * handler that answers at once (the update check with everything cached) settles the send
+ * without further promises or a timer; one that returns a promise is timed out as any request.
+ */
+function askDirectly<Res>(message: MessageDef<unknown, Res>, responder: DirectResponder, data: unknown, headers: Record<string, string>, timeoutMs: number, app: string): Promise<Res> {
+  return new Promise<Res>((resolve, reject) => {
+    const settle = (packet: WritePacket) => {
+      const reply = message.byReference ? packet : jsonClone(packet);
+      const error = replyError(reply);
+      if (error) reject(error);
+      else resolve(reply.response as Res);
+    };
+    queueMicrotask(() => {
+      const reply = runInbound(message.pattern, headers, data, (span) => directReply(message.pattern, responder.handler, data, span));
+      if (!(reply instanceof Promise)) return settle(reply);
+      const timer = setTimeout(() => reject(didNotAnswer(app)), timeoutMs);
+      void reply.then((packet) => {
+        clearTimeout(timer);
+        settle(packet);
+      });
+    });
+  });
 }
 
 /** The standalone MessageBus: same semantics as NATS (JSON-cloned payloads, Unavailable, timeouts). */
@@ -250,9 +270,10 @@ export class InProcessMessageBus extends MessageBus {
     return withClientSpan(message.pattern, () => {
       const data = message.byReference ? payload : jsonClone(payload);
       const direct = broker().directResponder(message.pattern);
-      const server = direct ? undefined : broker().responder(message.pattern);
-      if (!direct && !server) return Promise.reject(unavailable(app));
-      const reply = direct ? answerDirectly(message.pattern, direct, data, traceHeaders(), message.byReference) : server!.request(message.pattern, data, traceHeaders(), message.byReference);
+      if (direct) return askDirectly(message as MessageDef<unknown, Res>, direct, data, traceHeaders(), timeoutMs, app);
+      const server = broker().responder(message.pattern);
+      if (!server) return Promise.reject(unavailable(app));
+      const reply = server.request(message.pattern, data, traceHeaders(), message.byReference);
       return new Promise<Res>((resolve, reject) => {
         const timer = setTimeout(() => reject(didNotAnswer(app)), timeoutMs);
         void reply.then((packet) => {

@@ -351,12 +351,17 @@ export class NatsMessageBus extends MessageBus {
         }
         if (typeof request.id !== 'string' || !msg.reply) return;
         const id = request.id;
-        runInbound(pattern, headerRecord(msg.headers), request.data, (span) => directReply(pattern, handler as (request: unknown) => unknown, request.data, span))
-          .then((packet) => {
+        const respond = (packet: WritePacket) => {
+          try {
             // Nest's reply format (what ServerNats would publish), so send() reads it either way.
             msg.respond(this.serializer.serialize({ ...packet, id } as never).data);
-          })
-          .catch((err: unknown) => logError('could not publish a reply', err, { pattern }));
+          } catch (err) {
+            logError('could not publish a reply', err, { pattern });
+          }
+        };
+        const reply = runInbound(pattern, headerRecord(msg.headers), request.data, (span) => directReply(pattern, handler as (request: unknown) => unknown, request.data, span));
+        if (reply instanceof Promise) void reply.then(respond);
+        else respond(reply);
       },
     });
   }
