@@ -43,11 +43,16 @@ const NO_QUERY = new URLSearchParams();
 
 interface RequestState {
   readonly requestId: string;
-  readonly started: bigint;
+  /** performance.now() when the request arrived (a double: no BigInt per request). */
+  readonly started: number;
+  /** The client address, read once. */
+  readonly ip: string;
   route: string;
   domain: string | null;
   actor: string | null;
   bytesIn: number;
+  /** The request's log entry and metrics are recorded (once, on 'close'). */
+  done: boolean;
 }
 
 /**
@@ -79,10 +84,10 @@ export class RequestPipeline {
   handle(req: IncomingMessage, res: ServerResponse): void {
     const header = req.headers['x-request-id'];
     const requestId = typeof header === 'string' && REQUEST_ID_PATTERN.test(header) ? header : randomUUID();
-    const state: RequestState = { requestId, started: process.hrtime.bigint(), route: '(unmatched)', domain: null, actor: null, bytesIn: 0 };
+    const state: RequestState = { requestId, started: performance.now(), ip: clientIp(req), route: '(unmatched)', domain: null, actor: null, bytesIn: 0, done: false };
     res.setHeader('X-Request-Id', requestId);
     // 'close' follows 'finish' on every response, and also ends an aborted one.
-    res.once('close', () => this.finish(req, res, state));
+    res.on('close', () => this.finish(req, res, state));
     if (!tracingEnabled()) {
       void logContext.run({ requestId }, () => this.process(req, res, state));
       return;
@@ -122,7 +127,7 @@ export class RequestPipeline {
       }
       endpoint = lookup.match.endpoint;
       state.route = endpoint.path;
-      if (endpoint.rateLimit) this.rateLimiter.check(endpoint.rateLimit, clientIp(req));
+      if (endpoint.rateLimit) this.rateLimiter.check(endpoint.rateLimit, state.ip);
       const cookies = parseCookies(req.headers.cookie);
       const smallBody = endpoint.body.kind === 'json' || (endpoint.body.kind === 'none' && isForm(req)) ? await readSmallBody(req, endpoint.body.kind === 'json' ? (endpoint.body.maxBytes ?? DEFAULT_JSON_LIMIT) : DEFAULT_JSON_LIMIT) : null;
       if (smallBody) state.bytesIn = smallBody.length;
@@ -131,7 +136,7 @@ export class RequestPipeline {
       const checked = this.access.check({
         auth: endpoint.auth,
         method,
-        credentials: { authorization: headerValue(req, 'authorization'), cookies, client: { ip: clientIp(req), userAgent: (headerValue(req, 'user-agent') ?? '').slice(0, 512), requestId: state.requestId } },
+        credentials: { authorization: headerValue(req, 'authorization'), cookies, client: { ip: state.ip, userAgent: (headerValue(req, 'user-agent') ?? '').slice(0, 512), requestId: state.requestId } },
         onRenewed: (renewed) => res.setHeader('Set-Cookie', renewed.map(serializeCookie)),
         customerParam: search.get('customer') ?? undefined,
         csrfToken,
@@ -217,7 +222,7 @@ export class RequestPipeline {
       customer: access.customer,
       actor,
       auditActor: access.actingAsAdmin ? `admin:${actor}` : actor,
-      ip: clientIp(req),
+      ip: state.ip,
       userAgent: (headerValue(req, 'user-agent') ?? '').slice(0, 512),
       baseUrl: this.config.publicUrl,
     };
@@ -288,9 +293,9 @@ export class RequestPipeline {
   }
 
   private finish(req: IncomingMessage, res: ServerResponse, state: RequestState): void {
-    if ((state as { done?: boolean }).done) return;
-    (state as { done?: boolean }).done = true;
-    const seconds = Number(process.hrtime.bigint() - state.started) / 1e9;
+    if (state.done) return;
+    state.done = true;
+    const seconds = (performance.now() - state.started) / 1000;
     const bytesOut = Number(res.getHeader('Content-Length') ?? 0) || 0;
     const rawUrl = req.url ?? '/';
     const queryAt = rawUrl.indexOf('?');
@@ -303,7 +308,7 @@ export class RequestPipeline {
       route: state.route,
       path: (queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt)).slice(0, 2048),
       status: res.statusCode,
-      ip: clientIp(req),
+      ip: state.ip,
       user_agent: (headerValue(req, 'user-agent') ?? '').slice(0, 512),
       bytes_in: state.bytesIn,
       bytes_out: bytesOut,

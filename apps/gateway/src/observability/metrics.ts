@@ -11,7 +11,8 @@ interface Histogram {
 /** Prometheus text exposition of the gateway's request metrics plus process figures. */
 @Injectable()
 export class GatewayMetrics {
-  private readonly requests = new Map<string, number>();
+  /** Request counts by route label, then method, then status (no label string built per request). */
+  private readonly requests = new Map<string, Map<string, Map<number, number>>>();
   private readonly durations = new Map<string, Histogram>();
   private readonly bytes = { in: 0, out: 0 };
   private readonly gauges = new Map<string, () => number>();
@@ -25,8 +26,11 @@ export class GatewayMetrics {
       routeLabel = `route="${escape(route)}"`;
       if (this.routeLabels.size < 10_000) this.routeLabels.set(route, routeLabel);
     }
-    const key = `method="${method}",${routeLabel},status="${status}"`;
-    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+    let byMethod = this.requests.get(routeLabel);
+    if (!byMethod) this.requests.set(routeLabel, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
     const hKey = routeLabel;
     let histogram = this.durations.get(hKey);
     if (!histogram) {
@@ -48,7 +52,11 @@ export class GatewayMetrics {
   render(): string {
     const lines: string[] = [];
     lines.push('# HELP fds_http_requests_total HTTP requests by method, route pattern and status.', '# TYPE fds_http_requests_total counter');
-    for (const [labels, value] of this.requests) lines.push(`fds_http_requests_total{${labels}} ${value}`);
+    for (const [routeLabel, byMethod] of this.requests) {
+      for (const [method, byStatus] of byMethod) {
+        for (const [status, value] of byStatus) lines.push(`fds_http_requests_total{method="${escape(method)}",${routeLabel},status="${status}"} ${value}`);
+      }
+    }
     lines.push('# HELP fds_http_request_duration_seconds Time to answer, by route pattern.', '# TYPE fds_http_request_duration_seconds histogram');
     for (const [labels, h] of this.durations) {
       BUCKETS.forEach((le, i) => lines.push(`fds_http_request_duration_seconds_bucket{${labels},le="${le}"} ${h.counts[i]}`));
