@@ -254,7 +254,10 @@ export class RequestPipeline {
 
   private writeReply(res: ServerResponse, reply: HttpReply, head: boolean): void {
     if ('cookies' in reply && reply.cookies?.length) res.setHeader('Set-Cookie', mergeSetCookie(res.getHeader('Set-Cookie'), reply.cookies.map(serializeCookie)));
-    if ('headers' in reply && reply.headers) for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
+    if ('headers' in reply && reply.headers) {
+      const headers = reply.headers;
+      for (const name in headers) res.setHeader(name, headers[name]!);
+    }
     switch (reply.kind) {
       case 'json':
         return sendJson(res, reply.status, reply.body, head);
