@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
 import { type DeviceChanged, type DeviceLookup, isHwid, RegistryEvents, RegistryMessages } from '@app/contracts';
 import { MessageBus } from '@app/infra';
-import { TtlCache } from './ttl-cache.js';
+import { GroupedTtlCache } from './ttl-cache.js';
 
 export interface DeviceDirectoryOptions {
   /** How long an answer (also "no such device") is trusted without an invalidation event. */
@@ -19,24 +19,23 @@ export const DEVICE_DIRECTORY_DEFAULTS = { ttlMs: 30_000, maxEntries: 100_000 } 
  *
  * Invalidation: the registry broadcasts RegistryEvents.deviceChanged after every change of a
  * device's existence, status or tags; the entry of that device is dropped, or every entry of
- * the customer when `hwid` is null (import, tag rename or delete). A per-customer generation in
- * the key makes that O(1), and a lookup in flight during an invalidation is not cached. Events
- * are at most once: a lost one is healed by the TTL.
+ * the customer when `hwid` is null (import, tag rename or delete): the cache is grouped by
+ * customer, which makes that O(1) (and the lookup needs no joined key), and a lookup in flight
+ * during an invalidation is not cached. Events are at most once: a lost one is healed by the TTL.
  *
  * Errors of the registry (down, timeout: ServiceError Unavailable) are not cached and reach the
  * caller, who decides (the update check may answer as for an unknown device).
  */
 @Injectable()
 export class DeviceDirectory implements OnModuleInit, OnModuleDestroy {
-  private readonly cache: TtlCache<string, DeviceLookup | null>;
-  private readonly generations = new Map<string, number>();
+  private readonly cache: GroupedTtlCache<string, string, DeviceLookup | null>;
   private unsubscribe?: () => void;
 
   constructor(
     @Inject(MessageBus) private readonly bus: MessageBus,
     @Optional() @Inject(DEVICE_DIRECTORY_OPTIONS) options?: DeviceDirectoryOptions,
   ) {
-    this.cache = new TtlCache(options?.maxEntries ?? DEVICE_DIRECTORY_DEFAULTS.maxEntries, options?.ttlMs ?? DEVICE_DIRECTORY_DEFAULTS.ttlMs);
+    this.cache = new GroupedTtlCache(options?.maxEntries ?? DEVICE_DIRECTORY_DEFAULTS.maxEntries, options?.ttlMs ?? DEVICE_DIRECTORY_DEFAULTS.ttlMs);
   }
 
   onModuleInit(): void {
@@ -50,19 +49,14 @@ export class DeviceDirectory implements OnModuleInit, OnModuleDestroy {
   /** Status and tags of the device, or null when the customer has no device with this HW id; a cached answer comes back as it is. */
   lookup(customerId: string, hwid: string): DeviceLookup | null | Promise<DeviceLookup | null> {
     if (!isHwid(hwid)) return null; // no device can have it: no need to ask
-    const generation = this.generations.get(customerId) ?? 0;
-    return this.cache.valueOrLoad(`${customerId}\u0000${generation}\u0000${hwid}`, () => this.bus.send(RegistryMessages.lookupDevice, { customerId, hwid }));
+    return this.cache.valueOrLoad(customerId, hwid, () => this.bus.send(RegistryMessages.lookupDevice, { customerId, hwid }));
   }
 
   /** What a deviceChanged event does; public for callers that learn of a change otherwise. */
   invalidate(event: DeviceChanged): void {
     if (!event || typeof event.customerId !== 'string') return;
-    const generation = this.generations.get(event.customerId) ?? 0;
-    if (event.hwid === null || event.hwid === undefined) {
-      this.generations.set(event.customerId, generation + 1);
-      return;
-    }
-    this.cache.delete(`${event.customerId}\u0000${generation}\u0000${event.hwid}`);
+    if (event.hwid === null || event.hwid === undefined) this.cache.deleteGroup(event.customerId);
+    else this.cache.delete(event.customerId, event.hwid);
   }
 
   get size(): number {

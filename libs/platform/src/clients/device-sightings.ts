@@ -35,7 +35,9 @@ interface Held {
  */
 @Injectable()
 export class DeviceSightings implements OnModuleInit, OnModuleDestroy {
-  private pending = new Map<string, Held>();
+  /** By customer, then HW id (no joined key built per check: see GroupedTtlCache). */
+  private pending = new Map<string, Map<string, Held>>();
+  private pendingCount = 0;
   private timer?: NodeJS.Timeout;
   private readonly intervalMs: number;
   private readonly batchSize: number;
@@ -64,9 +66,10 @@ export class DeviceSightings implements OnModuleInit, OnModuleDestroy {
   /** Notes one update check of a device. Invalid HW ids are ignored (no device can have them). */
   record(customerId: string, hwid: string, fwVersion: string, at: Date | number = Date.now()): void {
     if (typeof customerId !== 'string' || typeof fwVersion !== 'string' || !isHwid(hwid)) return;
-    const key = `${customerId}\u0000${hwid}`;
     const time = typeof at === 'number' ? at : at.getTime();
-    const previous = this.pending.get(key);
+    let devices = this.pending.get(customerId);
+    if (!devices) this.pending.set(customerId, (devices = new Map()));
+    const previous = devices.get(hwid);
     if (previous) {
       // Updated in place (a device checking often costs no new entry); an older check arriving late does not win.
       if (previous.at <= time) {
@@ -75,8 +78,8 @@ export class DeviceSightings implements OnModuleInit, OnModuleDestroy {
       }
       return;
     }
-    this.pending.set(key, { customerId, hwid, fwVersion: fwVersion.slice(0, MAX_FW_VERSION), at: time });
-    if (this.pending.size >= this.maxPending) this.flush();
+    devices.set(hwid, { customerId, hwid, fwVersion: fwVersion.slice(0, MAX_FW_VERSION), at: time });
+    if (++this.pendingCount >= this.maxPending) this.flush();
   }
 
   /**
@@ -85,10 +88,13 @@ export class DeviceSightings implements OnModuleInit, OnModuleDestroy {
    * standalone registry) does not hold the loop for all batches at once; otherwise all now.
    */
   flush(options: { spread?: boolean } = {}): number {
-    if (this.pending.size === 0) return 0;
+    if (this.pendingCount === 0) return 0;
     const items: Sighting[] = [];
-    for (const held of this.pending.values()) items.push({ customerId: held.customerId, hwid: held.hwid, fwVersion: held.fwVersion, at: new Date(held.at).toISOString() });
+    for (const devices of this.pending.values()) {
+      for (const held of devices.values()) items.push({ customerId: held.customerId, hwid: held.hwid, fwVersion: held.fwVersion, at: new Date(held.at).toISOString() });
+    }
     this.pending = new Map();
+    this.pendingCount = 0;
     const send = (from: number): void => {
       for (let i = from; i < items.length; i += this.batchSize) {
         this.bus.emit(RegistryEvents.devicesSeen, { items: items.slice(i, i + this.batchSize) });
@@ -103,6 +109,6 @@ export class DeviceSightings implements OnModuleInit, OnModuleDestroy {
   }
 
   get size(): number {
-    return this.pending.size;
+    return this.pendingCount;
   }
 }

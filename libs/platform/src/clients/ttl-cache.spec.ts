@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { TtlCache } from './ttl-cache.js';
+import { GroupedTtlCache, TtlCache } from './ttl-cache.js';
 
 describe('TtlCache', () => {
   it('forgets entries after their time to live', () => {
@@ -56,5 +56,50 @@ describe('TtlCache', () => {
     expect(await cache.getOrLoad('k', load)).toBeNull();
     expect(await cache.getOrLoad('k', load)).toBeNull();
     expect(loads).toBe(1);
+  });
+});
+
+describe('GroupedTtlCache', () => {
+  it('keeps the same key apart in different groups, and expires entries', () => {
+    let now = 0;
+    const cache = new GroupedTtlCache<string, string, number>(10, 1000, () => now);
+    cache.set('c1', 'dev-1', 1);
+    cache.set('c2', 'dev-1', 2);
+    expect([cache.get('c1', 'dev-1'), cache.get('c2', 'dev-1'), cache.get('c3', 'dev-1')]).toEqual([1, 2, undefined]);
+    now = 1000;
+    expect(cache.get('c1', 'dev-1')).toBeUndefined();
+    expect(cache.size).toBe(1);
+  });
+
+  it('stays within one bound across all groups, dropping the oldest entry of the oldest group first', () => {
+    const cache = new GroupedTtlCache<string, number, number>(3, 60_000);
+    cache.set('old', 1, 1);
+    cache.set('old', 2, 2);
+    for (let i = 0; i < 3; i++) cache.set('flood', i, i);
+    expect(cache.size).toBe(3);
+    expect([cache.get('old', 1), cache.get('old', 2)]).toEqual([undefined, undefined]);
+    expect([0, 1, 2].map((i) => cache.get('flood', i))).toEqual([0, 1, 2]);
+    cache.set('flood', 0, 10); // re-set: moved last, so 1 goes first
+    cache.set('other', 0, 0);
+    expect(cache.get('flood', 1)).toBeUndefined();
+    expect(cache.get('flood', 0)).toBe(10);
+    expect(cache.size).toBe(3);
+  });
+
+  it('forgets a whole group, and a load of that group in flight is not cached', async () => {
+    const cache = new GroupedTtlCache<string, string, string>(10, 60_000);
+    cache.set('c1', 'a', 'A');
+    cache.set('c1', 'b', 'B');
+    cache.set('c2', 'a', 'other');
+    let release!: (value: string) => void;
+    const stale = cache.getOrLoad('c1', 'c', () => new Promise<string>((r) => (release = r)));
+    cache.deleteGroup('c1');
+    expect(cache.size).toBe(1);
+    expect([cache.get('c1', 'a'), cache.get('c1', 'b'), cache.get('c2', 'a')]).toEqual([undefined, undefined, 'other']);
+    release('old');
+    expect(await stale).toBe('old');
+    expect(cache.get('c1', 'c')).toBeUndefined();
+    expect(await cache.getOrLoad('c1', 'c', async () => 'new')).toBe('new');
+    expect(cache.get('c1', 'c')).toBe('new');
   });
 });
