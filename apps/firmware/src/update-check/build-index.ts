@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@ne
 import { type CustomerId, FirmwareEvents, ServiceError } from '@app/contracts';
 import { JsonLogger, MessageBus } from '@app/infra';
 import { BuildRepository } from '../repositories/build.repository.js';
-import { groupKey, indexed, type IndexedBuild } from './indexed-build.js';
+import { indexed, type IndexedBuild } from './indexed-build.js';
 
 /** A missed firmware-changed event (events are at most once) is healed after this long. */
 export const BUILD_INDEX_TTL_MS = 60_000;
@@ -13,11 +13,22 @@ export const BUILD_INDEX_MAX_CUSTOMERS = 10_000;
 /** Reloads in a row when the customer's builds keep changing during the load. */
 const MAX_RELOADS = 3;
 
+/** A product line (hw_name, hw_version, fw_name) of one customer index. */
+export interface ProductLine {
+  /** Its active builds, oldest version first. */
+  readonly builds: readonly IndexedBuild[];
+}
+
 export interface CustomerIndex {
-  /** Active builds per product line (hw_name, hw_version, fw_name), oldest version first. */
-  readonly groups: ReadonlyMap<string, readonly IndexedBuild[]>;
+  /** Product lines by hw_name, then hw_version, then fw_name (see lineOf). */
+  readonly lines: ReadonlyMap<string, ReadonlyMap<string, ReadonlyMap<string, ProductLine>>>;
   readonly loadedAt: number;
   readonly size: number;
+}
+
+/** The product line of the index, looked up level by level (no joined key string per check). */
+export function lineOf(index: CustomerIndex, hwName: string, hwVersion: string, fwName: string): ProductLine | undefined {
+  return index.lines.get(hwName)?.get(hwVersion)?.get(fwName);
 }
 
 /**
@@ -118,15 +129,22 @@ export class BuildIndex implements OnModuleInit, OnModuleDestroy {
       this.logger.warn('could not load the update-check index', { customer_id: customerId, error: err instanceof Error ? err.message : String(err) });
       throw ServiceError.unavailable('firmware builds unavailable, try again');
     }
-    const groups = new Map<string, IndexedBuild[]>();
+    const lines = new Map<string, Map<string, Map<string, { builds: IndexedBuild[] }>>>();
+    const all: IndexedBuild[][] = [];
     for (const entity of builds) {
-      const key = groupKey(entity.hwName, entity.hwVersion, entity.fwName);
-      let group = groups.get(key);
-      if (!group) groups.set(key, (group = []));
-      group.push(indexed(entity));
+      let versions = lines.get(entity.hwName);
+      if (!versions) lines.set(entity.hwName, (versions = new Map()));
+      let names = versions.get(entity.hwVersion);
+      if (!names) versions.set(entity.hwVersion, (names = new Map()));
+      let line = names.get(entity.fwName);
+      if (!line) {
+        names.set(entity.fwName, (line = { builds: [] }));
+        all.push(line.builds);
+      }
+      line.builds.push(indexed(entity));
     }
-    for (const group of groups.values()) group.sort((a, b) => Buffer.compare(a.versionKey, b.versionKey));
-    return { groups, loadedAt: this.now(), size: builds.length };
+    for (const group of all) group.sort((a, b) => Buffer.compare(a.versionKey, b.versionKey));
+    return { lines, loadedAt: this.now(), size: builds.length };
   }
 
   private keep(customerId: string, index: CustomerIndex): void {

@@ -47,8 +47,3 @@ export function indexed(entity: BuildEntity): IndexedBuild {
     },
   };
 }
-
-/** The index key of a product line: hw_name, hw_version, fw_name. */
-export function groupKey(hwName: string, hwVersion: string, fwName: string): string {
-  return `${hwName}\u0000${hwVersion}\u0000${fwName}`;
-}

@@ -15,8 +15,9 @@ import {
 import { JsonLogger } from '@app/infra';
 import { CustomerDirectory, DeviceDirectory, DeviceSightings } from '@app/platform';
 import { versionOrderKey } from '../domain/version-order.js';
-import { BuildIndex, type CustomerIndex } from './build-index.js';
-import { groupKey, type IndexedBuild } from './indexed-build.js';
+import { BuildIndex, type CustomerIndex, lineOf, type ProductLine } from './build-index.js';
+import type { IndexedBuild } from './indexed-build.js';
+import { type Answer, AnswerCache } from './answer-cache.js';
 import { type KnownDevice, needsDevice, selectBuilds } from './selection.js';
 import { LINK_REUSE_MS, UpdateLinks } from './update-links.js';
 
@@ -97,19 +98,15 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
  */
 export const UPDATE_ANSWERS_MAX_BYTES = 32 * 1024 * 1024;
 
-/** One computed answer: the JSON text of the update items and its ETag. */
-interface Answer {
-  /** The customer index it was computed from: an answer of a replaced index is never used. */
-  readonly index: CustomerIndex;
-  readonly etag: string;
-  readonly body: string;
-  /** When the oldest link inside was signed: the answer is rebuilt once that is LINK_REUSE_MS old. */
-  readonly signedAt: number;
-}
-
-/** What a kept answer costs (strings are UTF-16 in memory: 2 bytes a character), plus a fixed overhead. */
-function sizeOf(key: string, answer: Answer): number {
-  return 2 * (key.length + answer.body.length + answer.etag.length) + 128;
+/** The variant key of a device's tags ("+" and the tags), once per tags array (a cached device keeps its array). */
+const tagsKeys = new WeakMap<readonly string[], string>();
+function tagsKey(tags: readonly string[]): string {
+  let key = tagsKeys.get(tags);
+  if (key === undefined) {
+    key = `+${tags.join('\u0001')}`;
+    tagsKeys.set(tags, key);
+  }
+  return key;
 }
 
 /**
@@ -128,11 +125,7 @@ function sizeOf(key: string, answer: Answer): number {
 export class UpdateCheckService {
   private readonly logger = new JsonLogger('firmware');
   private lastRegistryWarning = 0;
-  /** Kept answers by customer and inputs, oldest first (Map order). */
-  private readonly answers = new Map<string, Answer>();
-  private answerBytes = 0;
-  /** UPDATE_ANSWERS_MAX_BYTES; tests lower it. */
-  maxAnswerBytes = UPDATE_ANSWERS_MAX_BYTES;
+  private readonly answers = new AnswerCache(UPDATE_ANSWERS_MAX_BYTES);
 
   constructor(
     @Inject(CustomerDirectory) private readonly customers: CustomerDirectory,
@@ -159,8 +152,8 @@ export class UpdateCheckService {
 
   private checkIn(index: CustomerIndex, customerId: CustomerId, params: UpdateCheckParams, call: UpdateCheckCall): UpdateCheckResult | Promise<UpdateCheckResult> {
     const query = call.query ?? ({} as UpdateCheckQuery);
-    const group = groupKey(params.hw_name, params.hw_version, params.fw_name);
-    const builds = index.groups.get(group);
+    const line = lineOf(index, params.hw_name, params.hw_version, params.fw_name);
+    const builds = line?.builds;
     const currentKey = currentKeyOf(params.fw_version);
     const types = parseTypes(query.type);
     let device: KnownDevice | null | Promise<KnownDevice | null> = null;
@@ -170,19 +163,23 @@ export class UpdateCheckService {
     }
     return andThen(device, (known) => {
       const latest = query.latest === true;
-      const answer = this.answer(index, customerId, `${customerId}\u0001${group}\u0001${params.fw_version}\u0001${query.type ?? ''}\u0001${latest ? 1 : 0}\u0001${known ? `+${known.tags.join('\u0001')}` : '-'}`, () =>
-        selectBuilds(builds, { currentKey, types, device: known, latest }),
-      );
+      const devicePart = known ? tagsKey(known.tags) : '-';
+      const variant = query.type === undefined && !latest ? devicePart : `${query.type ?? ''}\u0001${latest ? 1 : 0}\u0001${devicePart}`;
+      const answer = this.answer(line, params.fw_version, variant, customerId, () => selectBuilds(builds, { currentKey, types, device: known, latest }));
       if (ifNoneMatchMatches(call.headers?.['if-none-match'], answer.etag)) return { kind: 'not-modified', etag: answer.etag, maxAgeSeconds: UPDATE_CHECK_MAX_AGE_SECONDS };
       return { kind: 'items', body: answer.body, etag: answer.etag, maxAgeSeconds: UPDATE_CHECK_MAX_AGE_SECONDS };
     });
   }
 
-  /** The kept answer for `key`, or a new one from the builds `select` picks. */
-  private answer(index: CustomerIndex, customerId: string, key: string, select: () => IndexedBuild[]): Answer {
+  /**
+   * The kept answer of the line for this version and variant, or a new one from the builds
+   * `select` picks. An unknown product line (no builds) is answered afresh, not kept: public
+   * input must not fill the cache, and its answer is the empty list.
+   */
+  private answer(line: ProductLine | undefined, version: string, variant: string, customerId: string, select: () => IndexedBuild[]): Answer {
     const now = Date.now();
-    const found = this.answers.get(key);
-    if (found && found.index === index && now - found.signedAt < LINK_REUSE_MS) return found;
+    const found = line && this.answers.get(line, version, variant);
+    if (found && now - found.signedAt < LINK_REUSE_MS) return found;
     const selected = select();
     let signedAt = now;
     const items: UpdateItem[] = selected.map((build) => {
@@ -190,29 +187,23 @@ export class UpdateCheckService {
       signedAt = Math.min(signedAt, links.signedAt);
       return { ...build.item, url: links.url, notes_url: links.notesUrl };
     });
-    const answer: Answer = { index, etag: listEtag(customerId, selected), body: JSON.stringify(items), signedAt };
-    this.keep(key, answer);
+    const answer: Answer = { etag: listEtag(customerId, selected), body: JSON.stringify(items), signedAt };
+    if (line) this.answers.set(line, version, variant, answer);
     return answer;
   }
 
-  private keep(key: string, answer: Answer): void {
-    const replaced = this.answers.get(key);
-    if (replaced) {
-      this.answers.delete(key);
-      this.answerBytes -= sizeOf(key, replaced);
-    }
-    this.answers.set(key, answer);
-    this.answerBytes += sizeOf(key, answer);
-    for (const [oldKey, old] of this.answers) {
-      if (this.answerBytes <= this.maxAnswerBytes) break;
-      this.answers.delete(oldKey);
-      this.answerBytes -= sizeOf(oldKey, old);
-    }
+  /** UPDATE_ANSWERS_MAX_BYTES; tests lower it. */
+  get maxAnswerBytes(): number {
+    return this.answers.maxBytes;
+  }
+
+  set maxAnswerBytes(bytes: number) {
+    this.answers.maxBytes = bytes;
   }
 
   /** Answers kept and their size (bytes, approximately), for tests and diagnostics. */
   get keptAnswers(): { readonly count: number; readonly bytes: number } {
-    return { count: this.answers.size, bytes: this.answerBytes };
+    return this.answers.kept;
   }
 
   /** A known, active device, or null (SPEC rule 4). A registry that cannot answer counts as "unknown". */

@@ -6,7 +6,7 @@ import { SERVICE_CONFIG } from '@app/platform';
 const WINDOW_MS = 60_000;
 
 /**
- * Fixed one-minute windows per key (bucket + client address). Bounded: past `maxKeys` the
+ * Fixed one-minute windows per key (a client address). Bounded: past `maxKeys` the
  * oldest window is dropped (a flood of addresses cannot grow memory). Counted per process:
  * with N gateways a client may reach N times the rate.
  */
@@ -44,13 +44,16 @@ export class FixedWindowCounter {
 /** The endpoints' declared per-client rates (EndpointDef.rateLimit): 429 with Retry-After past them. */
 @Injectable()
 export class EndpointRateLimiter {
-  private readonly counter = new FixedWindowCounter();
+  /** One counter per bucket (a handful, fixed by the endpoint declarations): no joined key string per request. */
+  private readonly counters = new Map<string, FixedWindowCounter>();
 
   constructor(@Inject(SERVICE_CONFIG) private readonly config: ServiceConfig) {}
 
   check(spec: RateLimitSpec, ip: string): void {
     const perMinute = this.config[spec.setting];
-    const retryAfter = this.counter.hit(`${spec.bucket}\u0000${ip}`, perMinute);
+    let counter = this.counters.get(spec.bucket);
+    if (!counter) this.counters.set(spec.bucket, (counter = new FixedWindowCounter()));
+    const retryAfter = counter.hit(ip, perMinute);
     if (retryAfter !== null) {
       throw new ServiceError(ErrorCode.RateLimited, `too many requests from this address (at most ${perMinute} per minute)`, { 'Retry-After': String(retryAfter) });
     }
