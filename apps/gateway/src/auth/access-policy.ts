@@ -31,7 +31,8 @@ export interface Access {
 }
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const ANONYMOUS: Access = Object.freeze({ principal: null, customer: null, actingAsAdmin: false });
+/** The access of a request without credentials to a public endpoint. */
+export const ANONYMOUS: Access = Object.freeze({ principal: null, customer: null, actingAsAdmin: false });
 
 /**
  * The gateway's authorisation, applied to every request from the endpoint's declared

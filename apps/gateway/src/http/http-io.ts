@@ -2,9 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ServiceError, ErrorCode, type SetCookie } from '@app/contracts';
 import { endAtTurnEnd } from './end-of-turn.js';
 
+/** The cookies of a request without a Cookie header (shared, so frozen). */
+const NO_COOKIES: Record<string, string> = Object.freeze({});
+
 export function parseCookies(header: string | undefined): Record<string, string> {
+  if (!header) return NO_COOKIES;
   const cookies: Record<string, string> = {};
-  if (!header) return cookies;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
     if (eq <= 0) continue;

@@ -18,7 +18,7 @@ import {
 import { JsonLogger, logContext, MessageBus, type ServiceConfig, tracer, tracingEnabled } from '@app/infra';
 import { SpanKind } from '@opentelemetry/api';
 import { SERVICE_CONFIG } from '@app/platform';
-import { AccessPolicy, type Access } from '../auth/access-policy.js';
+import { AccessPolicy, type Access, ANONYMOUS } from '../auth/access-policy.js';
 import { DownloadServer } from '../downloads/download-server.js';
 import { ServiceHealth } from '../health/service-health.js';
 import { buildOpenApiDocument } from '../openapi/openapi-document.js';
@@ -38,6 +38,7 @@ import { clientIp, parseBody, parseCookies, readSmallBody, sendJson, sendText, s
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 const DEFAULT_JSON_LIMIT = 64 * 1024;
+const NO_BODY = { kind: 'absent' } as const;
 /** The query of a URL without one (read only). */
 const NO_QUERY = new URLSearchParams();
 
@@ -131,9 +132,11 @@ export class RequestPipeline {
       const cookies = parseCookies(req.headers.cookie);
       const smallBody = endpoint.body.kind === 'json' || (endpoint.body.kind === 'none' && isForm(req)) ? await readSmallBody(req, endpoint.body.kind === 'json' ? (endpoint.body.maxBytes ?? DEFAULT_JSON_LIMIT) : DEFAULT_JSON_LIMIT) : null;
       if (smallBody) state.bytesIn = smallBody.length;
-      const parsedBody = smallBody ? parseBody(smallBody, req.headers['content-type']) : ({ kind: 'absent' } as const);
+      const parsedBody = smallBody ? parseBody(smallBody, req.headers['content-type']) : NO_BODY;
       const csrfToken = headerValue(req, CSRF_HEADER) ?? search.get(CSRF_FIELD) ?? (parsedBody.kind === 'form' ? parsedBody.fields[CSRF_FIELD] : undefined);
-      const checked = this.access.check({
+      // A public endpoint called without credentials (the update check) needs no access request built.
+      const anonymous = endpoint.auth.kind === 'public' && req.headers.authorization === undefined && req.headers.cookie === undefined;
+      const checked = anonymous ? ANONYMOUS : this.access.check({
         auth: endpoint.auth,
         method,
         credentials: { authorization: headerValue(req, 'authorization'), cookies, client: { ip: state.ip, userAgent: (headerValue(req, 'user-agent') ?? '').slice(0, 512), requestId: state.requestId } },

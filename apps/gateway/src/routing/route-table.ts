@@ -56,8 +56,9 @@ export class RouteTable {
   }
 
   lookup(method: string, rawPath: string): RouteLookup {
-    const parts = rawPath.split('/').slice(1);
-    const candidates = this.bySegmentCount.get(parts.length);
+    // parts[0] is the empty string before the leading slash: segment i is parts[i + 1].
+    const parts = rawPath.split('/');
+    const candidates = this.bySegmentCount.get(parts.length - 1);
     if (!candidates) return { kind: 'not-found' };
     // The most literal route with this method wins; a parameter also takes a value equal to a
     // literal segment (GET /devices/import is the device `import`: only POST /devices/import exists).
@@ -74,7 +75,7 @@ export class RouteTable {
       let index = 0;
       for (let i = 0; i < route.segments.length; i++) {
         if (route.segments[i] !== null) continue;
-        const raw = parts[i]!;
+        const raw = parts[i + 1]!;
         let value = raw;
         if (raw.includes('%')) {
           try {
@@ -91,12 +92,13 @@ export class RouteTable {
   }
 }
 
+/** `parts`: the path split on '/', the empty string before the leading slash first. */
 function matches(route: CompiledRoute, parts: readonly string[]): boolean {
   const segments = route.segments;
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i];
-    if (segment !== null && segment !== parts[i]) return false;
+    if (segment !== null && segment !== parts[i + 1]) return false;
   }
-  for (const [i, pattern] of route.constraints) if (!pattern.test(parts[i]!)) return false;
+  for (const [i, pattern] of route.constraints) if (!pattern.test(parts[i + 1]!)) return false;
   return true;
 }
