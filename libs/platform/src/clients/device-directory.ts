@@ -10,7 +10,14 @@ export interface DeviceDirectoryOptions {
 }
 export const DEVICE_DIRECTORY_OPTIONS = Symbol('DeviceDirectoryOptions');
 
-export const DEVICE_DIRECTORY_DEFAULTS = { ttlMs: 30_000, maxEntries: 100_000 } as const;
+/**
+ * Changes reach the cache by the deviceChanged broadcast at once; the TTL only heals a lost
+ * event (events are at most once). Five minutes: a device that polls more often than that asks
+ * the registry once per five minutes, not once per 30 s (with 30 s, re-asking after each
+ * expiry cost the standalone several per cent of its CPU in bench:update-check, and real fleets
+ * rarely poll faster than every minute).
+ */
+export const DEVICE_DIRECTORY_DEFAULTS = { ttlMs: 300_000, maxEntries: 100_000 } as const;
 
 /**
  * The registry's device lookup (status and tags of one device), for the update check: answers
