@@ -67,8 +67,11 @@ export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<void
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
+/** The Node flags of the start scripts and of the image (package.json, deploy/Dockerfile): every server of a bench runs with them, the bare baselines too. */
+export const SERVER_NODE_FLAGS = ['--enable-source-maps', '--max-semi-space-size=32'];
+
 export function spawnNode(script: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, ['--enable-source-maps', script], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, script], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   return child;
 }
 
