@@ -149,7 +149,6 @@ function failedReply(pattern: string, err: unknown, span: Span): WritePacket {
   return { err: { code: ErrorCode.Internal, message: 'internal error' }, isDisposed: true };
 }
 
-
 /**
  * An event through Nest's pipeline, as Server.handleEvent does it, but awaited to the end
  * of the handler's stream so the span covers the work and failures are logged.

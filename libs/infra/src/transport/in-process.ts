@@ -239,22 +239,29 @@ export class InProcessServer extends Server implements ServerHooks {
  * without further promises or a timer; one that returns a promise is timed out as any request.
  */
 function askDirectly<Res>(message: MessageDef<unknown, Res>, responder: DirectResponder, data: unknown, headers: Record<string, string>, timeoutMs: number, app: string): Promise<Res> {
+  const copied = (packet: WritePacket) => (message.byReference ? packet : jsonClone(packet));
   return new Promise<Res>((resolve, reject) => {
-    const settle = (packet: WritePacket) => {
-      const reply = message.byReference ? packet : jsonClone(packet);
-      const error = replyError(reply);
-      if (error) reject(error);
-      else resolve(reply.response as Res);
-    };
     queueMicrotask(() => {
       const reply = runInbound(message.pattern, headers, data, (span) => directReply(message.pattern, responder.handler, data, span));
-      if (!(reply instanceof Promise)) return settle(reply);
-      const timer = setTimeout(() => reject(didNotAnswer(app)), timeoutMs);
-      void reply.then((packet) => {
-        clearTimeout(timer);
-        settle(packet);
-      });
+      if (reply instanceof Promise) settleWithin(reply.then(copied), timeoutMs, app, resolve, reject);
+      else settleWith(copied(reply), resolve, reject);
     });
+  });
+}
+
+/** Settles a send with its reply packet: the error it carries, or its response. */
+function settleWith<Res>(packet: WritePacket, resolve: (response: Res) => void, reject: (err: unknown) => void): void {
+  const error = replyError(packet);
+  if (error) reject(error);
+  else resolve(packet.response as Res);
+}
+
+/** Settles a send when its reply comes, or with didNotAnswer after `timeoutMs`. */
+function settleWithin<Res>(reply: Promise<WritePacket>, timeoutMs: number, app: string, resolve: (response: Res) => void, reject: (err: unknown) => void): void {
+  const timer = setTimeout(() => reject(didNotAnswer(app)), timeoutMs);
+  void reply.then((packet) => {
+    clearTimeout(timer);
+    settleWith(packet, resolve, reject);
   });
 }
 
@@ -274,15 +281,7 @@ export class InProcessMessageBus extends MessageBus {
       const server = broker().responder(message.pattern);
       if (!server) return Promise.reject(unavailable(app));
       const reply = server.request(message.pattern, data, traceHeaders(), message.byReference);
-      return new Promise<Res>((resolve, reject) => {
-        const timer = setTimeout(() => reject(didNotAnswer(app)), timeoutMs);
-        void reply.then((packet) => {
-          clearTimeout(timer);
-          const error = replyError(packet);
-          if (error) reject(error);
-          else resolve(packet.response as Res);
-        });
-      });
+      return new Promise<Res>((resolve, reject) => settleWithin(reply, timeoutMs, app, resolve, reject));
     });
   }
 
