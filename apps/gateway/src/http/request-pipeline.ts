@@ -18,7 +18,7 @@ import {
 import { JsonLogger, logContext, MessageBus, type ServiceConfig, tracer, tracingEnabled } from '@app/infra';
 import { SpanKind } from '@opentelemetry/api';
 import { SERVICE_CONFIG } from '@app/platform';
-import { AccessPolicy, type Access, ANONYMOUS } from '../auth/access-policy.js';
+import { AccessPolicy, type Access, anonymousAccess } from '../auth/access-policy.js';
 import { DownloadServer } from '../downloads/download-server.js';
 import { ServiceHealth } from '../health/service-health.js';
 import { buildOpenApiDocument } from '../openapi/openapi-document.js';
@@ -134,12 +134,11 @@ export class RequestPipeline {
       if (smallBody) state.bytesIn = smallBody.length;
       const parsedBody = smallBody ? parseBody(smallBody, req.headers['content-type']) : NO_BODY;
       const csrfToken = headerValue(req, CSRF_HEADER) ?? search.get(CSRF_FIELD) ?? (parsedBody.kind === 'form' ? parsedBody.fields[CSRF_FIELD] : undefined);
-      // A public endpoint called without credentials (the update check) needs no access request built.
-      const anonymous = endpoint.auth.kind === 'public' && req.headers.authorization === undefined && req.headers.cookie === undefined;
-      const checked = anonymous ? ANONYMOUS : this.access.check({
+      const authorization = headerValue(req, 'authorization');
+      const checked = anonymousAccess(endpoint.auth, { authorization, cookies }) ?? this.access.check({
         auth: endpoint.auth,
         method,
-        credentials: { authorization: headerValue(req, 'authorization'), cookies, client: { ip: state.ip, userAgent: (headerValue(req, 'user-agent') ?? '').slice(0, 512), requestId: state.requestId } },
+        credentials: { authorization, cookies, client: { ip: state.ip, userAgent: (headerValue(req, 'user-agent') ?? '').slice(0, 512), requestId: state.requestId } },
         onRenewed: (renewed) => res.setHeader('Set-Cookie', renewed.map(serializeCookie)),
         customerParam: search.get('customer') ?? undefined,
         csrfToken,
