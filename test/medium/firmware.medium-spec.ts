@@ -278,7 +278,7 @@ describe('update check from memory', () => {
     bus.handlers.set(IdentityMessages.resolveCustomer.pattern, (lookup: { domain?: string }) =>
       lookup.domain === c.domain ? { id: c.id, domain: c.domain, status: 'active', isSandbox: false } : null,
     );
-    bus.handlers.set(RegistryMessages.lookupDevice.pattern, (req: { hwid: string }) => (req.hwid === 'dev-beta' ? { status: 'active', tags: ['beta'] } : null));
+    bus.handlers.set(RegistryMessages.lookupDevices.pattern, (req: { hwids: string[] }) => req.hwids.map((hwid) => (hwid === 'dev-beta' ? { status: 'active', tags: ['beta'] } : null)));
     await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '1.0', generalRelease: true }) });
     const tagged = (await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '1.1' }) }))!;
     await repository.update({ customerId: c.id, id: tagged.id, changes: { tags: ['beta'] } });

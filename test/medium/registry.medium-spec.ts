@@ -12,6 +12,7 @@ import {
   type DeviceImportResult,
   ErrorCode,
   HWID_RULE,
+  MAX_DEVICE_LOOKUP_BATCH,
   RegistryEvents,
   ServiceError,
   type StagedFile,
@@ -484,6 +485,13 @@ describe('import', () => {
     expect(text).toMatch(/Index Scan using device_pkey/);
     expect(text).not.toMatch(/Seq Scan/);
     expect(await registry.lookupDevice({ customerId: customer.id, hwid: rows[42]!.split(',')[0]! })).toEqual({ status: 'active', tags: ['all', 't0'] });
+
+    // the batched lookup of the update check's cache misses uses the same index
+    const batchPlan: { 'QUERY PLAN': string }[] = await dataSource.query(`EXPLAIN SELECT hwid, status, tags FROM registry.device WHERE customer_id = $1 AND hwid = ANY($2::text[])`, [
+      customer.id,
+      ['fleet-000001', 'fleet-000002', 'fleet-000003'],
+    ]);
+    expect(batchPlan.map((p) => p['QUERY PLAN']).join('\n')).toMatch(/Index (Only )?Scan using device_pkey|Bitmap Index Scan on device_pkey/);
   });
 });
 
@@ -495,6 +503,26 @@ describe('messages for other apps', () => {
     expect(await registry.lookupDevice({ customerId: customer.id, hwid: 'l' })).toBeNull(); // case-sensitive
     expect(await registry.lookupDevice({ customerId: customer.id, hwid: 'no space' })).toBeNull();
     expect(await codeOf(registry.lookupDevice({ customerId: 'nope', hwid: 'L' }))).toBe(ErrorCode.BadRequest);
+  });
+
+  it('looks many devices of one customer up at once: answers in the order asked, null for unknown, impossible and other customers\' devices', async () => {
+    const [customer, other] = [makeCustomer(), makeCustomer()];
+    await create(customer, { hwid: 'L', tags: ['b', 'a'] });
+    await create(customer, { hwid: 'M', tags: [] });
+    await create(other, { hwid: 'N', tags: ['x'] });
+    expect(await registry.lookupDevices({ customerId: customer.id, hwids: ['M', 'l', 'no space', 'N', 'L', 'M'] })).toEqual([
+      { status: 'active', tags: [] },
+      null,
+      null,
+      null,
+      { status: 'active', tags: ['a', 'b'] },
+      { status: 'active', tags: [] },
+    ]);
+    expect(await registry.lookupDevices({ customerId: customer.id, hwids: [] })).toEqual([]);
+    expect(await registry.lookupDevices({ customerId: customer.id, hwids: [42, null] as unknown as string[] })).toEqual([null, null]);
+    expect(await codeOf(registry.lookupDevices({ customerId: 'nope', hwids: ['L'] }))).toBe(ErrorCode.BadRequest);
+    expect(await codeOf(registry.lookupDevices({ customerId: customer.id, hwids: 'L' as unknown as string[] }))).toBe(ErrorCode.BadRequest);
+    expect(await codeOf(registry.lookupDevices({ customerId: customer.id, hwids: Array.from({ length: MAX_DEVICE_LOOKUP_BATCH + 1 }, (_, i) => `d${i}`) }))).toBe(ErrorCode.BadRequest);
   });
 
   it('counts, renames (merging) and deletes tags idempotently, broadcasting one deviceChanged for the customer', async () => {

@@ -15,6 +15,11 @@ export class RegistryController {
     return this.service.lookup(request);
   }
 
+  @MessagePattern(RegistryMessages.lookupDevices.pattern)
+  lookupDevices(@Payload() request: Req<'lookupDevices'>) {
+    return this.service.lookupMany(request);
+  }
+
   @MessagePattern(RegistryMessages.tagCounts.pattern)
   tagCounts(@Payload() request: Req<'tagCounts'>) {
     return this.service.tagCounts(request);

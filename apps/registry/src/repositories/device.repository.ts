@@ -98,6 +98,14 @@ export class DeviceRepository {
     return { status: rows[0]!.status as DeviceStatus, tags: rows[0]!.tags as string[] };
   }
 
+  /** Many devices of one customer with one indexed query; HW ids without a device are absent from the map. */
+  async lookupMany(query: Tenant<{ hwids: readonly string[] }>): Promise<Map<string, DeviceLookupRow>> {
+    const rows = await rowsOf(
+      this.dataSource.manager.query(`SELECT hwid, status, tags FROM registry.device WHERE customer_id = $1 AND hwid = ANY($2::text[])`, [query.customerId, [...query.hwids]]),
+    );
+    return new Map(rows.map((row) => [String(row.hwid), { status: row.status as DeviceStatus, tags: row.tags as string[] }]));
+  }
+
   /** Inserts the device and its device_tag rows; null when the HW id is taken. */
   async insert(device: Tenant<NewDevice>, tx: EntityManager): Promise<DeviceEntity | null> {
     const rows = await rowsOf(

@@ -3,6 +3,7 @@ import {
   type Device,
   type DeviceImportResult,
   type DeviceLookup,
+  type DeviceLookupBatchRequest,
   type DeviceLookupRequest,
   type DeviceMessages,
   type DevicePage,
@@ -10,6 +11,7 @@ import {
   type DeviceTags,
   type MessageRequest,
   isHwid,
+  MAX_DEVICE_LOOKUP_BATCH,
   requireTenant,
   ServiceError,
   type TagCounts,
@@ -110,6 +112,18 @@ export class DevicesService {
     const customerId = customerIdOf(request?.customerId);
     if (!isHwid(request?.hwid)) return null;
     return this.repository.lookup({ customerId, hwid: request.hwid });
+  }
+
+  /** RegistryMessages.lookupDevices: one query for the batch; answers in the order asked, null where there is no device. */
+  async lookupMany(request: DeviceLookupBatchRequest): Promise<(DeviceLookup | null)[]> {
+    const customerId = customerIdOf(request?.customerId);
+    const hwids: unknown = request?.hwids;
+    if (!Array.isArray(hwids) || hwids.length > MAX_DEVICE_LOOKUP_BATCH) {
+      throw ServiceError.badRequest(`hwids must be an array of at most ${MAX_DEVICE_LOOKUP_BATCH} HW ids`);
+    }
+    const valid = hwids.filter(isHwid);
+    const found = valid.length ? await this.repository.lookupMany({ customerId, hwids: valid }) : new Map<string, DeviceLookup>();
+    return hwids.map((hwid) => (isHwid(hwid) ? (found.get(hwid) ?? null) : null));
   }
 
   async tagCounts(request: { customerId: string }): Promise<TagCounts> {

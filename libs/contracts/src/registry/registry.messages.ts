@@ -21,6 +21,14 @@ export interface DeviceLookupRequest {
   readonly customerId: string;
   readonly hwid: string;
 }
+/** Several devices of one customer at once (the update check's cache misses of one event-loop turn). */
+export interface DeviceLookupBatchRequest {
+  readonly customerId: string;
+  /** At most MAX_DEVICE_LOOKUP_BATCH. */
+  readonly hwids: readonly string[];
+}
+/** HW ids per lookupDevices request. */
+export const MAX_DEVICE_LOOKUP_BATCH = 500;
 export interface DeviceLookup {
   readonly status: 'active' | 'withdrawn';
   readonly tags: readonly string[];
@@ -51,6 +59,12 @@ export type TagCounts = Record<string, number>;
 
 export const RegistryMessages = {
   lookupDevice: defineMessage<DeviceLookupRequest, DeviceLookup | null>('registry.devices.lookup', { timeoutMs: 2_000 }),
+  /**
+   * As lookupDevice for many HW ids of one customer with one indexed query; the answers in the
+   * order of `hwids`. By reference: the batch and its answers are built for the message, and
+   * the answers are cached as they are, never changed.
+   */
+  lookupDevices: defineMessage<DeviceLookupBatchRequest, (DeviceLookup | null)[]>('registry.devices.lookup-many', { timeoutMs: 2_000, byReference: true }),
   /** Tags API (owned by firmware's tags use cases): counts, rename with merge, delete. Idempotent. */
   tagCounts: defineMessage<{ readonly customerId: string }, TagCounts>('registry.tags.counts'),
   renameTag: defineMessage<CustomerTagRename, { readonly devices: number }>('registry.tags.rename', { timeoutMs: 60_000 }),

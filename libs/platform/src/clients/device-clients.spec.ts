@@ -1,20 +1,27 @@
 import { describe, expect, it } from '@jest/globals';
-import { type DeviceLookup, type DevicesSeen, type EventDef, type MessageDef, RegistryEvents, RegistryMessages } from '@app/contracts';
+import { type DeviceLookup, type DeviceLookupBatchRequest, type DevicesSeen, MAX_DEVICE_LOOKUP_BATCH, type EventDef, type MessageDef, RegistryEvents, RegistryMessages } from '@app/contracts';
 import { MessageBus } from '@app/infra';
 import { DeviceDirectory } from './device-directory.js';
 import { DeviceSightings } from './device-sightings.js';
 
-/** A bus whose lookups are answered by `answer` (counted) and whose emits and subscriptions are recorded. */
+/**
+ * A bus whose batched lookups are answered device by device by `answer`; `sent` has one entry
+ * per device asked for, `batches` one per lookupDevices request. Emits and subscriptions are recorded.
+ */
 class FakeBus extends MessageBus {
-  readonly sent: unknown[] = [];
+  readonly sent: { customerId: string; hwid: string }[] = [];
+  readonly batches: { customerId: string; hwids: readonly string[] }[] = [];
   readonly emitted: { subject: string; payload: unknown }[] = [];
   private readonly listeners = new Map<string, ((payload: unknown) => void)[]>();
   answer: (request: { customerId: string; hwid: string }) => Promise<DeviceLookup | null> = async () => null;
 
   send<Req, Res>(message: MessageDef<Req, Res>, payload: Req): Promise<Res> {
-    expect(message.pattern).toBe(RegistryMessages.lookupDevice.pattern);
-    this.sent.push(payload);
-    return this.answer(payload as { customerId: string; hwid: string }) as Promise<Res>;
+    expect(message.pattern).toBe(RegistryMessages.lookupDevices.pattern);
+    const batch = payload as unknown as DeviceLookupBatchRequest;
+    this.batches.push(batch);
+    const asked = batch.hwids.map((hwid) => ({ customerId: batch.customerId, hwid }));
+    this.sent.push(...asked);
+    return Promise.all(asked.map((request) => this.answer(request))) as Promise<Res>;
   }
   emit<P>(event: EventDef<P>, payload: P): void {
     this.emitted.push({ subject: event.subject, payload });
@@ -37,9 +44,9 @@ const C1 = '00000000-0000-4000-8000-000000000001';
 const C2 = '00000000-0000-4000-8000-000000000002';
 
 describe('DeviceDirectory', () => {
-  const setup = () => {
+  const setup = (maxEntries = 100) => {
     const bus = new FakeBus();
-    const directory = new DeviceDirectory(bus, { ttlMs: 60_000, maxEntries: 100 });
+    const directory = new DeviceDirectory(bus, { ttlMs: 60_000, maxEntries });
     directory.onModuleInit();
     return { bus, directory };
   };
@@ -55,6 +62,32 @@ describe('DeviceDirectory', () => {
       { customerId: C1, hwid: 'known' },
       { customerId: C1, hwid: 'unknown' },
     ]);
+  });
+
+  it('asks for the misses of one event-loop turn together: one request per customer, at most MAX_DEVICE_LOOKUP_BATCH devices each', async () => {
+    const { bus, directory } = setup(10_000);
+    bus.answer = async ({ customerId, hwid }) => (hwid.endsWith('7') ? null : { status: 'active', tags: [customerId === C1 ? 'one' : 'two', hwid] });
+    const many = Array.from({ length: MAX_DEVICE_LOOKUP_BATCH + 3 }, (_, i) => `d${i}`);
+    const answers = await Promise.all([...many.map(async (hwid) => directory.lookup(C1, hwid)), directory.lookup(C2, 'd1'), directory.lookup(C2, 'd7')]);
+    expect(answers.slice(0, many.length)).toEqual(many.map((hwid) => (hwid.endsWith('7') ? null : { status: 'active', tags: ['one', hwid] })));
+    expect(answers.slice(many.length)).toEqual([{ status: 'active', tags: ['two', 'd1'] }, null]);
+    expect(bus.batches.map((b) => [b.customerId, b.hwids.length])).toEqual([
+      [C1, MAX_DEVICE_LOOKUP_BATCH],
+      [C1, 3],
+      [C2, 2],
+    ]);
+    // later turns: answered from the cache, a new miss alone in its batch
+    expect(directory.lookup(C1, 'd1')).toEqual({ status: 'active', tags: ['one', 'd1'] });
+    expect(await directory.lookup(C1, 'new')).toEqual({ status: 'active', tags: ['one', 'new'] });
+    expect(bus.batches.at(-1)).toEqual({ customerId: C1, hwids: ['new'] });
+  });
+
+  it('fails every lookup of a batch the registry does not answer, and caches none of them', async () => {
+    const { bus, directory } = setup();
+    bus.send = (() => Promise.reject(new Error('registry down'))) as typeof bus.send;
+    const results = await Promise.allSettled([directory.lookup(C1, 'a'), directory.lookup(C1, 'b')]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(directory.size).toBe(0);
   });
 
   it('coalesces concurrent misses of the same device into one request', async () => {
@@ -93,6 +126,7 @@ describe('DeviceDirectory', () => {
     let release!: (value: DeviceLookup | null) => void;
     bus.answer = () => new Promise((resolve) => (release = resolve));
     const stale = directory.lookup(C1, 'dev');
+    await new Promise((resolve) => setImmediate(resolve)); // the batch has gone to the registry
     bus.broadcast(RegistryEvents.deviceChanged, { customerId: C1, hwid: 'dev' });
     release(null);
     expect(await stale).toBeNull();

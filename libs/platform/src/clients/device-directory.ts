@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
-import { type DeviceChanged, type DeviceLookup, isHwid, RegistryEvents, RegistryMessages } from '@app/contracts';
+import { type DeviceChanged, type DeviceLookup, isHwid, MAX_DEVICE_LOOKUP_BATCH, RegistryEvents, RegistryMessages } from '@app/contracts';
 import { MessageBus } from '@app/infra';
+import { BatchLoader } from './batch-loader.js';
 import { GroupedTtlCache } from './ttl-cache.js';
 
 export interface DeviceDirectoryOptions {
@@ -21,8 +22,12 @@ export const DEVICE_DIRECTORY_DEFAULTS = { ttlMs: 300_000, maxEntries: 100_000 }
 
 /**
  * The registry's device lookup (status and tags of one device), for the update check: answers
- * from a bounded TTL cache, asks the registry app (RegistryMessages.lookupDevice, an indexed
- * point lookup) on a miss, and shares one request between concurrent misses of the same device.
+ * from a bounded TTL cache; the misses of one event-loop turn go to the registry app together,
+ * one RegistryMessages.lookupDevices per customer (one indexed query for up to
+ * MAX_DEVICE_LOOKUP_BATCH devices), and concurrent misses of the same device share one slot.
+ * Batched because a fleet polling less often than the TTL misses on nearly every check: one
+ * message and one query per miss cost the standalone about a tenth of its throughput with
+ * cold caches (bench:update-check, 10,000 vs 1,000,000 devices).
  *
  * Invalidation: the registry broadcasts RegistryEvents.deviceChanged after every change of a
  * device's existence, status or tags; the entry of that device is dropped, or every entry of
@@ -36,6 +41,7 @@ export const DEVICE_DIRECTORY_DEFAULTS = { ttlMs: 300_000, maxEntries: 100_000 }
 @Injectable()
 export class DeviceDirectory implements OnModuleInit, OnModuleDestroy {
   private readonly cache: GroupedTtlCache<string, string, DeviceLookup | null>;
+  private readonly registry: BatchLoader<string, string, DeviceLookup | null>;
   private unsubscribe?: () => void;
 
   constructor(
@@ -43,6 +49,7 @@ export class DeviceDirectory implements OnModuleInit, OnModuleDestroy {
     @Optional() @Inject(DEVICE_DIRECTORY_OPTIONS) options?: DeviceDirectoryOptions,
   ) {
     this.cache = new GroupedTtlCache(options?.maxEntries ?? DEVICE_DIRECTORY_DEFAULTS.maxEntries, options?.ttlMs ?? DEVICE_DIRECTORY_DEFAULTS.ttlMs);
+    this.registry = new BatchLoader((customerId, hwids) => this.bus.send(RegistryMessages.lookupDevices, { customerId, hwids }), MAX_DEVICE_LOOKUP_BATCH);
   }
 
   onModuleInit(): void {
@@ -56,7 +63,7 @@ export class DeviceDirectory implements OnModuleInit, OnModuleDestroy {
   /** Status and tags of the device, or null when the customer has no device with this HW id; a cached answer comes back as it is. */
   lookup(customerId: string, hwid: string): DeviceLookup | null | Promise<DeviceLookup | null> {
     if (!isHwid(hwid)) return null; // no device can have it: no need to ask
-    return this.cache.valueOrLoad(customerId, hwid, () => this.bus.send(RegistryMessages.lookupDevice, { customerId, hwid }));
+    return this.cache.valueOrLoad(customerId, hwid, () => this.registry.load(customerId, hwid));
   }
 
   /** What a deviceChanged event does; public for callers that learn of a change otherwise. */
