@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -70,9 +70,48 @@ export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<void
 /** The Node flags of the start scripts and of the image (package.json, deploy/Dockerfile): every server of a bench runs with them, the bare baselines too. */
 export const SERVER_NODE_FLAGS = ['--enable-source-maps', '--max-semi-space-size=32'];
 
-export function spawnNode(script: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, script], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  return child;
+/** `cpus`: a taskset CPU list (see cpuPlacement) the server is kept on; null: wherever the kernel puts it. */
+export function spawnNode(script: string, env: NodeJS.ProcessEnv, cpus: string | null = null): ChildProcess {
+  const args = [...SERVER_NODE_FLAGS, script];
+  // taskset execs node in its own process: the child's pid is the server's.
+  return cpus ? spawn('taskset', ['-c', cpus, process.execPath, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] }) : spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+export interface CpuPlacement {
+  /** CPU list for the measured servers, or null when not placed. */
+  readonly servers: string | null;
+  /** One line for the report. */
+  readonly description: string;
+}
+
+/**
+ * With `BENCH_PIN=1`: puts this process (the load generator: autocannon runs in it) on the
+ * last CPU, all its threads, and returns the CPU list for the servers: every other CPU. Not
+ * placed otherwise, with fewer than 2 CPUs, or without taskset.
+ *
+ * Why one would: over loopback every response wakes the client with a synchronous wake-up,
+ * and Linux then tends to run the client on the server's CPU. Seen with `perf sched timehist`
+ * during the standalone's run: the server and autocannon took turns on one CPU (the server
+ * ran about 15 µs, was preempted by autocannon for about 22 µs, and so on) while the other
+ * CPU ran mostly PostgreSQL and the machine sat about 30 % idle. Why it is not the default:
+ * on this shared 2-CPU machine it did not make the figures steadier (a/c 0.45, 0.33 and 0.44
+ * placed; 0.36 to 0.46 not placed, the same day), a server kept on one CPU cannot move away
+ * from other load there, and the bare baseline then measures autocannon on exactly one CPU
+ * (about an eighth lower), which is what moves the ratio most.
+ */
+export function cpuPlacement(): CpuPlacement {
+  const count = cpus().length;
+  const off = (why: string): CpuPlacement => ({ servers: null, description: `processes not placed (${why})` });
+  if (process.env.BENCH_PIN !== '1') return off('BENCH_PIN=1 puts the load generator and the servers on separate CPUs');
+  if (count < 2) return off('one CPU');
+  const loadGenerator = String(count - 1);
+  const servers = count === 2 ? '0' : `0-${count - 2}`;
+  try {
+    execFileSync('taskset', ['-a', '-c', '-p', loadGenerator, String(process.pid)], { stdio: 'ignore' });
+  } catch {
+    return off('taskset failed');
+  }
+  return { servers, description: `load generator on CPU ${loadGenerator}, servers on CPU ${servers} (BENCH_PIN=1)` };
 }
 
 /** Newest 6-digit code in an outbox directory of .eml files, for an address. */

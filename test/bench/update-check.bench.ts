@@ -20,7 +20,7 @@ import pg from 'pg';
 import { versionKey } from '../../apps/firmware/src/domain/version-order.js';
 import { startS3Server } from '../../libs/testing/src/s3-server.js';
 import { claimRedisDatabase, releaseRedisDatabase, startNats } from '../e2e/support/stack.js';
-import { cpuMicrosOf, freePort, spawnNode, tempDir, tokenViaOutbox, waitForHttp } from './bench-support.js';
+import { cpuMicrosOf, cpuPlacement, freePort, spawnNode, tempDir, tokenViaOutbox, waitForHttp } from './bench-support.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -236,6 +236,7 @@ async function repeatPolls(baseUrl: string, requests: Request[]): Promise<Reques
 
 async function main(): Promise<void> {
   const started = Date.now();
+  const placement = cpuPlacement();
   const database = await createDatabase();
   const db = new pg.Client({ connectionString: database.url });
   const baseEnv = {
@@ -255,7 +256,7 @@ async function main(): Promise<void> {
     const aUrl = `http://127.0.0.1:${aPort}`;
     const dataDir = tempDir('bench-update-check-');
     const standalone = track(
-      spawnNode(join(here, '../../apps/standalone/src/main.js'), { ...baseEnv, PORT: String(aPort), PUBLIC_URL: aUrl, DATA_DIR: dataDir, NATS_URL: '', REDIS_URL: '', S3_BUCKET: '', SMTP_URL: '' }),
+      spawnNode(join(here, '../../apps/standalone/src/main.js'), { ...baseEnv, PORT: String(aPort), PUBLIC_URL: aUrl, DATA_DIR: dataDir, NATS_URL: '', REDIS_URL: '', S3_BUCKET: '', SMTP_URL: '' }, placement.servers),
     );
     await waitForHttp(`${aUrl}/healthz`, 60_000);
     const admin = await tokenViaOutbox(aUrl, join(dataDir, 'outbox'), ADMIN_EMAIL, 'admin');
@@ -300,7 +301,7 @@ async function main(): Promise<void> {
     // a burst of other load on this shared machine falls on both rather than on one of them
     const cPort = await freePort();
     const cUrl = `http://127.0.0.1:${cPort}`;
-    const bare = track(spawnNode(join(here, 'bare-json-server.js'), { ...baseEnv, BARE_PORT: String(cPort), BARE_BODY_FILE: bodyFile }));
+    const bare = track(spawnNode(join(here, 'bare-json-server.js'), { ...baseEnv, BARE_PORT: String(cPort), BARE_BODY_FILE: bodyFile }, placement.servers));
     await waitForHttp(`${cUrl}/`);
     await load(cUrl, mainPolls, { seconds: 2 });
     // Warm-up: every polling device once (the device cache: autocannon walks the list in step on
@@ -352,7 +353,7 @@ async function main(): Promise<void> {
     const appPids: number[] = [];
     const appNames = ['identity', 'registry', 'admin', 'firmware', 'gateway'];
     for (const app of appNames) {
-      appPids.push(track(spawnNode(join(here, `../../apps/${app}/src/main.js`), distributedEnv)).pid!);
+      appPids.push(track(spawnNode(join(here, `../../apps/${app}/src/main.js`), distributedEnv, placement.servers)).pid!);
     }
     const firstPoll = `${bUrl}${mainPolls[0]!.path}`;
     for (let i = 0; ; i++) {
@@ -373,6 +374,7 @@ async function main(): Promise<void> {
     console.log(line);
     console.log(`bench:update-check  1,000 builds and 100,000 devices in one customer; ${POLLERS} distinct devices polling (version ${CURRENT});`);
     console.log(`  autocannon ${CONNECTIONS} connections, ${SECONDS} s per run, the faster of two; machine: ${(await import('node:os')).cpus().length} cores, load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)}`);
+    console.log(`  ${placement.description}`);
     console.log(`  (c) bare node:http, fixed JSON body (${Buffer.byteLength(sample)} bytes): ${show(c)}`);
     console.log(`  (a) standalone service (PostgreSQL)       : ${show(a)}`);
     console.log(`      (c and a measured in turns: c ${cRuns.map((r) => r.rps.toFixed(0)).join(', ')}; a ${aRuns.map((r) => r.rps.toFixed(0)).join(', ')} req/s)`);
