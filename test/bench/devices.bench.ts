@@ -3,9 +3,10 @@
 // service's own migrations create the schema (the standalone service is started on it, on a
 // private NATS server), then 1,000,000 devices with tags are seeded for one customer (plus
 // 200,000 for a neighbour) with set-based SQL. Measured: an import of 100,000 CSV rows through
-// HTTP (new, unchanged, changed), the list filters through HTTP, and the lookup message
-// (RegistryMessages.lookupDevice) through the MessageBus over NATS against the registry app, p50
-// and p99. Prints figures only (no thresholds). Drops the database and its files at the end.
+// HTTP (new, unchanged, changed), the list filters through HTTP, and the lookup messages
+// (RegistryMessages.lookupDevice, and lookupDevices with 50 HW ids, as the update check's
+// DeviceDirectory sends its misses) through the MessageBus over NATS against the registry app,
+// p50 and p99. Prints figures only (no thresholds). Drops the database and its files at the end.
 import { randomBytes } from 'node:crypto';
 import { generateKeyPairSync } from 'node:crypto';
 import { request } from 'node:http';
@@ -24,6 +25,8 @@ const NEIGHBOUR_DEVICES = Number(process.env.BENCH_NEIGHBOUR_DEVICES ?? 200_000)
 const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
 const LIST_REPEAT = Number(process.env.BENCH_LIST_REPEAT ?? 20);
 const LOOKUPS = Number(process.env.BENCH_LOOKUPS ?? 5_000);
+/** HW ids per lookupDevices message in its own measurement (the update check sends what one turn missed, up to 500). */
+const LOOKUP_BATCH = 50;
 const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const EMAIL = 'bench@operator.local';
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -240,8 +243,15 @@ async function main(): Promise<void> {
     console.log(`  lookup RegistryMessages.lookupDevice over NATS (primary-key point lookup; 10% unknown HW ids):`);
     console.log(`    ${pad(`${LOOKUPS} sequential`, 30)} ${await measure(LOOKUPS, 1, lookup)}`);
     console.log(`    ${pad(`${LOOKUPS} with 32 in flight`, 30)} ${await measure(LOOKUPS, 32, lookup)}`);
+    const batchOf = (i: number) => Array.from({ length: LOOKUP_BATCH }, (_, j) => `dev-${String(((i * LOOKUP_BATCH + j) * 7919) % DEVICES).padStart(7, '0')}`);
+    const lookupMany = (i: number) => bus!.send(RegistryMessages.lookupDevices, { customerId: customerId!, hwids: batchOf(i) });
+    console.log(`  lookup RegistryMessages.lookupDevices over NATS (${LOOKUP_BATCH} HW ids per message, one indexed query; per message):`);
+    console.log(`    ${pad(`${LOOKUPS / LOOKUP_BATCH} sequential`, 30)} ${await measure(LOOKUPS / LOOKUP_BATCH, 1, lookupMany)}`);
+    console.log(`    ${pad(`${LOOKUPS / LOOKUP_BATCH} with 8 in flight`, 30)} ${await measure(LOOKUPS / LOOKUP_BATCH, 8, lookupMany)}`);
     const directory = new DeviceDirectory(bus);
     directory.onModuleInit();
+    // misses: each turn's misses go out as one lookupDevices message
+    console.log(`    ${pad(`DeviceDirectory, 32 misses at once`, 30)} ${await measure(LOOKUPS, 32, async (i) => directory.lookup(customerId!, `dev-${String((i * 7919 + 13) % DEVICES).padStart(7, '0')}`))}`);
     for (let i = 0; i < 1000; i++) await directory.lookup(customerId!, `dev-${String(i).padStart(7, '0')}`);
     console.log(`    ${pad(`DeviceDirectory, cached`, 30)} ${await measure(LOOKUPS * 10, 1, async (i) => directory.lookup(customerId!, `dev-${String(i % 1000).padStart(7, '0')}`))}`);
     directory.onModuleDestroy();
