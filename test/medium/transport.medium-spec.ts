@@ -1,9 +1,11 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Controller, type INestMicroservice, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, MessagePattern, NatsContext, Payload } from '@nestjs/microservices';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -13,6 +15,7 @@ import type { ServiceConfig } from '../../libs/infra/src/config/config.js';
 import { configureLogging, logContext } from '../../libs/infra/src/logging/logger.js';
 import { tracer } from '../../libs/infra/src/telemetry/telemetry.js';
 import { closeMessageBuses, createMessageBus, createMessageServer, resetInProcessBroker } from '../../libs/infra/src/transport/create.js';
+import { connectNats, writesPerTurn } from '../../libs/infra/src/transport/nats-connect.js';
 import type { MessageBus } from '../../libs/infra/src/transport/message-bus.js';
 import { ServiceErrorRpcFilter } from '../../libs/platform/src/rpc-exception.filter.js';
 
@@ -383,5 +386,69 @@ describe('message bus over NATS while NATS is down', () => {
     expect(() => bus.emit(defineEvent(`${RUN}down.event`, 'queue'), {})).not.toThrow();
     await waitFor(() => logLines.slice(before).some((l) => l.msg === 'could not emit event' && l.subject === `${RUN}down.event`));
     await closeMessageBuses();
+  });
+});
+
+describe('NATS writes of one event-loop turn', () => {
+  /** Counts the socket writes (write or writev calls into the kernel) of a connection. */
+  const countWrites = (nc: NatsConnection): { readonly count: number } => {
+    const socket = (nc as unknown as { protocol: { transport: { socket: Socket } } }).protocol.transport.socket as Socket & Record<'_write' | '_writev', (...args: unknown[]) => void>;
+    const counter = { count: 0 };
+    for (const method of ['_write', '_writev'] as const) {
+      const original = socket[method].bind(socket);
+      socket[method] = (...args: unknown[]) => {
+        counter.count++;
+        original(...args);
+      };
+    }
+    return counter;
+  };
+
+  /** 50 publishes, each from its own timer callback of the same timers phase; resolves when a subscriber has them all. */
+  const publishFromTimers = async (publisher: NatsConnection, receiver: NatsConnection, subject: string): Promise<void> => {
+    let received = 0;
+    const all = new Promise<void>((resolve) => receiver.subscribe(subject, { callback: () => ++received === 50 && resolve() }));
+    await receiver.flush();
+    for (let i = 0; i < 50; i++) setTimeout(() => publisher.publish(subject, String(i)), 0);
+    await all;
+  };
+
+  it('leave as one socket write, where the plain client writes once per publish', async () => {
+    const receiver = await connectNats({ servers: [NATS_URL] });
+    const plain = await connect({ servers: [NATS_URL] }); // the library's own transport, for comparison
+    const batched = await connectNats({ servers: [NATS_URL] });
+    try {
+      expect(writesPerTurn(batched)).toBe(true);
+      expect(writesPerTurn(plain)).toBe(false);
+      const plainWrites = countWrites(plain);
+      await publishFromTimers(plain, receiver, `${RUN}.turn.plain`);
+      const batchedWrites = countWrites(batched);
+      await publishFromTimers(batched, receiver, `${RUN}.turn.batched`);
+      expect(plainWrites.count).toBeGreaterThanOrEqual(40);
+      expect(batchedWrites.count).toBeLessThanOrEqual(2);
+      // a lone request still gets its answer at once (no write waits for another turn's)
+      receiver.subscribe(`${RUN}.turn.echo`, { callback: (_err, msg) => msg.respond(msg.data) });
+      await receiver.flush();
+      expect((await batched.request(`${RUN}.turn.echo`, 'ping', { timeout: 1000 })).string()).toBe('ping');
+    } finally {
+      await Promise.all([receiver.close(), plain.close(), batched.close()]);
+    }
+  });
+
+  it("are held that way on the bus's and the app server's connections", async () => {
+    const config = { natsUrl: NATS_URL } as ServiceConfig;
+    const p = protocol(`${RUN}w`);
+    const app = await startReplica(config, p.app, appController(p, 'w1', { echo: {}, events: {} }));
+    const bus = createMessageBus(config, 'gateway' as AppName);
+    try {
+      expect(await bus.send(p.echo, { n: 7 })).toMatchObject({ n: 7 });
+      const busConnection = (bus as unknown as { client: NatsConnection }).client;
+      const serverConnection = (app as unknown as { serverInstance: { unwrap<T>(): T } }).serverInstance.unwrap<NatsConnection>();
+      expect(writesPerTurn(busConnection)).toBe(true);
+      expect(writesPerTurn(serverConnection)).toBe(true);
+    } finally {
+      await app.close();
+      await closeMessageBuses();
+    }
   });
 });

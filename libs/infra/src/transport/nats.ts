@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type MessageHandler, NatsContext, NatsResponseJSONDeserializer, ServerNats, type WritePacket } from '@nestjs/microservices';
 import { NatsRecordSerializer } from '@nestjs/microservices/serializers/nats-record.serializer.js';
-import { connect, headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { type ConnectionOptions, headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { ErrorCode, type EventDef, type MessageDef, ServiceError } from '@app/contracts';
 import { traceHeaders, withClientSpan } from '../telemetry/telemetry.js';
 import {
@@ -20,6 +20,7 @@ import {
   unavailable,
 } from './dispatch.js';
 import { MessageBus, type SendOptions } from './message-bus.js';
+import { connectNats } from './nats-connect.js';
 
 /** How long a send waits for the bus connection itself before answering Unavailable. */
 const CONNECT_WAIT_MS = 2_000;
@@ -68,12 +69,21 @@ export class NatsMessageServer extends ServerNats {
   private readonly subs: Subscription[] = [];
   private readonly hooks: ServerHooks;
 
+  private readonly connectionOptions: ConnectionOptions;
+
   constructor(natsUrl: string, readonly app: string) {
-    super({ servers: servers(natsUrl), queue: app, name: app, maxReconnectAttempts: -1 });
+    const connection: ConnectionOptions = { servers: servers(natsUrl), name: app, maxReconnectAttempts: -1 };
+    super({ ...connection, queue: app });
+    this.connectionOptions = connection;
     this.hooks = {
       getHandlerByPattern: (pattern) => this.cachedHandler(pattern),
       runWithProcessingHooks: (context, fn) => this.runWithProcessingHooks(context, fn),
     };
+  }
+
+  /** As ServerNats's own, through the turn-batched transport (connectNats): replies leave together. */
+  override createNatsClient(): Promise<NatsConnection> {
+    return connectNats(this.connectionOptions);
   }
 
   /** As ServerNats.bindEvents, keeping the subscriptions so close() can drain them. */
@@ -157,7 +167,7 @@ export class NatsMessageBus extends MessageBus {
    */
   private connect(): Promise<NatsConnection> {
     if (this.connection) return this.connection;
-    const attempt: Promise<NatsConnection> = connect({
+    const attempt: Promise<NatsConnection> = connectNats({
       servers: servers(this.natsUrl),
       name: `${this.app}-bus`,
       maxReconnectAttempts: -1,
