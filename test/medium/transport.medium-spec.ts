@@ -407,7 +407,13 @@ describe('NATS writes of one event-loop turn', () => {
   /** 50 publishes, each from its own timer callback of the same timers phase; resolves when a subscriber has them all. */
   const publishFromTimers = async (publisher: NatsConnection, receiver: NatsConnection, subject: string): Promise<void> => {
     let received = 0;
-    const all = new Promise<void>((resolve) => receiver.subscribe(subject, { callback: () => ++received === 50 && resolve() }));
+    const all = new Promise<void>((resolve) =>
+      receiver.subscribe(subject, {
+        callback: () => {
+          if (++received === 50) resolve();
+        },
+      }),
+    );
     await receiver.flush();
     for (let i = 0; i < 50; i++) setTimeout(() => publisher.publish(subject, String(i)), 0);
     await all;
@@ -427,7 +433,11 @@ describe('NATS writes of one event-loop turn', () => {
       expect(plainWrites.count).toBeGreaterThanOrEqual(40);
       expect(batchedWrites.count).toBeLessThanOrEqual(2);
       // a lone request still gets its answer at once (no write waits for another turn's)
-      receiver.subscribe(`${RUN}.turn.echo`, { callback: (_err, msg) => msg.respond(msg.data) });
+      receiver.subscribe(`${RUN}.turn.echo`, {
+        callback: (_err, msg) => {
+          msg.respond(msg.data);
+        },
+      });
       await receiver.flush();
       expect((await batched.request(`${RUN}.turn.echo`, 'ping', { timeout: 1000 })).string()).toBe('ping');
     } finally {
