@@ -25,9 +25,9 @@ export const DEVICE_DIRECTORY_DEFAULTS = { ttlMs: 300_000, maxEntries: 100_000 }
  * from a bounded TTL cache; the misses of one event-loop turn go to the registry app together,
  * one RegistryMessages.lookupDevices per customer (one indexed query for up to
  * MAX_DEVICE_LOOKUP_BATCH devices), and concurrent misses of the same device share one slot.
- * Batched because a fleet polling less often than the TTL misses on nearly every check: one
- * message and one query per miss cost the standalone about a tenth of its throughput with
- * cold caches (bench:update-check, 10,000 vs 1,000,000 devices).
+ * Batched because a fleet polling less often than the TTL misses on nearly every check
+ * (bench:devices, over NATS: 32 misses at once resolve about 27,000 devices/s this way, about
+ * 5,200/s with one message and one query per device).
  *
  * Invalidation: the registry broadcasts RegistryEvents.deviceChanged after every change of a
  * device's existence, status or tags; the entry of that device is dropped, or every entry of
