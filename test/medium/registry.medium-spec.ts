@@ -24,6 +24,7 @@ import { RegistryController } from '../../apps/registry/src/controllers/registry
 import { REGISTRY_CONTROLLERS, REGISTRY_DATABASE, REGISTRY_PROVIDERS } from '../../apps/registry/src/registry.module.js';
 import { DeviceRepository } from '../../apps/registry/src/repositories/device.repository.js';
 import { ImportDevices } from '../../apps/registry/src/use-cases/import-devices/import-devices.usecase.js';
+import { MAX_WAITING_SIGHTINGS, RecordSightings } from '../../apps/registry/src/use-cases/record-sightings/record-sightings.usecase.js';
 import { call, hwid as randomHwid, makeContext, makeCustomer, makePrincipal, publicKeys } from '../../apps/registry/test/factories.js';
 import { createThrowaway, stageFile, exists, type Throwaway } from './logdata.support.js';
 import { expectedHwids, type ModelDevice, type ModelFilter, RecordingBus } from './registry.support.js';
@@ -580,6 +581,65 @@ describe('messages for other apps', () => {
     expect(await get(customer, 's1')).toMatchObject({ last_seen_at: t(20), last_fw_version: '1.1' });
     await registry.devicesSeen({ items: [{ customerId: customer.id, hwid: 's2', fwVersion: '2.1', at: t(30) }] });
     expect(await get(customer, 's2')).toMatchObject({ last_seen_at: t(30), last_fw_version: '2.1' });
+  });
+
+  it('records the sightings of several customers in one batch, each on its own devices only', async () => {
+    const [a, b] = [makeCustomer(), makeCustomer()];
+    await create(a, { hwid: 'shared' });
+    await create(b, { hwid: 'shared' });
+    await create(b, { hwid: 'only-b' });
+    const at = new Date(Date.UTC(2026, 10, 21, 13, 0, 0)).toISOString();
+    // Customer ids in another case are the same customer; the order of the items does not matter.
+    await registry.devicesSeen({
+      items: [
+        { customerId: b.id.toUpperCase(), hwid: 'only-b', fwVersion: 'b2', at },
+        { customerId: a.id, hwid: 'shared', fwVersion: 'a1', at },
+        { customerId: b.id, hwid: 'shared', fwVersion: 'b1', at },
+      ],
+    });
+    expect(await get(a, 'shared')).toMatchObject({ last_seen_at: at, last_fw_version: 'a1' });
+    expect(await get(b, 'shared')).toMatchObject({ last_seen_at: at, last_fw_version: 'b1' });
+    expect(await get(b, 'only-b')).toMatchObject({ last_seen_at: at, last_fw_version: 'b2' });
+  });
+
+  it('applies sighting batches one at a time, and drops a batch when too many sightings wait', async () => {
+    const customer = makeCustomer();
+    await create(customer, { hwid: 'first' });
+    await create(customer, { hwid: 'second' });
+    await create(customer, { hwid: 'third' });
+    const at = new Date(Date.UTC(2026, 10, 21, 14, 0, 0)).toISOString();
+    const batch = (hwid: string, ghosts: number) => ({
+      items: [{ customerId: customer.id, hwid, fwVersion: hwid, at }, ...Array.from({ length: ghosts }, (_, i) => ({ customerId: customer.id, hwid: `ghost-${hwid}-${i}`, fwVersion: '0', at }))],
+    });
+    let running = 0;
+    let mostAtOnce = 0;
+    const real = repository.recordSightings.bind(repository);
+    const spy = jest.spyOn(repository, 'recordSightings').mockImplementation(async (input) => {
+      mostAtOnce = Math.max(mostAtOnce, ++running);
+      try {
+        return await real(input);
+      } finally {
+        running--;
+      }
+    });
+    try {
+      // The first two fit under the bound together; the third does not while they wait.
+      const half = Math.floor(MAX_WAITING_SIGHTINGS / 2) - 10;
+      const results = await Promise.all([
+        moduleRef.get(RecordSightings).execute(batch('first', half)),
+        moduleRef.get(RecordSightings).execute(batch('second', 1_000)),
+        moduleRef.get(RecordSightings).execute(batch('third', half)),
+      ]);
+      expect(results).toEqual([1, 1, 0]);
+      expect(mostAtOnce).toBe(1);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await get(customer, 'first')).toMatchObject({ last_seen_at: at, last_fw_version: 'first' });
+    expect(await get(customer, 'second')).toMatchObject({ last_seen_at: at, last_fw_version: 'second' });
+    expect(await get(customer, 'third')).toMatchObject({ last_seen_at: null, last_fw_version: null });
+    // Once they are applied, the next batch is taken again.
+    expect(await moduleRef.get(RecordSightings).execute(batch('third', 0))).toBe(1);
   });
 });
 

@@ -38,8 +38,8 @@ export interface UpsertCounts {
   readonly unchanged: number;
 }
 
+/** One update check of a device of the customer the batch is for. */
 export interface Sighting {
-  readonly customerId: CustomerId;
   readonly hwid: string;
   readonly fwVersion: string;
   readonly at: Date;
@@ -310,19 +310,26 @@ export class DeviceRepository {
   }
 
   /**
-   * Update checks that named devices (already one per device, the latest): one UPDATE for the
-   * batch; last_seen_at only moves forward (what GREATEST would keep) and last_fw_version comes
-   * with the latest sighting. Unknown devices are ignored. Returns the rows changed.
+   * Update checks that named devices of one customer (already one per device, the latest, in
+   * HW id order): one UPDATE for the batch; last_seen_at only moves forward (what GREATEST would
+   * keep) and last_fw_version comes with the latest sighting. Unknown devices are ignored.
+   * Returns the rows changed.
+   *
+   * The rows travel as one JSON parameter ([hwid, fw_version, at] each), the form the request log
+   * uses: about a third of the app's CPU per row of four pg-escaped arrays. The commit does not
+   * wait for the WAL flush: sightings are at most once anyway (a lost batch only delays
+   * last_seen_at until the device's next check), and the connection is free sooner.
    */
-  async recordSightings(items: readonly Sighting[]): Promise<number> {
-    if (items.length === 0) return 0;
+  async recordSightings(batch: Tenant<{ sightings: readonly Sighting[] }>): Promise<number> {
+    const { customerId, sightings } = batch;
+    if (sightings.length === 0) return 0;
     return this.transaction(async (tx) => {
-      await probeByKey(tx);
+      await probeByKey(tx, { atMostOnce: true });
       const result = await tx.query(
-        `UPDATE registry.device d SET last_seen_at = v.at, last_fw_version = v.fw_version
-         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::timestamptz[]) AS v(customer_id, hwid, fw_version, at)
-         WHERE d.customer_id = v.customer_id AND d.hwid = v.hwid AND (d.last_seen_at IS NULL OR d.last_seen_at <= v.at)`,
-        [items.map((i) => i.customerId), items.map((i) => i.hwid), items.map((i) => i.fwVersion), items.map((i) => i.at.toISOString())],
+        `UPDATE registry.device d SET last_seen_at = (r->>2)::timestamptz, last_fw_version = r->>1
+         FROM jsonb_array_elements($2::jsonb) AS r
+         WHERE d.customer_id = $1 AND d.hwid = r->>0 AND (d.last_seen_at IS NULL OR d.last_seen_at <= (r->>2)::timestamptz)`,
+        [customerId, JSON.stringify(sightings.map((s) => [s.hwid, s.fwVersion, s.at]))],
       );
       return affectedOf(result);
     });
@@ -444,10 +451,15 @@ export class DeviceRepository {
  * 1000 keyed rows with a primary key, which is always a probe per row. Without this, a table
  * filled recently (statistics not yet gathered: the first imports of a customer) makes the
  * planner believe the customer has a few hundred devices and merge- or hash-join against all of
- * them, in every batch: a scan of the whole fleet per 1000 rows.
+ * them, in every batch: a scan of the whole fleet per 1000 rows. `atMostOnce`: the commit also
+ * does not wait for the WAL flush (in the same round trip).
  */
-async function probeByKey(tx: EntityManager): Promise<void> {
-  await tx.query(`SELECT set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`);
+async function probeByKey(tx: EntityManager, options: { atMostOnce?: boolean } = {}): Promise<void> {
+  await tx.query(
+    options.atMostOnce
+      ? `SELECT set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true), set_config('synchronous_commit', 'off', true)`
+      : `SELECT set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`,
+  );
 }
 
 /** Positional parameters of one statement; $1 is always the customer. */
