@@ -19,8 +19,9 @@ export const MAX_WAITING_SIGHTINGS = 100_000;
  * One event is applied at a time in a process: PostgreSQL spends about 20-25 µs per row on
  * these UPDATEs (random rows of a large table), and the batches of all the update-check apps
  * arrive together every few seconds. Applied at once, they took every core for tens of ms, and
- * the update checks answered in the same process waited for them: the p99 of the standalone
- * at 1,000 checks/s went from about 2.5 ms to 10-30 ms. What waits is bounded by
+ * the update checks answered in the same process waited for them (bench:update-check, p99 of
+ * the standalone at 1,000 checks/s: 9-44 ms so, 3.5-5.3 ms one at a time, 2.3-2.5 ms without
+ * sightings). What waits is bounded by
  * MAX_WAITING_SIGHTINGS; past it a batch is dropped, which only delays last_seen_at (sightings
  * are at most once anyway).
  */
