@@ -268,7 +268,7 @@ function parseNeeds(source: string): Needs | null {
 export function codeFacts(): CodeFacts {
   const config = readRepoFile('libs/infra/src/config/config.ts');
   const configVariables = new Set<string>();
-  for (const pattern of [/\b(?:integer|optional|bool)\(env,\s*'([A-Z][A-Z0-9_]*)'/g, /\benv\.([A-Z][A-Z0-9_]*)\b/g, /\benv\[['"]([A-Z][A-Z0-9_]*)['"]\]/g]) {
+  for (const pattern of [/\b(?:integer|optional|bool|httpUrl)\(env,\s*'([A-Z][A-Z0-9_]*)'/g, /\benv\.([A-Z][A-Z0-9_]*)\b/g, /\benv\[['"]([A-Z][A-Z0-9_]*)['"]\]/g]) {
     for (const [, name] of config.matchAll(pattern)) configVariables.add(name!);
   }
   const port = /integer\(env,\s*'PORT',\s*(\d+)/.exec(config);

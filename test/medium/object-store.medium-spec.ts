@@ -237,6 +237,37 @@ describe('createObjectStore', () => {
     expect(await other.head('a/b')).toEqual({ sizeBytes: 2 });
   });
 
+  it('signs download URLs for S3_PUBLIC_ENDPOINT when set: they work there, and the store itself keeps S3_ENDPOINT', async () => {
+    // The "public" address is a second way to the same server, as a load balancer in front of
+    // an in-cluster store would be; the store's own traffic goes to S3_ENDPOINT.
+    const publicSide = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(server.endpoint).port) });
+    const publicEndpoint = `http://127.0.0.1:${publicSide.port}`;
+    const store = createObjectStore(loadConfig({ DATA_DIR: dir, ...server.env, S3_BUCKET: 'public-endpoint', S3_PUBLIC_ENDPOINT: `${publicEndpoint}/` })) as S3ObjectStore;
+    try {
+      await store.ensureBucket();
+      const data = Buffer.from('firmware bytes through the public address');
+      await store.put('fw/public.bin', Readable.from([data]), { sizeBytes: data.length });
+      expect(publicSide.bytesUpstream).toBe(0);
+      const url = await store.presignGet('fw/public.bin', { expiresInSeconds: 60 });
+      expect(new URL(url!).origin).toBe(publicEndpoint);
+      const response = await fetch(url!);
+      expect(response.status).toBe(200);
+      expect(sha256(Buffer.from(await response.arrayBuffer()))).toBe(sha256(data));
+      expect(publicSide.bytesDownstream).toBeGreaterThan(data.length);
+      // Without it, the URL is for S3_ENDPOINT.
+      const internal = createObjectStore(loadConfig({ DATA_DIR: dir, ...server.env, S3_BUCKET: 'public-endpoint' })) as S3ObjectStore;
+      expect(new URL((await internal.presignGet('fw/public.bin', { expiresInSeconds: 60 }))!).origin).toBe(server.endpoint);
+    } finally {
+      await publicSide.close();
+    }
+  });
+
+  it('refuses an S3_PUBLIC_ENDPOINT that is not an absolute http(s) URL', () => {
+    for (const bad of ['minio:9000', 'ftp://files.example.com', '/objects']) {
+      expect(() => loadConfig({ DATA_DIR: dir, ...server.env, S3_PUBLIC_ENDPOINT: bad })).toThrow(`S3_PUBLIC_ENDPOINT must be an absolute http or https URL, got "${bad}"`);
+    }
+  });
+
   it('check() answers false when S3 is unreachable', async () => {
     const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(server.endpoint).port) });
     const store = new S3ObjectStore({ ...server.config, endpoint: `http://127.0.0.1:${proxy.port}` });

@@ -52,6 +52,7 @@ export async function startS3Server(options: { bucket?: string } = {}): Promise<
   const endpoint = `http://127.0.0.1:${address.port}`;
   const config: S3Config = {
     endpoint,
+    publicEndpoint: null,
     bucket,
     region: 'us-east-1',
     accessKeyId: 'S3RVER',

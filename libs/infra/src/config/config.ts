@@ -41,6 +41,11 @@ export interface ServiceConfig {
 
 export interface S3Config {
   readonly endpoint: string | null;
+  /**
+   * Where devices and browsers reach the object store, when not at `endpoint` (an in-cluster
+   * address, say): pre-signed download URLs are signed for this address instead.
+   */
+  readonly publicEndpoint: string | null;
   readonly bucket: string;
   readonly region: string;
   readonly accessKeyId: string | null;
@@ -71,6 +76,20 @@ function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
+/** An optional absolute http(s) address, without a trailing slash. */
+function httpUrl(env: NodeJS.ProcessEnv, name: string): string | null {
+  const raw = optional(env, name);
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http or https URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be an absolute http or https URL, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const port = integer(env, 'PORT', 8080);
   const publicUrl = (optional(env, 'PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
@@ -84,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
   const s3: S3Config | null = bucket
     ? {
         endpoint: optional(env, 'S3_ENDPOINT'),
+        publicEndpoint: httpUrl(env, 'S3_PUBLIC_ENDPOINT'),
         bucket,
         region: optional(env, 'S3_REGION') ?? 'us-east-1',
         accessKeyId: optional(env, 'S3_ACCESS_KEY_ID'),

@@ -51,6 +51,8 @@ export class S3ObjectStore extends ObjectStore {
    * Multipart parts are buffers and keep the default retries.
    */
   private readonly streamClient: S3Client;
+  /** Signs download URLs: for S3_PUBLIC_ENDPOINT when set (the signature covers the host). */
+  private readonly presignClient: S3Client;
   readonly bucket: string;
 
   constructor(config: S3Config) {
@@ -58,6 +60,7 @@ export class S3ObjectStore extends ObjectStore {
     this.bucket = config.bucket;
     this.client = createS3Client(config);
     this.streamClient = createS3Client(config, { maxAttempts: 1 });
+    this.presignClient = config.publicEndpoint ? createS3Client(config, { endpoint: config.publicEndpoint }) : this.client;
   }
 
   /** Creates the bucket when it does not exist (tests and dev scripts; not called per request). */
@@ -170,7 +173,7 @@ export class S3ObjectStore extends ObjectStore {
       ...(options.contentType ? { ResponseContentType: options.contentType } : {}),
       ...(options.filename ? { ResponseContentDisposition: contentDisposition(options.filename) } : {}),
     });
-    return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds });
+    return getSignedUrl(this.presignClient, command, { expiresIn: options.expiresInSeconds });
   }
 
   async check(): Promise<boolean> {
@@ -186,6 +189,7 @@ export class S3ObjectStore extends ObjectStore {
   async close(): Promise<void> {
     this.client.destroy();
     this.streamClient.destroy();
+    if (this.presignClient !== this.client) this.presignClient.destroy();
   }
 }
 
