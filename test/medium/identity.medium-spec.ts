@@ -102,9 +102,10 @@ async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
   throw new Error('expected a ServiceError');
 }
 
-async function verifyJwt(jwt: string) {
+/** `at`: the time the token is checked at; the app's (fake) clock unless it was issued on another. */
+async function verifyJwt(jwt: string, at: Date = app.clock.now()) {
   const jwks = createLocalJWKSet(await app.get(KeysController).jwks());
-  return jwtVerify(jwt, jwks, { issuer: 'https://fw.example.test', audience: 'service', currentDate: app.clock.now() });
+  return jwtVerify(jwt, jwks, { issuer: 'https://fw.example.test', audience: 'service', currentDate: at });
 }
 
 /** A member in a fresh customer, with a principal as the gateway would build it for their session. */
@@ -815,7 +816,8 @@ describe('issueToken (operator CLI)', () => {
   it('runs in-process without the bus, opening the identity database itself', async () => {
     const { customer, user } = await memberWithPrincipal('viewer');
     const created = await issueTokenForMember(db.config, { customerDomain: customer.domain, email: user.email, name: 'from cli', bundle: 'read-only' });
-    const { payload } = await verifyJwt(created.token);
+    // The CLI issues on the system clock, not the test's fake one (which starts on a fixed day).
+    const { payload } = await verifyJwt(created.token, new Date());
     expect(payload).toMatchObject({ jti: created.id, cust: customer.domain });
     expect(await gateway.status({ kind: 'token', id: created.id })).toMatchObject({ active: true });
     await expect(issueTokenForMember(db.config, { customerDomain: customer.domain, email: user.email, name: 'x', bundle: 'full' })).rejects.toMatchObject({ status: 403 });
