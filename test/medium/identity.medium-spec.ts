@@ -32,7 +32,8 @@ import { ProvisionOperatorUseCase } from '../../apps/identity/src/usecases/provi
 import { aCall, aContext, aCustomer, aDomain, aMember, anEmail, aPrincipal, customerRef } from '../../apps/identity/test/factories.js';
 import { createIdentityDatabase, type IdentityDatabase, type IdentityHarness, startIdentity } from './identity.support.js';
 
-configureLogging({ sink: () => undefined });
+const logLines: Record<string, unknown>[] = [];
+configureLogging({ level: 'debug', sink: (line) => logLines.push(JSON.parse(line) as Record<string, unknown>) });
 
 const ADMIN_EMAIL = 'root@operator.example';
 const SANDBOX = 'sandbox.example';
@@ -744,7 +745,7 @@ describe('admin customers', () => {
     app.bus.respond(LogdataMessages.counts, ({ customerIds }) => Object.fromEntries(customerIds.map((id) => [id, id === customer.id ? { count: 3, storedBytes: 4096 } : { count: 0, storedBytes: 0 }])));
     app.bus.respond(FirmwareMessages.counts, ({ customerIds }) => Object.fromEntries(customerIds.map((id) => [id, id === customer.id ? { firmware: 2, tags: ['beta', 'eu'] } : { firmware: 0, tags: [] }])));
     app.bus.respond(RegistryMessages.counts, ({ customerIds }) => Object.fromEntries(customerIds.map((id) => [id, id === customer.id ? { devices: 5, tags: ['beta', 'lab'] } : { devices: 0, tags: [] }])));
-    const list = await customers.list();
+    const list = await customers.list(aCall(ctx));
     const item = list.items.find((c) => c.domain === customer.domain)!;
     expect(item.counts).toEqual({ firmware: 2, logdata: 3, devices: 5, tags: 3, active_tokens: 1, stored_bytes: 4096 });
     expect(list.items.map((c) => c.domain)).toEqual([...list.items.map((c) => c.domain)].sort());
@@ -757,9 +758,11 @@ describe('admin customers', () => {
     app.bus.respond(LogdataMessages.counts, () => {
       throw ServiceError.unavailable('logdata did not answer');
     });
-    const degraded = await customers.list();
+    const degradedCall = aCall<Record<string, never>, Record<string, never>, undefined>(ctx);
+    const degraded = await customers.list(degradedCall);
     expect(degraded.items.find((c) => c.domain === customer.domain)!.counts).toEqual({ firmware: 2, logdata: 0, devices: 5, tags: 3, active_tokens: 1, stored_bytes: 0 });
-    void ctx;
+    // the operator finds which request answered zeros
+    expect(logLines).toContainEqual(expect.objectContaining({ level: 'warn', msg: `${LogdataMessages.counts.pattern} unavailable; answering zeros`, request_id: degradedCall.ctx.requestId }));
   });
 
   it('gets one customer with its members; unknown is 404', async () => {

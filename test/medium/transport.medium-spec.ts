@@ -12,7 +12,7 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { type AppName, defineEvent, defineMessage, ErrorCode, ServiceError } from '@app/contracts';
 import type { ServiceConfig } from '../../libs/infra/src/config/config.js';
-import { configureLogging, logContext } from '../../libs/infra/src/logging/logger.js';
+import { configureLogging } from '../../libs/infra/src/logging/logger.js';
 import { tracer } from '../../libs/infra/src/telemetry/telemetry.js';
 import { closeMessageBuses, createMessageBus, createMessageServer, resetInProcessBroker } from '../../libs/infra/src/transport/create.js';
 import { connectNats, writesPerTurn } from '../../libs/infra/src/transport/nats-connect.js';
@@ -26,7 +26,7 @@ const RUN = `t${randomUUID().replaceAll('-', '').slice(0, 10)}`;
 
 // Logs (e.g. the filter's "unhandled error") are collected instead of printed.
 const logLines: Array<Record<string, unknown>> = [];
-configureLogging({ sink: (line) => logLines.push(JSON.parse(line) as Record<string, unknown>) });
+configureLogging({ level: 'debug', sink: (line) => logLines.push(JSON.parse(line) as Record<string, unknown>) });
 
 // An in-memory tracer, so the tests can see which trace each span belongs to.
 const spans = new InMemorySpanExporter();
@@ -80,9 +80,9 @@ function protocol(prefix: string) {
     slow: defineMessage<{ ms: number }, string>(`${prefix}.slow`, { timeoutMs: 300 }),
     mutate: defineMessage<Endpoint, Endpoint>(`${prefix}.mutate`),
     trace: defineMessage<Record<string, never>, { traceparent: string | null; traceId: string | null }>(`${prefix}.trace`),
-    requestId: defineMessage<Endpoint, string | null>(`${prefix}.request-id`),
+    crashInRequest: defineMessage<Endpoint, never>(`${prefix}.crash-in-request`),
     nobody: defineMessage<Record<string, never>, never>(`${prefix}nobody.ping`),
-    served: defineMessage<{ n: number; fail?: 'service' | 'crash' }, { replica: string; n: number }>(`${prefix}.served`),
+    served: defineMessage<{ n: number; fail?: 'service' | 'crash'; ctx?: { requestId: string } }, { replica: string; n: number }>(`${prefix}.served`),
     servedByReference: defineMessage<{ items: string[] }, { items: string[] }>(`${prefix}.served-by-reference`, { byReference: true }),
     queued: defineEvent<{ id: string }>(`${prefix}.queued`, 'queue'),
     broadcast: defineEvent<{ id: string }>(`${prefix}.broadcast`, 'broadcast'),
@@ -129,9 +129,10 @@ function appController(p: Protocol, replica: string, seen: Seen): Type<unknown> 
       return { traceparent: headers?.get('traceparent') || null, traceId: trace.getActiveSpan()?.spanContext().traceId ?? null };
     }
 
-    @MessagePattern(p.requestId.pattern)
-    requestId() {
-      return logContext.getStore()?.requestId ?? null;
+    @MessagePattern(p.crashInRequest.pattern)
+    async crashInRequest(): Promise<never> {
+      await sleep(1); // the error comes after an await: the request id must still reach the log line
+      throw new Error('boom in request');
     }
 
     @EventPattern<string>(p.queued.subject)
@@ -244,9 +245,12 @@ describe.each([
     expect(reply.body).toEqual({ items: ['a', 'added by handler'], at: '2026-01-02T03:04:05.000Z' });
   });
 
-  it("runs the handler in the log context of the payload's request id", async () => {
+  it("logs a handler's unexpected error with the request id of the payload", async () => {
     const requestId = randomUUID();
-    await expect(bus.send(p.requestId, { ctx: { requestId }, params: {}, query: {}, body: { items: [], at: '' } })).resolves.toBe(requestId);
+    const before = logLines.length;
+    const err = await rejection(bus.send(p.crashInRequest, { ctx: { requestId }, params: {}, query: {}, body: { items: [], at: '' } }));
+    expect(err).toMatchObject({ code: ErrorCode.Internal, message: 'internal error' });
+    expect(logLines.slice(before)).toContainEqual(expect.objectContaining({ level: 'error', msg: 'unhandled error in message handler', error: 'boom in request', request_id: requestId }));
   });
 
   it("continues the sender's trace in the handler", async () => {
@@ -290,9 +294,9 @@ describe.each([
       expect(notFound).toBeInstanceOf(ServiceError);
       expect(notFound).toMatchObject({ code: ErrorCode.NotFound, message: 'no such thing', headers: { 'x-hint': 'h' } });
       const before = logLines.length;
-      const crashed = await rejection(bus.send(p.served, { n: 0, fail: 'crash' }));
+      const crashed = await rejection(bus.send(p.served, { n: 0, fail: 'crash', ctx: { requestId: 'served-crash' } }));
       expect(crashed).toMatchObject({ code: ErrorCode.Internal, message: 'internal error' });
-      expect(logLines.slice(before).some((l) => l.msg === 'message handler failed' && l.error === 'boom')).toBe(true);
+      expect(logLines.slice(before)).toContainEqual(expect.objectContaining({ msg: 'message handler failed', error: 'boom', request_id: 'served-crash' }));
     } finally {
       for (const stop of stops) stop();
     }

@@ -1,6 +1,6 @@
 import { type ArgumentsHost, Catch, type RpcExceptionFilter } from '@nestjs/common';
 import { ErrorCode, ServiceError, type SerializedServiceError } from '@app/contracts';
-import { JsonLogger } from '@app/infra';
+import { JsonLogger, requestOfMessage } from '@app/infra';
 import { type Observable, throwError } from 'rxjs';
 
 const logger = new JsonLogger('rpc');
@@ -8,9 +8,9 @@ const logger = new JsonLogger('rpc');
 /** The RPC side of ServiceError's translation: what crosses the bus is its JSON form. */
 @Catch()
 export class ServiceErrorRpcFilter implements RpcExceptionFilter<unknown> {
-  catch(exception: unknown, _host: ArgumentsHost): Observable<SerializedServiceError> {
+  catch(exception: unknown, host: ArgumentsHost): Observable<SerializedServiceError> {
     if (ServiceError.is(exception)) return throwError(() => exception.toJSON());
-    logger.error(exception instanceof Error ? exception : new Error(String(exception)), 'unhandled error in message handler');
+    logger.forRequest(requestOfMessage(host.switchToRpc().getData())).error(exception instanceof Error ? exception : new Error(String(exception)), 'unhandled error in message handler');
     return throwError(() => ({ code: ErrorCode.Internal, message: 'internal error' }));
   }
 }

@@ -78,7 +78,7 @@ export class FirmwareService {
     requireTenant(call.ctx);
     const others = Object.entries(call.files ?? {}).filter(([name]) => name !== 'firmware');
     for (const [, file] of others) void this.store.delete(file.key).catch(() => undefined);
-    return this.parseBinary.execute(call.files?.firmware, this.config.firmwareMaxBytes);
+    return this.parseBinary.execute(call.files?.firmware, this.config.firmwareMaxBytes, call.ctx);
   }
 
   async list(call: EndpointCall<Record<string, never>, FirmwareListQuery, undefined>): Promise<FirmwarePage> {

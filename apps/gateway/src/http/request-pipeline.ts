@@ -15,7 +15,7 @@ import {
   SESSION_COOKIES,
   type StagedFile,
 } from '@app/contracts';
-import { JsonLogger, logContext, MessageBus, type ServiceConfig, tracer, tracingEnabled } from '@app/infra';
+import { JsonLogger, MessageBus, type ServiceConfig, tracer, tracingEnabled } from '@app/infra';
 import { SpanKind } from '@opentelemetry/api';
 import { SERVICE_CONFIG } from '@app/platform';
 import { AccessPolicy, type Access, anonymousAccess } from '../auth/access-policy.js';
@@ -90,7 +90,7 @@ export class RequestPipeline {
     // 'close' follows 'finish' on every response, and also ends an aborted one.
     res.on('close', () => this.finish(req, res, state));
     if (!tracingEnabled()) {
-      void logContext.run({ requestId }, () => this.process(req, res, state));
+      void this.process(req, res, state);
       return;
     }
     // One server span per request; bus messages continue it (trace context in message headers).
@@ -100,7 +100,7 @@ export class RequestPipeline {
         span.setAttribute('http.status_code', res.statusCode);
         span.end();
       });
-      void logContext.run({ requestId }, () => this.process(req, res, state));
+      void this.process(req, res, state);
     });
   }
 
@@ -179,7 +179,7 @@ export class RequestPipeline {
       }
       if (endpoint.body.kind === 'multipart') {
         if (!access.customer) throw new Error(`${endpoint.operationId}: multipart bodies need a tenant endpoint`);
-        const parts = await this.multipart.stage(req, endpoint.body, { isSandbox: access.customer.isSandbox, firmwareMaxBytes: this.config.firmwareMaxBytes });
+        const parts = await this.multipart.stage(req, endpoint.body, { isSandbox: access.customer.isSandbox, firmwareMaxBytes: this.config.firmwareMaxBytes }, state);
         stagedParts = parts.files;
         state.bytesIn = parts.bytesIn;
       }
@@ -203,10 +203,10 @@ export class RequestPipeline {
         void this.stager.discard(staged); // nobody received it
       }
       if (stagedParts && ServiceError.is(err) && err.code === ErrorCode.Unavailable && /unavailable$/.test(err.message)) {
-        for (const part of Object.values(stagedParts)) void this.multipart.discard(part);
+        for (const part of Object.values(stagedParts)) void this.multipart.discard(part, state);
       }
       const error = asServiceError(err);
-      if (error.code === ErrorCode.Internal) this.logger.error(err instanceof Error ? err : new Error(String(err)), 'request failed');
+      if (error.code === ErrorCode.Internal) this.logger.forRequest(state).error(err instanceof Error ? err : new Error(String(err)), 'request failed');
       if (res.headersSent) {
         res.destroy();
         return;

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import busboy from 'busboy';
 import { type BodySpec, ErrorCode, ServiceError, type StagedFile, type UploadLimits } from '@app/contracts';
-import { JsonLogger, ObjectStore } from '@app/infra';
+import { JsonLogger, type LogRequest, ObjectStore } from '@app/infra';
 import { HashingLimiter, stagingKey, tooLarge } from './body-stager.js';
 
 type MultipartSpec = Extract<BodySpec, { kind: 'multipart' }>;
@@ -32,7 +32,8 @@ export class MultipartStager {
 
   constructor(private readonly store: ObjectStore) {}
 
-  async stage(req: IncomingMessage, spec: MultipartSpec, limits: UploadLimits): Promise<StagedParts> {
+  /** `request`: whose log lines a failed clean-up writes. */
+  async stage(req: IncomingMessage, spec: MultipartSpec, limits: UploadLimits, request?: LogRequest): Promise<StagedParts> {
     const contentType = req.headers['content-type'] ?? '';
     if (!/^multipart\/form-data\b/i.test(contentType)) throw new ServiceError(ErrorCode.UnsupportedMediaType, 'body must be multipart/form-data');
     const maxTotal = Object.values(spec.parts).reduce((sum, part) => sum + part.maxBytes(limits), MULTIPART_OVERHEAD_BYTES);
@@ -49,10 +50,10 @@ export class MultipartStager {
     } catch (err) {
       throw ServiceError.badRequest(`malformed multipart body: ${err instanceof Error ? err.message : String(err)}`);
     }
-    return this.run(req, parser, spec, limits);
+    return this.run(req, parser, spec, limits, request);
   }
 
-  private run(req: IncomingMessage, parser: busboy.Busboy, spec: MultipartSpec, limits: UploadLimits): Promise<StagedParts> {
+  private run(req: IncomingMessage, parser: busboy.Busboy, spec: MultipartSpec, limits: UploadLimits, request: LogRequest | undefined): Promise<StagedParts> {
     return new Promise<StagedParts>((resolve, reject) => {
       const files: Record<string, StagedFile> = {};
       const seen = new Set<string>();
@@ -68,7 +69,7 @@ export class MultipartStager {
         req.pause(); // read no more of an upload that is refused (the answer closes the connection)
         for (const limiter of active) limiter.destroy(err);
         void Promise.allSettled(work).then(async () => {
-          await Promise.all(Object.values(files).map((file) => this.discard(file)));
+          await Promise.all(Object.values(files).map((file) => this.discard(file, request)));
           reject(err);
         });
       };
@@ -89,7 +90,7 @@ export class MultipartStager {
             () => {
               active.delete(limiter);
               const file: StagedFile = { key, sizeBytes: limiter.size, sha256: limiter.hash.digest('hex'), contentType };
-              if (failure) return this.discard(file);
+              if (failure) return this.discard(file, request);
               files[name] = file;
             },
             async (err: unknown) => {
@@ -156,9 +157,9 @@ export class MultipartStager {
   }
 
   /** Removes staged parts the app never received. */
-  async discard(file: StagedFile): Promise<void> {
+  async discard(file: StagedFile, request?: LogRequest): Promise<void> {
     await this.store.delete(file.key).catch((err: unknown) => {
-      this.logger.warn('could not delete a staged upload part', { key: file.key, error: err instanceof Error ? err.message : String(err) });
+      this.logger.forRequest(request).warn('could not delete a staged upload part', { key: file.key, error: err instanceof Error ? err.message : String(err) });
     });
   }
 }

@@ -9,6 +9,7 @@ import { ListCustomersUseCase } from '../usecases/list-customers/list-customers.
 import { UpdateCustomerUseCase } from '../usecases/update-customer/update-customer.usecase.js';
 
 type Create = MessageRequest<typeof IdentityMessages.createCustomer>;
+type List = MessageRequest<typeof IdentityMessages.listCustomers>;
 type Get = MessageRequest<typeof IdentityMessages.getCustomer>;
 type Update = MessageRequest<typeof IdentityMessages.updateCustomer>;
 type UpdateUser = MessageRequest<typeof IdentityMessages.updateUser>;
@@ -30,8 +31,8 @@ export class AdminCustomersController {
   }
 
   @MessagePattern(IdentityMessages.listCustomers.pattern)
-  list(): Promise<{ items: CustomerWithCounts[] }> {
-    return this.listCustomers.execute();
+  list(@Payload() call: List): Promise<{ items: CustomerWithCounts[] }> {
+    return this.listCustomers.execute(call.ctx);
   }
 
   @MessagePattern(IdentityMessages.getCustomer.pattern)

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type CustomerId, FirmwareMessages, LogdataMessages, type MessageDef, RegistryMessages } from '@app/contracts';
-import { JsonLogger, MessageBus } from '@app/infra';
+import { JsonLogger, type LogRequest, MessageBus } from '@app/infra';
 
 /** Longest the admin customer list waits for another app before answering zeros for it. */
 export const USAGE_TIMEOUT_MS = 3_000;
@@ -25,11 +25,12 @@ export class CustomerUsage {
 
   constructor(@Inject(MessageBus) private readonly bus: MessageBus) {}
 
-  async of(customerIds: readonly CustomerId[]): Promise<Map<CustomerId, CustomerUsageCounts>> {
+  async of(customerIds: readonly CustomerId[], request?: LogRequest): Promise<Map<CustomerId, CustomerUsageCounts>> {
+    const log = this.logger.forRequest(request);
     const [logdata, firmware, registry] = await Promise.all([
-      this.ask(LogdataMessages.counts, customerIds),
-      this.ask(FirmwareMessages.counts, customerIds),
-      this.ask(RegistryMessages.counts, customerIds),
+      this.ask(LogdataMessages.counts, customerIds, log),
+      this.ask(FirmwareMessages.counts, customerIds, log),
+      this.ask(RegistryMessages.counts, customerIds, log),
     ]);
     return new Map(
       customerIds.map((id) => [
@@ -46,12 +47,12 @@ export class CustomerUsage {
     );
   }
 
-  private async ask<R>(message: CountsMessage<R>, customerIds: readonly CustomerId[]): Promise<Record<string, R>> {
+  private async ask<R>(message: CountsMessage<R>, customerIds: readonly CustomerId[], log: JsonLogger): Promise<Record<string, R>> {
     if (customerIds.length === 0) return {};
     try {
       return await this.bus.send(message, { customerIds: [...customerIds] }, { timeoutMs: USAGE_TIMEOUT_MS });
     } catch (err) {
-      this.logger.warn(`${message.pattern} unavailable; answering zeros`, { error: err instanceof Error ? err.message : String(err) });
+      log.warn(`${message.pattern} unavailable; answering zeros`, { error: err instanceof Error ? err.message : String(err) });
       return {};
     }
   }

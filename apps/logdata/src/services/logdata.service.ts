@@ -57,7 +57,7 @@ export class LogdataService {
       if (call.file?.key) await this.store.delete(call.file.key).catch(() => undefined);
       throw err;
     }
-    return this.uploadLogFile.execute(command);
+    return this.uploadLogFile.execute(command, call.ctx);
   }
 
   /** GET and HEAD /logdata/{name}: where the bytes are. Not counted here (see toFileRef). */

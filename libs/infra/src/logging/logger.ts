@@ -1,8 +1,22 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { LoggerService } from '@nestjs/common';
 
-/** The request id of the work in progress, so every log line of a request carries it. */
-export const logContext = new AsyncLocalStorage<{ requestId: string }>();
+/**
+ * The request a log line is written for. Passed explicitly rather than kept in an
+ * AsyncLocalStorage: on Node 20 one AsyncLocalStorage.run turns on promise hooks for every
+ * promise of the process for good, which cost the update check about a tenth of its CPU.
+ */
+export interface LogRequest {
+  readonly requestId: string;
+}
+
+/** The request an endpoint message (`{ctx: {requestId}}`) belongs to, for log lines about it. */
+export function requestOfMessage(data: unknown): LogRequest | undefined {
+  if (!data || typeof data !== 'object') return undefined;
+  const ctx = (data as { ctx?: unknown }).ctx;
+  if (!ctx || typeof ctx !== 'object') return undefined;
+  const requestId = (ctx as { requestId?: unknown }).requestId;
+  return typeof requestId === 'string' && requestId !== '' ? { requestId } : undefined;
+}
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
 export type LogLevel = keyof typeof LEVELS;
@@ -15,18 +29,25 @@ export function configureLogging(options: { level?: LogLevel; sink?: (line: stri
   if (options.sink) sink = options.sink;
 }
 
-/** Structured JSON logs: one object per line with ts, level, app, msg and the request id. */
+/** Structured JSON logs: one object per line with ts, level, app, msg and, for a request's work, its id. */
 export class JsonLogger implements LoggerService {
-  constructor(private readonly app: string) {}
+  constructor(
+    private readonly app: string,
+    private readonly requestId?: string,
+  ) {}
 
   child(app: string): JsonLogger {
-    return new JsonLogger(app);
+    return new JsonLogger(app, this.requestId);
+  }
+
+  /** This logger, with `request_id` on every line (unchanged without a request id). */
+  forRequest(request: LogRequest | null | undefined): JsonLogger {
+    return request?.requestId ? new JsonLogger(this.app, request.requestId) : this;
   }
 
   write(level: LogLevel, msg: string, fields: Record<string, unknown> = {}): void {
     if (LEVELS[level] < LEVELS[minimumLevel]) return;
-    const requestId = logContext.getStore()?.requestId;
-    sink(JSON.stringify({ ts: new Date().toISOString(), level, app: this.app, msg, ...(requestId ? { request_id: requestId } : {}), ...fields }));
+    sink(JSON.stringify({ ts: new Date().toISOString(), level, app: this.app, msg, ...(this.requestId ? { request_id: this.requestId } : {}), ...fields }));
   }
 
   info(msg: string, fields?: Record<string, unknown>): void {
@@ -63,7 +84,9 @@ export class JsonLogger implements LoggerService {
   }
 }
 
+/** Our calls pass fields as an object (`warn(msg, {key})`); Nest passes its context name last. */
 function contextField(rest: unknown[]): Record<string, unknown> {
+  const fields = rest.find((r): r is Record<string, unknown> => typeof r === 'object' && r !== null && !Array.isArray(r) && !(r instanceof Error));
   const last = rest[rest.length - 1];
-  return typeof last === 'string' && !last.includes('\n') ? { context: last } : {};
+  return typeof last === 'string' && !last.includes('\n') ? { ...fields, context: last } : { ...fields };
 }

@@ -2,21 +2,20 @@ import type { BaseRpcContext, MessageHandler, WritePacket } from '@nestjs/micros
 import { type Span, SpanStatusCode } from '@opentelemetry/api';
 import { firstValueFrom, isObservable, lastValueFrom } from 'rxjs';
 import { ErrorCode, ServiceError } from '@app/contracts';
-import { JsonLogger, logContext } from '../logging/logger.js';
-import { withRemoteSpan } from '../telemetry/telemetry.js';
+import { JsonLogger, type LogRequest, requestOfMessage } from '../logging/logger.js';
 
 /**
  * What both server strategies (NATS and in-process) share: how a received message runs
- * through Nest's pipeline inside a span continuing the sender's trace and the log context
- * of the request it belongs to.
+ * through Nest's pipeline inside a span continuing the sender's trace, and how its failures
+ * are logged with the id of the request it belongs to.
  */
 
 export const transportLogger = new JsonLogger('transport');
 
 /** An error log line with the error's message (and stack) as fields. */
-export function logError(msg: string, err: unknown, fields: Record<string, unknown> = {}): void {
+export function logError(msg: string, err: unknown, fields: Record<string, unknown> = {}, request?: LogRequest): void {
   const error = err instanceof Error ? { error: err.message, stack: err.stack } : { error: errorText(err) };
-  transportLogger.write('error', msg, { ...fields, ...error });
+  transportLogger.forRequest(request).write('error', msg, { ...fields, ...error });
 }
 
 /** The app a message belongs to: the first segment of its pattern (`firmware.get` → `firmware`). */
@@ -43,26 +42,6 @@ export function jsonClone<T>(value: T): T {
 export function replyError(packet: WritePacket | undefined): ServiceError | null {
   if (!packet || packet.err === undefined || packet.err === null) return null;
   return ServiceError.fromSerialized(packet.err);
-}
-
-/** Endpoint messages carry `{ctx: {requestId}}`: their handlers log with that id. */
-function requestIdOf(data: unknown): string | undefined {
-  if (!data || typeof data !== 'object') return undefined;
-  const ctx = (data as { ctx?: unknown }).ctx;
-  if (!ctx || typeof ctx !== 'object') return undefined;
-  const requestId = (ctx as { requestId?: unknown }).requestId;
-  return typeof requestId === 'string' && requestId !== '' ? requestId : undefined;
-}
-
-/**
- * Runs work for a received message: in a server span continuing `headers`' trace, with the
- * request id logged. Without tracing, `fn`'s result comes back as it is (no promise added).
- */
-export function runInbound<R>(name: string, headers: Record<string, string> | undefined, data: unknown, fn: (span: Span) => R): R | Promise<Awaited<R>> {
-  const requestId = requestIdOf(data);
-  const traced = () => withRemoteSpan(name, headers, fn);
-  // In process, the sender's log context has come along already.
-  return requestId && logContext.getStore()?.requestId !== requestId ? logContext.run({ requestId }, traced) : traced();
 }
 
 function errorText(err: unknown): string {
@@ -107,7 +86,7 @@ export async function processRequest(
     } catch (err) {
       if (err instanceof Error) {
         // Not the filter's output: something failed outside Nest's pipeline.
-        logError('message handler failed outside the pipeline', err, { pattern });
+        logError('message handler failed outside the pipeline', err, { pattern }, requestOfMessage(data));
         packet = { err: { code: ErrorCode.Internal, message: 'internal error' }, isDisposed: true };
       } else {
         packet = { err, isDisposed: true };
@@ -118,7 +97,7 @@ export async function processRequest(
   try {
     await publish(packet);
   } catch (err) {
-    logError('could not publish a reply', err, { pattern });
+    logError('could not publish a reply', err, { pattern }, requestOfMessage(data));
   }
 }
 
@@ -131,21 +110,21 @@ export function directReply(pattern: string, handler: (request: unknown) => unkn
   try {
     result = handler(data);
   } catch (err) {
-    return failedReply(pattern, err, span);
+    return failedReply(pattern, err, span, data);
   }
   if (result instanceof Promise) {
     return result.then(
       (response: unknown) => ({ response, isDisposed: true }),
-      (err: unknown) => failedReply(pattern, err, span),
+      (err: unknown) => failedReply(pattern, err, span, data),
     );
   }
   return { response: result, isDisposed: true };
 }
 
-function failedReply(pattern: string, err: unknown, span: Span): WritePacket {
+function failedReply(pattern: string, err: unknown, span: Span, data: unknown): WritePacket {
   span.setStatus({ code: SpanStatusCode.ERROR, message: errorText(err) });
   if (ServiceError.is(err)) return { err: err.toJSON(), isDisposed: true };
-  logError('message handler failed', err, { pattern });
+  logError('message handler failed', err, { pattern }, requestOfMessage(data));
   return { err: { code: ErrorCode.Internal, message: 'internal error' }, isDisposed: true };
 }
 

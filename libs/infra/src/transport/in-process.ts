@@ -1,7 +1,7 @@
 import { type MessageHandler, NatsContext, Server, type WritePacket } from '@nestjs/microservices';
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { ErrorCode, type EventDef, type MessageDef } from '@app/contracts';
-import { traceHeaders, withClientSpan } from '../telemetry/telemetry.js';
+import { traceHeaders, withClientSpan, withRemoteSpan } from '../telemetry/telemetry.js';
 import {
   appOfPattern,
   didNotAnswer,
@@ -12,10 +12,10 @@ import {
   processEvent,
   processRequest,
   replyError,
-  runInbound,
   type ServerHooks,
   unavailable,
 } from './dispatch.js';
+import { requestOfMessage } from '../logging/logger.js';
 import { MessageBus, type SendOptions } from './message-bus.js';
 
 export const IN_PROCESS_TRANSPORT = Symbol('in-process');
@@ -218,9 +218,9 @@ export class InProcessServer extends Server implements ServerHooks {
       };
       const context = contextFor(pattern, headers);
       // Asynchronous like the wire: the handler never runs inside the sender's call.
-      const work = Promise.resolve().then(() => runInbound(pattern, headers, data, (span) => processRequest(this, pattern, data, context, publish, span)));
+      const work = Promise.resolve().then(() => withRemoteSpan(pattern, headers, (span) => processRequest(this, pattern, data, context, publish, span)));
       void this.inFlight.track(work).catch((err: unknown) => {
-        logError('message handler failed', err, { pattern });
+        logError('message handler failed', err, { pattern }, requestOfMessage(data));
         publish({ err: { code: ErrorCode.Internal, message: 'internal error' }, isDisposed: true });
       });
     });
@@ -228,7 +228,7 @@ export class InProcessServer extends Server implements ServerHooks {
 
   event(subject: string, data: unknown, headers: Record<string, string>): Promise<void> {
     const context = contextFor(subject, headers);
-    return this.inFlight.track(runInbound(subject, headers, data, (span) => processEvent(this, subject, data, context, span)));
+    return this.inFlight.track(withRemoteSpan(subject, headers, (span) => processEvent(this, subject, data, context, span)));
   }
 }
 
@@ -242,7 +242,7 @@ function askDirectly<Res>(message: MessageDef<unknown, Res>, responder: DirectRe
   const copied = (packet: WritePacket) => (message.byReference ? packet : jsonClone(packet));
   return new Promise<Res>((resolve, reject) => {
     queueMicrotask(() => {
-      const reply = runInbound(message.pattern, headers, data, (span) => directReply(message.pattern, responder.handler, data, span));
+      const reply = withRemoteSpan(message.pattern, headers, (span) => directReply(message.pattern, responder.handler, data, span));
       if (reply instanceof Promise) settleWithin(reply.then(copied), timeoutMs, app, resolve, reject);
       else settleWith(copied(reply), resolve, reject);
     });
@@ -311,7 +311,7 @@ export class InProcessMessageBus extends MessageBus {
 
   subscribe<P>(event: EventDef<P>, handler: (payload: P) => void | Promise<void>): () => void {
     return broker().listen(event.subject, (payload, headers) => {
-      runInbound(event.subject, headers, payload, async () => handler(payload as P)).catch((err: unknown) => {
+      withRemoteSpan(event.subject, headers, async () => handler(payload as P)).catch((err: unknown) => {
         logError('event subscriber failed', err, { subject: event.subject });
       });
     });

@@ -3,7 +3,7 @@ import { type MessageHandler, NatsContext, NatsResponseJSONDeserializer, ServerN
 import { NatsRecordSerializer } from '@nestjs/microservices/serializers/nats-record.serializer.js';
 import { type ConnectionOptions, headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { ErrorCode, type EventDef, type MessageDef, ServiceError } from '@app/contracts';
-import { traceHeaders, withClientSpan } from '../telemetry/telemetry.js';
+import { traceHeaders, withClientSpan, withRemoteSpan } from '../telemetry/telemetry.js';
 import {
   appOfPattern,
   didNotAnswer,
@@ -14,11 +14,11 @@ import {
   processEvent,
   processRequest,
   replyError,
-  runInbound,
   type ServerHooks,
   transportLogger,
   unavailable,
 } from './dispatch.js';
+import { requestOfMessage } from '../logging/logger.js';
 import { MessageBus, type SendOptions } from './message-bus.js';
 import { connectNats } from './nats-connect.js';
 
@@ -116,10 +116,10 @@ export class NatsMessageServer extends ServerNats {
     const message = (await this.deserializer.deserialize(natsMsg, { channel, replyTo: natsMsg.reply })) as { id?: string; data?: unknown };
     const headers = headerRecord(natsMsg.headers);
     if (message.id === undefined) {
-      return runInbound(channel, headers, message.data, (span) => processEvent(this.hooks, channel, message.data, context, span));
+      return withRemoteSpan(channel, headers, (span) => processEvent(this.hooks, channel, message.data, context, span));
     }
     const publish = this.getPublisher(natsMsg, message.id, context) as (packet: WritePacket) => unknown;
-    return runInbound(channel, headers, message.data, (span) => processRequest(this.hooks, channel, message.data, context, publish, span));
+    return withRemoteSpan(channel, headers, (span) => processRequest(this.hooks, channel, message.data, context, publish, span));
   }
 
   override async close(): Promise<void> {
@@ -327,7 +327,7 @@ export class NatsMessageBus extends MessageBus {
         } catch {
           return transportLogger.warn('unreadable event dropped', { subject: event.subject });
         }
-        runInbound(event.subject, headerRecord(msg.headers), payload, async () => handler(payload)).catch((error: unknown) => {
+        withRemoteSpan(event.subject, headerRecord(msg.headers), async () => handler(payload)).catch((error: unknown) => {
           logError('event subscriber failed', error, { subject: event.subject });
         });
       },
@@ -366,10 +366,10 @@ export class NatsMessageBus extends MessageBus {
             // Nest's reply format (what ServerNats would publish), so send() reads it either way.
             msg.respond(this.serializer.serialize({ ...packet, id } as never).data);
           } catch (err) {
-            logError('could not publish a reply', err, { pattern });
+            logError('could not publish a reply', err, { pattern }, requestOfMessage(request.data));
           }
         };
-        const reply = runInbound(pattern, headerRecord(msg.headers), request.data, (span) => directReply(pattern, handler as (request: unknown) => unknown, request.data, span));
+        const reply = withRemoteSpan(pattern, headerRecord(msg.headers), (span) => directReply(pattern, handler as (request: unknown) => unknown, request.data, span));
         if (reply instanceof Promise) void reply.then(respond);
         else respond(reply);
       },

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode, type ParseResult, ServiceError, type StagedFile } from '@app/contracts';
-import { JsonLogger, ObjectStore } from '@app/infra';
+import { JsonLogger, type LogRequest, ObjectStore } from '@app/infra';
 import { scanWhatStrings } from '../../domain/what-strings.js';
 import { parseWhatText } from '../../domain/what-string-parse.js';
 
@@ -13,7 +13,7 @@ export class ParseBinary {
 
   constructor(@Inject(ObjectStore) private readonly store: ObjectStore) {}
 
-  async execute(file: StagedFile | undefined, maxBytes: number): Promise<ParseResult> {
+  async execute(file: StagedFile | undefined, maxBytes: number, request: LogRequest): Promise<ParseResult> {
     if (!file || typeof file.key !== 'string' || file.key === '') throw ServiceError.badRequest('multipart part firmware is required');
     try {
       if (!Number.isSafeInteger(file.sizeBytes) || file.sizeBytes < 0 || typeof file.sha256 !== 'string' || !SHA256.test(file.sha256)) {
@@ -42,7 +42,7 @@ export class ParseBinary {
       };
     } finally {
       await this.store.delete(file.key).catch((err: unknown) => {
-        this.logger.warn('could not delete a parsed firmware', { key: file.key, error: err instanceof Error ? err.message : String(err) });
+        this.logger.forRequest(request).warn('could not delete a parsed firmware', { key: file.key, error: err instanceof Error ? err.message : String(err) });
       });
     }
   }

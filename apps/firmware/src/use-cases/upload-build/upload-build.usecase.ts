@@ -32,6 +32,7 @@ export class UploadBuild {
   ) {}
 
   async execute(command: UploadBuildCommand, ctx: RequestContext): Promise<FirmwareUploadResult> {
+    const log = this.logger.forRequest(ctx);
     let inserted: BuildEntity | null = null;
     let values: ReturnType<typeof resolveBuildValues> | null = null;
     try {
@@ -60,21 +61,21 @@ export class UploadBuild {
         if (inserted) break;
         const existing = await this.repository.findByIdentity(identity);
         if (!existing) continue;
-        await this.discardUnlessOwned(existing, command);
+        await this.discardUnlessOwned(existing, command, log);
         if (existing.sha256 === command.firmware.sha256 && existing.sizeBytes === command.firmware.sizeBytes) {
           return { created: false, build: toFirmwareDto(existing) };
         }
         throw ServiceError.conflict('a build with this hw_name, hw_version, fw_name, fw_version and fw_type already exists with different content');
       }
       if (!inserted) {
-        await this.discardAll(command);
+        await this.discardAll(command, log);
         throw ServiceError.unavailable('firmware upload could not be completed, try again');
       }
     } catch (err) {
       if (ServiceError.is(err)) {
-        if (!values || err.status === 422 || err.status === 400) await this.discardAll(command);
+        if (!values || err.status === 422 || err.status === 400) await this.discardAll(command, log);
       } else {
-        await this.discardAfterError(command, values);
+        await this.discardAfterError(command, values, log);
       }
       throw err;
     }
@@ -90,22 +91,22 @@ export class UploadBuild {
     return scanWhatStrings(stream);
   }
 
-  private async discardUnlessOwned(existing: BuildEntity, command: UploadBuildCommand): Promise<void> {
-    if (existing.objectKey !== command.firmware.key) await this.discard(command.firmware);
-    if (command.notes && existing.notes?.objectKey !== command.notes.key) await this.discard(command.notes);
+  private async discardUnlessOwned(existing: BuildEntity, command: UploadBuildCommand, log: JsonLogger): Promise<void> {
+    if (existing.objectKey !== command.firmware.key) await this.discard(command.firmware, log);
+    if (command.notes && existing.notes?.objectKey !== command.notes.key) await this.discard(command.notes, log);
   }
 
-  private async discardAll(command: UploadBuildCommand): Promise<void> {
-    await this.discard(command.firmware);
-    if (command.notes) await this.discard(command.notes);
+  private async discardAll(command: UploadBuildCommand, log: JsonLogger): Promise<void> {
+    await this.discard(command.firmware, log);
+    if (command.notes) await this.discard(command.notes, log);
   }
 
   /**
    * After an unexpected error the insert may or may not have committed. Look before deleting:
    * a build must never point at a deleted object; when the database cannot tell, keep them.
    */
-  private async discardAfterError(command: UploadBuildCommand, values: ReturnType<typeof resolveBuildValues> | null): Promise<void> {
-    if (!values) return this.discardAll(command);
+  private async discardAfterError(command: UploadBuildCommand, values: ReturnType<typeof resolveBuildValues> | null, log: JsonLogger): Promise<void> {
+    if (!values) return this.discardAll(command, log);
     let existing: BuildEntity | null;
     try {
       existing = await this.repository.findByIdentity({
@@ -117,19 +118,19 @@ export class UploadBuild {
         fwType: values.fwType,
       });
     } catch (err) {
-      this.logger.warn('staged firmware kept: could not check whether it was stored', { key: command.firmware.key, error: err instanceof Error ? err.message : String(err) });
+      log.warn('staged firmware kept: could not check whether it was stored', { key: command.firmware.key, error: err instanceof Error ? err.message : String(err) });
       return;
     }
-    if (existing) await this.discardUnlessOwned(existing, command);
-    else await this.discardAll(command);
+    if (existing) await this.discardUnlessOwned(existing, command, log);
+    else await this.discardAll(command, log);
   }
 
   /** Best effort: a failed delete is logged with the key, never hides the upload's outcome. */
-  private async discard(file: StagedFile): Promise<void> {
+  private async discard(file: StagedFile, log: JsonLogger): Promise<void> {
     try {
       await this.store.delete(file.key);
     } catch (err) {
-      this.logger.warn('could not delete a staged firmware upload', { key: file.key, error: err instanceof Error ? err.message : String(err) });
+      log.warn('could not delete a staged firmware upload', { key: file.key, error: err instanceof Error ? err.message : String(err) });
     }
   }
 }

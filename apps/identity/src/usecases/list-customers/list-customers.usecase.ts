@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CustomerWithCounts } from '@app/contracts';
+import type { LogRequest } from '@app/infra';
 import { toCustomerView } from '../../domain/views.js';
 import { IdentityStore } from '../../repositories/identity.store.js';
 import { Clock } from '../../services/clock.js';
@@ -18,10 +19,11 @@ export class ListCustomersUseCase {
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
-  async execute(): Promise<{ items: CustomerWithCounts[] }> {
+  /** `request`: whose log lines an app that does not answer writes. */
+  async execute(request: LogRequest): Promise<{ items: CustomerWithCounts[] }> {
     const customers = await this.store.repos.customers.listAll();
     const ids = customers.map((c) => c.id);
-    const [tokens, usage] = await Promise.all([this.store.repos.tokens.countActiveByCustomer(ids, this.clock.now()), this.usage.of(ids)]);
+    const [tokens, usage] = await Promise.all([this.store.repos.tokens.countActiveByCustomer(ids, this.clock.now()), this.usage.of(ids, request)]);
     return {
       items: customers.map((customer) => ({
         ...toCustomerView(customer),

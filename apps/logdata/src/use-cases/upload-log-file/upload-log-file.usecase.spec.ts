@@ -6,13 +6,15 @@ import { MemoryLogFileRepository } from '../../../test/memory-log-file.repositor
 import { UploadLogFileCommand } from './upload-log-file.command.js';
 import { UploadLogFile } from './upload-log-file.usecase.js';
 
-configureLogging({ sink: () => undefined });
+const logLines: Record<string, unknown>[] = [];
+configureLogging({ level: 'debug', sink: (line) => logLines.push(JSON.parse(line) as Record<string, unknown>) });
 
 describe('UploadLogFile', () => {
   const customer = makeCustomer();
   let repository: MemoryLogFileRepository;
   let store: MemoryObjectStore;
   let useCase: UploadLogFile;
+  const request = { requestId: 'req-upload-log-file' };
 
   const command = (name: string, content: string) =>
     UploadLogFileCommand.create({ customer, name, actor: 'token:t1', file: store.stage(content) });
@@ -25,7 +27,7 @@ describe('UploadLogFile', () => {
 
   it('stores a new name and keeps the staged object as the file object', async () => {
     const cmd = command(logName(), 'first');
-    const result = await useCase.execute(cmd);
+    const result = await useCase.execute(cmd, request);
     expect(result.created).toBe(true);
     expect(result.file).toMatchObject({ name: cmd.name, size_bytes: 5, sha256: cmd.staged.sha256, uploaded_by: 'token:t1', download_count: 0 });
     expect(store.objects.has(cmd.staged.key)).toBe(true);
@@ -34,9 +36,9 @@ describe('UploadLogFile', () => {
 
   it('answers an identical re-upload with the stored record and deletes the new staged object', async () => {
     const name = logName();
-    const first = await useCase.execute(command(name, 'same'));
+    const first = await useCase.execute(command(name, 'same'), request);
     const again = command(name, 'same');
-    const result = await useCase.execute(again);
+    const result = await useCase.execute(again, request);
     expect(result).toEqual({ created: false, file: first.file });
     expect(store.deleted).toEqual([again.staged.key]);
   });
@@ -44,17 +46,17 @@ describe('UploadLogFile', () => {
   it('refuses different content with 409 and deletes the staged object', async () => {
     const name = logName();
     const first = command(name, 'one');
-    await useCase.execute(first);
+    await useCase.execute(first, request);
     const second = command(name, 'two');
-    await expect(useCase.execute(second)).rejects.toMatchObject({ code: ErrorCode.Conflict, message: 'log file already exists with different content' });
+    await expect(useCase.execute(second, request)).rejects.toMatchObject({ code: ErrorCode.Conflict, message: 'log file already exists with different content' });
     expect(store.objects.has(second.staged.key)).toBe(false);
     expect(store.objects.has(first.staged.key)).toBe(true);
   });
 
   it('never deletes the object of a stored file when the same staged key comes again (retried message)', async () => {
     const cmd = command(logName(), 'retry');
-    await useCase.execute(cmd);
-    const result = await useCase.execute(cmd);
+    await useCase.execute(cmd, request);
+    const result = await useCase.execute(cmd, request);
     expect(result.created).toBe(false);
     expect(store.objects.has(cmd.staged.key)).toBe(true);
     expect(store.deleted).toEqual([]);
@@ -63,7 +65,7 @@ describe('UploadLogFile', () => {
   it('deletes the staged object when the insert fails and nothing was stored', async () => {
     const cmd = command(logName(), 'boom');
     repository.failures.insertIfAbsent = new Error('connection reset');
-    await expect(useCase.execute(cmd)).rejects.toThrow('connection reset');
+    await expect(useCase.execute(cmd, request)).rejects.toThrow('connection reset');
     expect(store.deleted).toEqual([cmd.staged.key]);
   });
 
@@ -71,16 +73,20 @@ describe('UploadLogFile', () => {
     const cmd = command(logName(), 'unknown');
     repository.failures.insertIfAbsent = new Error('connection reset');
     repository.failures.findByName = new Error('database down');
-    await expect(useCase.execute(cmd)).rejects.toThrow('connection reset');
+    await expect(useCase.execute(cmd, request)).rejects.toThrow('connection reset');
     expect(store.objects.has(cmd.staged.key)).toBe(true);
+    // The operator finds the kept object by the request that left it.
+    expect(logLines).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'staged log file kept: could not check whether it was stored', key: cmd.staged.key, request_id: request.requestId }));
   });
 
   it('does not let a failing delete hide the outcome', async () => {
     const name = logName();
-    await useCase.execute(command(name, 'a'));
+    await useCase.execute(command(name, 'a'), request);
     store.failDeletes = true;
-    await expect(useCase.execute(command(name, 'a'))).resolves.toMatchObject({ created: false });
-    await expect(useCase.execute(command(name, 'b'))).rejects.toBeInstanceOf(ServiceError);
+    const again = command(name, 'a');
+    await expect(useCase.execute(again, request)).resolves.toMatchObject({ created: false });
+    expect(logLines).toContainEqual(expect.objectContaining({ msg: 'could not delete staged log file', key: again.staged.key, request_id: request.requestId }));
+    await expect(useCase.execute(command(name, 'b'), request)).rejects.toBeInstanceOf(ServiceError);
   });
 
   it('decides again when the blocking row vanished, and gives up with 503 after a few rounds', async () => {
@@ -91,12 +97,12 @@ describe('UploadLogFile', () => {
       inserts++;
       return inserts < 2 ? null : original(file);
     };
-    await expect(useCase.execute(cmd)).resolves.toMatchObject({ created: true });
+    await expect(useCase.execute(cmd, request)).resolves.toMatchObject({ created: true });
     expect(inserts).toBe(2);
 
     const stuck = command(logName(), 'stuck');
     repository.insertIfAbsent = async () => null;
-    await expect(useCase.execute(stuck)).rejects.toMatchObject({ code: ErrorCode.Unavailable });
+    await expect(useCase.execute(stuck, request)).rejects.toMatchObject({ code: ErrorCode.Unavailable });
     expect(store.objects.has(stuck.staged.key)).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type LogFileUploadResult, ServiceError, type StagedFile } from '@app/contracts';
-import { JsonLogger, ObjectStore } from '@app/infra';
+import { JsonLogger, type LogRequest, ObjectStore } from '@app/infra';
 import { toLogFileDto } from '../../dtos/log-file.dto.js';
 import type { LogFileEntity } from '../../entities/log-file.entity.js';
 import { LogFileRepository } from '../../repositories/log-file.repository.js';
@@ -25,7 +25,8 @@ export class UploadLogFile {
     @Inject(ObjectStore) private readonly store: ObjectStore,
   ) {}
 
-  async execute(command: UploadLogFileCommand): Promise<LogFileUploadResult> {
+  async execute(command: UploadLogFileCommand, request: LogRequest): Promise<LogFileUploadResult> {
+    const log = this.logger.forRequest(request);
     const { customerId, name, staged } = command;
     try {
       for (let round = 0; round < MAX_ROUNDS; round++) {
@@ -42,21 +43,21 @@ export class UploadLogFile {
 
         const existing = await this.repository.findByName({ customerId, name });
         if (!existing) continue; // the row that blocked the insert is gone again: decide anew
-        await this.discardUnless(existing, staged);
+        await this.discardUnless(existing, staged, log);
         if (sameContent(existing, staged)) return { created: false, file: toLogFileDto(existing) };
         throw ServiceError.conflict('log file already exists with different content');
       }
-      await this.discard(staged);
+      await this.discard(staged, log);
       throw ServiceError.unavailable('log file upload could not be completed, try again');
     } catch (err) {
-      if (!ServiceError.is(err)) await this.discardAfterError(command);
+      if (!ServiceError.is(err)) await this.discardAfterError(command, log);
       throw err;
     }
   }
 
   /** Deletes the staged object unless the stored row owns it. */
-  private async discardUnless(existing: LogFileEntity, staged: StagedFile): Promise<void> {
-    if (existing.objectKey !== staged.key) await this.discard(staged);
+  private async discardUnless(existing: LogFileEntity, staged: StagedFile, log: JsonLogger): Promise<void> {
+    if (existing.objectKey !== staged.key) await this.discard(staged, log);
   }
 
   /**
@@ -64,27 +65,27 @@ export class UploadLogFile {
    * dropped after COMMIT). Look before deleting: a file row must never point at a deleted object.
    * When the database cannot tell, the object stays (logged with its key) rather than risk that.
    */
-  private async discardAfterError(command: UploadLogFileCommand): Promise<void> {
+  private async discardAfterError(command: UploadLogFileCommand, log: JsonLogger): Promise<void> {
     let existing: LogFileEntity | null;
     try {
       existing = await this.repository.findByName({ customerId: command.customerId, name: command.name });
     } catch (err) {
-      this.logger.write('warn', 'staged log file kept: could not check whether it was stored', {
+      log.write('warn', 'staged log file kept: could not check whether it was stored', {
         key: command.staged.key,
         error: err instanceof Error ? err.message : String(err),
       });
       return;
     }
-    if (existing) await this.discardUnless(existing, command.staged);
-    else await this.discard(command.staged);
+    if (existing) await this.discardUnless(existing, command.staged, log);
+    else await this.discard(command.staged, log);
   }
 
   /** Best effort: a failed delete is logged with the key, never hides the upload's outcome. */
-  private async discard(staged: StagedFile): Promise<void> {
+  private async discard(staged: StagedFile, log: JsonLogger): Promise<void> {
     try {
       await this.store.delete(staged.key);
     } catch (err) {
-      this.logger.write('warn', 'could not delete staged log file', { key: staged.key, error: err instanceof Error ? err.message : String(err) });
+      log.write('warn', 'could not delete staged log file', { key: staged.key, error: err instanceof Error ? err.message : String(err) });
     }
   }
 }
