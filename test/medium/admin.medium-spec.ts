@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { closeDatabases, configureLogging, JobQueue, MessageBus, openAppDatabase, revertLastMigration } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
@@ -54,21 +54,20 @@ async function storedRequestIds(ids: readonly string[]): Promise<Array<Record<st
 }
 
 describe('request log', () => {
-  it('stores a batch with one INSERT, every field intact', async () => {
+  it('stores a batch with one statement, every field intact', async () => {
     const entries = Array.from({ length: 300 }, (_, i) => requestLogEntry({ status: i % 2 ? 200 : 404, bytes_in: i }));
     entries.push(
       requestLogEntry({
         domain: null,
         actor: null,
         path: '/firmware/a"b\\c/{x,y}/NULL',
-        user_agent: 'Mozilla/5.0 "quoted", {braces}, back\\slash, ünïcødé ✓',
+        user_agent: 'Mozilla/5.0 "quoted", {braces}, back\\slash, tab\there, \\N, ünïcødé ✓',
         ip: '2001:db8::1',
       }),
     );
-    const query = jest.spyOn(dataSource, 'query');
     await admin.requestLog({ entries });
-    expect(query.mock.calls.filter(([sql]) => /INSERT/i.test(String(sql)))).toHaveLength(1);
-    query.mockRestore();
+    const transactions = (await dataSource.query(`SELECT DISTINCT xmin::text FROM admin.request_log WHERE request_id = ANY($1)`, [entries.map((e) => e.request_id)])) as unknown[];
+    expect(transactions).toHaveLength(1);
 
     const rows = await storedRequestIds(entries.map((e) => e.request_id));
     expect(rows).toHaveLength(entries.length);

@@ -13,6 +13,7 @@ import {
   type AppDatabaseOptions,
   closeDatabases,
   configureLogging,
+  copyRows,
   DataDirLockedError,
   isUniqueViolation,
   loadConfig,
@@ -348,6 +349,51 @@ describe.each([
     expect(() => toInt(big)).toThrow(TypeError);
     expect(() => toInt('1.5')).toThrow(TypeError);
     expect(() => toInt(null)).toThrow(TypeError);
+  });
+
+  it('copyRows appends a batch in one statement, every value intact; a refused value fails the whole batch', async () => {
+    const widgets = { schema: 'app_main', table: 'widgets', columns: ['key', 'size', 'note'] };
+    const awkward = ['tab\there', 'new\nline', 'cr\rlf\r\n', 'back\\slash \\N \\.', '\\.', '', 'ünïcødé ✓ 😀', 'lone \uD800 surrogate'];
+    const rows = [...awkward.map((note, i) => [`copy-${i}`, i, note]), ['copy-null', '9007199254740993', null], ['copy-number', 2 ** 40, 'x']];
+    await copyRows(ds, widgets, rows);
+    const stored: Array<{ key: string; size: string; note: string | null; tx: string }> = await ds.query(
+      `SELECT key, size, note, xmin::text AS tx FROM app_main.widgets WHERE key LIKE 'copy-%' ORDER BY key`,
+    );
+    expect(new Set(stored.map((r) => r.tx)).size).toBe(1); // one statement, one transaction
+    expect(Object.fromEntries(stored.map((r) => [r.key, [r.size, r.note]]))).toEqual({
+      ...Object.fromEntries(awkward.map((note, i) => [`copy-${i}`, [String(i), note.replace('\uD800', '\uFFFD')]])),
+      'copy-null': ['9007199254740993', null],
+      'copy-number': [String(2 ** 40), 'x'],
+    });
+
+    // a duplicate key in the middle: nothing of the batch is stored, with PostgreSQL's error
+    await expect(copyRows(ds, widgets, [['copy-fresh-1', 1, null], ['copy-0', 2, null], ['copy-fresh-2', 3, null]])).rejects.toMatchObject({ code: '23505' });
+    await expect(copyRows(ds, widgets, [['copy-fresh-3', 'not a number', null]])).rejects.toMatchObject({ code: '22P02' });
+    expect(await countKey(ds, 'app_main', 'copy-fresh-1')).toBe(0);
+    expect(await countKey(ds, 'app_main', 'copy-fresh-3')).toBe(0);
+    // the connection is usable afterwards, and nothing is left waiting for the session
+    await copyRows(ds, widgets, [['copy-after', 1, null]]);
+    expect(await countKey(ds, 'app_main', 'copy-after')).toBe(1);
+    await copyRows(ds, widgets, []);
+
+    // refused before PostgreSQL sees them: NUL, a row of the wrong width, a number that is not finite
+    await expect(copyRows(ds, widgets, [['copy-nul', 1, 'a\u0000b']])).rejects.toThrow('copy row 0, value 2: text cannot contain NUL');
+    await expect(copyRows(ds, widgets, [['copy-short', 1]])).rejects.toThrow('copy row 0 has 2 values, expected 3');
+    await expect(copyRows(ds, widgets, [['copy-nan', Number.NaN, null]])).rejects.toThrow('not a finite number');
+    await expect(copyRows(ds, { ...widgets, schema: 'app_main; DROP' }, [['copy-x', 1, null]])).rejects.toThrow();
+  });
+
+  it('copyRows waits for a transaction that holds the embedded session, and runs beside one on PostgreSQL', async () => {
+    const runner = ds.createQueryRunner();
+    await runner.startTransaction();
+    await runner.manager.getRepository(app.Widget).insert({ key: 'copy-beside-tx' });
+    const copied = copyRows(ds, { schema: 'app_main', table: 'widgets', columns: ['key'] }, [['copy-during-tx']]).then(() => 'copied' as const);
+    expect(await Promise.race([copied, sleep(300)])).toBe(fixture.sharedSession ? 'timeout' : 'copied');
+    await runner.rollbackTransaction();
+    await runner.release();
+    await copied;
+    expect(await countKey(ds, 'app_main', 'copy-during-tx')).toBe(1);
+    expect(await countKey(ds, 'app_main', 'copy-beside-tx')).toBe(0);
   });
 
   it('runs multi-statement SQL without parameters', async () => {

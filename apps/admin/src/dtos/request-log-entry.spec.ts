@@ -26,7 +26,7 @@ describe('toRequestLogRow', () => {
     expect(row.domain).toBeNull();
   });
 
-  it('replaces lone UTF-16 surrogates (PostgreSQL refuses them in JSON) and keeps pairs', () => {
+  it('replaces lone UTF-16 surrogates (not text in UTF-8) and keeps pairs', () => {
     const row = toRequestLogRow(requestLogEntry({ user_agent: 'a\uD800b\uDC00c\uD83D\uDE00', actor: 'x\uDBFF' }))!;
     expect(row.user_agent).toBe('a\uFFFDb\uFFFDc\uD83D\uDE00');
     expect(row.actor).toBe('x\uFFFD');

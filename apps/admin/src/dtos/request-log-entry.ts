@@ -44,7 +44,7 @@ function timestamp(value: unknown): string | null {
   return Number.isNaN(parsed.getTime()) ? null : parsed.toISOString();
 }
 
-/** Lone UTF-16 surrogates (PostgreSQL's JSON input refuses them; HTTP headers decoded as latin1 cannot carry any). */
+/** Lone UTF-16 surrogates: not text in UTF-8, replaced by U+FFFD here so the row holds what is stored (HTTP headers decoded as latin1 cannot carry any). */
 const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /** What text() may have to change: NUL or any surrogate (one test per value; almost never true). */
 const SUSPECT = /[\u0000\uD800-\uDFFF]/;

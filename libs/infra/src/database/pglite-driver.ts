@@ -79,6 +79,15 @@ export class SessionLease extends EventEmitter {
     );
   }
 
+  /**
+   * `COPY <into> FROM` rows in the text format (see copyRows): PGlite takes COPY data as a
+   * blob, not over its wire protocol (COPY FROM STDIN there aborts the WASM runtime).
+   */
+  async copyFrom(into: string, data: Buffer): Promise<void> {
+    if (this.released) throw new Error('embedded database: copy on a released connection');
+    await this.owner.copyFromBlob(into, data);
+  }
+
   /** pg-pool style: give the session back to the next waiter. */
   release(_err?: unknown): void {
     if (this.released) return;
@@ -160,6 +169,11 @@ export class EmbeddedDatabase {
   /** @internal */
   run(text: string, values: unknown[] | undefined): Promise<pg.QueryResult> {
     return this.client.query(text, values);
+  }
+
+  /** @internal The session is held by the caller's lease, so nothing else runs meanwhile. */
+  async copyFromBlob(into: string, data: Buffer): Promise<void> {
+    await this.pglite.query(`COPY ${into} FROM '/dev/blob'`, [], { blob: new Blob([data]) });
   }
 
   /** @internal Called by SessionLease.release. */

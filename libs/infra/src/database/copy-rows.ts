@@ -1,0 +1,79 @@
+import { once } from 'node:events';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { DataSource } from 'typeorm';
+import { SessionLease } from './pglite-driver.js';
+import { assertSchemaName, quoteIdent } from './sql.js';
+
+/** A value COPY's text format carries: text, a finite number, or NULL. */
+export type CopyValue = string | number | null;
+
+/** Where copyRows appends: a table of the DataSource's app and the columns of each row, in order. */
+export interface CopyTarget {
+  readonly schema: string;
+  readonly table: string;
+  readonly columns: readonly string[];
+}
+
+/**
+ * Appends rows to a table with one `COPY ... FROM STDIN` (text format), on either adapter:
+ * PostgreSQL through pg-copy-streams, the embedded PGlite through its `/dev/blob` input (its
+ * wire protocol does not take COPY data). Of the ways to write a batch, COPY costs PostgreSQL
+ * the least per row: for the request log's 500-row batches about 4.4 µs of server CPU per row,
+ * against 7.8 µs for `INSERT ... SELECT FROM jsonb_array_elements($1)` and 6.6 µs for
+ * `unnest` of one array per column (measured on this project's PostgreSQL 15). For append-only
+ * tables written at the rate of requests. All rows or none: a value PostgreSQL refuses fails
+ * the whole batch (with PostgreSQL's error), and the connection stays usable.
+ */
+export async function copyRows(dataSource: DataSource, target: CopyTarget, rows: readonly (readonly CopyValue[])[]): Promise<void> {
+  if (rows.length === 0) return;
+  const into = `${quoteIdent(assertSchemaName(target.schema))}.${quoteIdent(target.table)} (${target.columns.map(quoteIdent).join(', ')})`;
+  const data = Buffer.from(copyText(rows, target.columns.length), 'utf8');
+  const runner = dataSource.createQueryRunner();
+  try {
+    const connection = (await runner.connect()) as SessionLease | pg.PoolClient;
+    if (connection instanceof SessionLease) await connection.copyFrom(into, data);
+    else await copyThroughPg(connection, `COPY ${into} FROM STDIN`, data);
+  } finally {
+    await runner.release();
+  }
+}
+
+async function copyThroughPg(client: pg.PoolClient, sql: string, data: Buffer): Promise<void> {
+  const stream = client.query(copyFrom(sql));
+  const finished = once(stream, 'finish'); // rejects with the stream's 'error' (PostgreSQL refused the data)
+  stream.end(data);
+  await finished;
+}
+
+/** What the text format escapes in a value (NUL it cannot carry at all). */
+const SPECIAL = /[\0\\\t\n\r]/;
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+/**
+ * Rows in COPY's text format: one line per row, values separated by tabs, `\N` for NULL,
+ * backslash, tab, newline and carriage return escaped. A row of the wrong width, a NUL
+ * character or a number that is not finite is refused here, naming the row, rather than
+ * by PostgreSQL with a less helpful message.
+ */
+export function copyText(rows: readonly (readonly CopyValue[])[], width: number): string {
+  let text = '';
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    if (row.length !== width) throw new TypeError(`copy row ${r} has ${row.length} values, expected ${width}`);
+    for (let c = 0; c < width; c++) {
+      const value = row[c];
+      if (c > 0) text += '\t';
+      if (value === null || value === undefined) text += '\\N';
+      else if (typeof value === 'number') {
+        if (!Number.isFinite(value)) throw new TypeError(`copy row ${r}, value ${c}: ${value} is not a finite number`);
+        text += String(value);
+      } else if (SPECIAL.test(value)) {
+        if (value.includes('\0')) throw new TypeError(`copy row ${r}, value ${c}: text cannot contain NUL`);
+        text += value.replace(/[\\\t\n\r]/g, (ch) => ESCAPES[ch]!);
+      } else text += value;
+    }
+    text += '\n';
+  }
+  return text;
+}
