@@ -36,12 +36,10 @@ const CURRENT = '2.97';
 /** The fixed-rate run (req/s), open loop (see paced()). */
 const FIXED_RATE = 1_000;
 const SIZE_SECONDS = Number(process.env.BENCH_SIZE_SECONDS ?? 5);
-/** Rounds of the 10,000 vs 1,000,000 devices comparison (each: one run of each size). */
-const SIZE_ROUNDS = 4;
-/** Distinct devices per run of that comparison: together, every device of the 10,000. */
-const SIZE_POLLERS = 10_000 / SIZE_ROUNDS;
-/** The bare server's run just before each of those runs (its reference figure). */
-const SIZE_BARE_SECONDS = 2;
+/** Rounds of the 10,000 vs 1,000,000 devices comparison (each: one run of each size, back to back). */
+const SIZE_ROUNDS = 6;
+/** Distinct devices per run of that comparison: together, (nearly) every device of the 10,000. */
+const SIZE_POLLERS = Math.floor(10_000 / SIZE_ROUNDS);
 
 interface Figures {
   readonly rps: number;
@@ -346,17 +344,19 @@ async function main(): Promise<void> {
     const cFixed = await steady(cUrl, mainPolls, FIXED_RATE);
     const aFixed = await steady(aUrl, mainPolls, FIXED_RATE);
     const a304 = await load(aUrl, await repeatPolls(aUrl, mainPolls));
+    await stop(bare);
     // 10,000 versus 1,000,000 devices, each run with a cold device cache (the first poll of each
     // device asks the registry): every run polls devices that no run before it polled, the same
     // number at both sizes (all 10,000 devices of the smaller customer over its runs; drawn from
-    // an overlapping sample, its later runs were partly warm and faster for that alone). Runs in
-    // the order small, large, large, small, ..., so that a drift of other load on this shared
-    // machine falls on both alike. Each run follows a short run of the bare server, and what is
-    // compared is the median of each size's req/s relative to that bare figure: this machine's
-    // speed swings by half within a minute (two 1,000,000 runs in a row at 8,300 req/s between
-    // runs at 13,000), which raw medians of four runs do not absorb. The raw medians are printed too.
+    // an overlapping sample, its later runs were partly warm and faster for that alone). Each
+    // round runs one size right after the other, in the order small, large, large, small, ...,
+    // and what is compared is the median over the rounds of large/small within a round: this
+    // machine's speed swings by half within a minute (two 1,000,000 runs in a row at 8,300
+    // req/s between runs at 13,000 once), which moves medians of whole runs, while the two runs
+    // of a round, 5 s apart, mostly share the machine's state. (A short bare-server run before
+    // each, as reference, added its own noise: 41,000 to 61,000 req/s in one bench.) The raw
+    // medians of each size are printed too.
     const sizeRuns: Record<'small' | 'large', Figures[]> = { small: [], large: [] };
-    const sizeBare: Record<'small' | 'large', Figures[]> = { small: [], large: [] };
     const sizePolls = {
       small: disjointPollers(customers.small.domain, customers.small.devices, SIZE_POLLERS, SIZE_ROUNDS),
       large: disjointPollers(customers.large.domain, customers.large.devices, SIZE_POLLERS, SIZE_ROUNDS),
@@ -364,20 +364,14 @@ async function main(): Promise<void> {
     for (let round = 0; round < SIZE_ROUNDS; round++) {
       const order = round % 2 === 0 ? (['small', 'large'] as const) : (['large', 'small'] as const);
       for (const size of order) {
-        sizeBare[size].push(await load(cUrl, mainPolls, { seconds: SIZE_BARE_SECONDS }));
         sizeRuns[size].push(await load(aUrl, sizePolls[size][round]!, { seconds: SIZE_SECONDS, pids: [standalone.pid!] }));
       }
     }
-    await stop(bare);
     const aSmall = median(sizeRuns.small);
     const aLarge = median(sizeRuns.large);
-    const relative = (size: 'small' | 'large') => sizeRuns[size].map((run, i) => run.rps / sizeBare[size][i]!.rps);
-    const middle = (values: number[]) => {
-      const sorted = [...values].sort((x, y) => x - y);
-      return (sorted[Math.floor((sorted.length - 1) / 2)]! + sorted[Math.ceil((sorted.length - 1) / 2)]!) / 2;
-    };
-    const relativeSmall = middle(relative('small'));
-    const relativeLarge = middle(relative('large'));
+    const roundRatios = sizeRuns.large.map((run, i) => run.rps / sizeRuns.small[i]!.rps);
+    const sortedRatios = [...roundRatios].sort((x, y) => x - y);
+    const pairedRatio = (sortedRatios[Math.floor((SIZE_ROUNDS - 1) / 2)]! + sortedRatios[Math.ceil((SIZE_ROUNDS - 1) / 2)]!) / 2;
     await stop(standalone);
 
     // ---- (b) the distributed service on the same database
@@ -434,15 +428,15 @@ async function main(): Promise<void> {
     console.log(
       `  p99 at a fixed 1,000 req/s (open loop): (a) ${aFixed.p99.toFixed(1)} ms (p50 ${aFixed.p50.toFixed(1)}), (b) ${bFixed.p99.toFixed(1)} ms (p50 ${bFixed.p50.toFixed(1)}); bare ${cFixed.p99.toFixed(1)} ms   (target < 20 ms)`,
     );
-    const runsOf = (size: 'small' | 'large') => sizeRuns[size].map((r, i) => `${r.rps.toFixed(0)} (bare ${sizeBare[size][i]!.rps.toFixed(0)})`).join(', ');
+    const runsOf = (size: 'small' | 'large') => sizeRuns[size].map((r) => r.rps.toFixed(0)).join(', ');
     console.log(`  (a) at 10,000 devices, runs: ${runsOf('small')} req/s`);
     console.log(`  (a) at 1,000,000 devices, runs: ${runsOf('large')} req/s`);
-    console.log(`      (each run ${SIZE_POLLERS} devices not polled before, cold device cache, after ${SIZE_BARE_SECONDS} s of the bare server; order small, large, large, small, ...)`);
+    console.log(`      (each run ${SIZE_POLLERS} devices not polled before, cold device cache; ${SIZE_ROUNDS} rounds of both sizes back to back, order small, large, large, small, ...)`);
     console.log(`  (a) at 10,000 devices    (median): ${show(aSmall)}`);
     console.log(`  (a) at 1,000,000 devices (median): ${show(aLarge)}`);
     console.log(`  req/s 10,000 vs 1,000,000 devices, medians: ${aSmall.rps.toFixed(0)} vs ${aLarge.rps.toFixed(0)}, difference ${(difference(aSmall.rps, aLarge.rps) * 100).toFixed(1)} %`);
     console.log(
-      `  the same relative to the bare server just before each run, medians: ${relativeSmall.toFixed(3)} vs ${relativeLarge.toFixed(3)}, difference ${(difference(relativeSmall, relativeLarge) * 100).toFixed(1)} %   (target within 10 %)`,
+      `  1,000,000 / 10,000 devices within each round: ${roundRatios.map((r) => r.toFixed(3)).join(', ')}; median ${pairedRatio.toFixed(3)}, difference ${(difference(pairedRatio, 1) * 100).toFixed(1)} %   (target within 10 %)`,
     );
     console.log(`  total time ${((Date.now() - started) / 1000).toFixed(0)} s (seeding ${((seededAt - started) / 1000).toFixed(0)} s)`);
     console.log(line);
