@@ -206,7 +206,7 @@ export class RequestPipeline {
         for (const part of Object.values(stagedParts)) void this.multipart.discard(part, state);
       }
       const error = asServiceError(err);
-      if (error.code === ErrorCode.Internal) this.logger.forRequest(state).error(err instanceof Error ? err : new Error(String(err)), 'request failed');
+      if (error.code === ErrorCode.Internal) this.logger.forRequest(state).error(err instanceof Error ? err : new Error(String(err)), 'request failed', { method, route: state.route });
       if (res.headersSent) {
         res.destroy();
         return;

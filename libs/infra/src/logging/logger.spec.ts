@@ -25,6 +25,16 @@ describe('JsonLogger', () => {
     ]);
   });
 
+  it('keeps an error, its description and the fields given with it', () => {
+    const boom = new Error('boom');
+    new JsonLogger('gateway').error(boom, 'request failed', { method: 'PUT', route: '/logdata/{name}' });
+    new JsonLogger('gateway').error(boom, 'no fields');
+    expect(lines.map(({ ts: _ts, stack, ...rest }) => [rest, typeof stack])).toEqual([
+      [{ level: 'error', app: 'gateway', msg: 'request failed', method: 'PUT', route: '/logdata/{name}', error: 'boom' }, 'string'],
+      [{ level: 'error', app: 'gateway', msg: 'no fields', error: 'boom' }, 'string'],
+    ]);
+  });
+
   it("puts the request's id on every line of a logger bound to it, and on no other", async () => {
     const logger = new JsonLogger('logdata');
     const bound = logger.forRequest({ requestId: 'req-1' });

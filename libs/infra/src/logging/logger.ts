@@ -62,15 +62,13 @@ export class JsonLogger implements LoggerService {
     this.write('info', String(message), contextField(rest));
   }
   error(message: unknown, ...rest: unknown[]): void {
-    const fields = contextField(rest);
     if (message instanceof Error) {
-      // error(err, 'what failed') keeps both: the description as msg, the error beside it.
+      // error(err, 'what failed', {fields}) keeps all: the description as msg, the error beside it.
       const what = typeof rest[0] === 'string' ? rest[0] : message.message;
-      this.write('error', what, { error: message.message, stack: message.stack });
-    }
-    else {
+      this.write('error', what, { ...objectField(rest), error: message.message, stack: message.stack });
+    } else {
       const stack = rest.find((r) => typeof r === 'string' && r.includes('\n    at '));
-      this.write('error', String(message), { ...fields, ...(stack ? { stack } : {}) });
+      this.write('error', String(message), { ...contextField(rest), ...(stack ? { stack } : {}) });
     }
   }
   warn(message: unknown, ...rest: unknown[]): void {
@@ -86,7 +84,11 @@ export class JsonLogger implements LoggerService {
 
 /** Our calls pass fields as an object (`warn(msg, {key})`); Nest passes its context name last. */
 function contextField(rest: unknown[]): Record<string, unknown> {
-  const fields = rest.find((r): r is Record<string, unknown> => typeof r === 'object' && r !== null && !Array.isArray(r) && !(r instanceof Error));
+  const fields = objectField(rest);
   const last = rest[rest.length - 1];
   return typeof last === 'string' && !last.includes('\n') ? { ...fields, context: last } : { ...fields };
+}
+
+function objectField(rest: unknown[]): Record<string, unknown> | undefined {
+  return rest.find((r): r is Record<string, unknown> => typeof r === 'object' && r !== null && !Array.isArray(r) && !(r instanceof Error));
 }
