@@ -83,7 +83,14 @@ export class DownloadServer {
       res.end();
       return;
     }
-    await pipeline(body, res);
+    try {
+      await pipeline(body, res);
+    } catch (err) {
+      // The client closed the connection before the last byte (it stopped a download, or read
+      // only what it wanted): nothing failed on our side. A store that fails mid-file still does.
+      if ((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+      throw err;
+    }
   }
 
   private countRate(ip: string): void {
