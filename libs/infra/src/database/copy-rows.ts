@@ -56,7 +56,7 @@ const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n'
  * character or a number that is not finite is refused here, naming the row, rather than
  * by PostgreSQL with a less helpful message.
  */
-export function copyText(rows: readonly (readonly CopyValue[])[], width: number): string {
+function copyText(rows: readonly (readonly CopyValue[])[], width: number): string {
   let text = '';
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!;
