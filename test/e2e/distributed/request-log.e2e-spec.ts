@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eventually, letters, randomLogName } from '../support/factories.js';
 import { startRuntime, type CustomerFixture, type Runtime } from '../support/runtime.js';
@@ -109,5 +110,30 @@ describe('request log (distributed)', () => {
       domain: customer.domain,
       actor: `token:${customer.tokens.full.id}`,
     });
+  });
+
+  it('an upload the client stops halfway is recorded as 499 (closed by the client), and nothing is stored', async () => {
+    const requestId = `e2e-${letters(16)}`;
+    const name = randomLogName();
+    const url = new URL(`/logdata/${name}`, rt.baseUrl);
+    await new Promise<void>((resolve) => {
+      const req = httpRequest(url, {
+        method: 'PUT',
+        agent: false,
+        headers: { authorization: `Bearer ${customer.full}`, 'content-length': String(1024 * 1024), 'x-request-id': requestId, 'user-agent': 'fds-e2e' },
+      });
+      req.on('error', () => undefined); // the connection is ours to break
+      req.on('close', () => resolve());
+      req.write(Buffer.alloc(64 * 1024, 1));
+      setTimeout(() => req.destroy(), 200);
+    });
+    const [row] = await eventually(
+      () => rt.query<Row>('SELECT * FROM admin.request_log WHERE request_id = $1', [requestId]),
+      (found) => found.length === 1,
+      { timeoutMs: 15_000, intervalMs: 250 },
+    );
+    expect(row).toMatchObject({ method: 'PUT', route: '/logdata/{name}', path: `/logdata/${name}`, status: 499, domain: customer.domain, actor: `token:${customer.tokens.full.id}` });
+    expect(Number(row!.bytes_out)).toBe(0);
+    expect((await rt.http.get(`/logdata/${name}`, { auth: customer.readOnly })).status).toBe(404);
   });
 });

@@ -41,6 +41,11 @@ const DEFAULT_JSON_LIMIT = 64 * 1024;
 const NO_BODY = { kind: 'absent' } as const;
 /** The query of a URL without one (read only). */
 const NO_QUERY = new URLSearchParams();
+/**
+ * The status recorded (request log, metrics; never sent) for a request whose client closed
+ * the connection before it was answered, an upload stopped halfway say: nginx's convention.
+ */
+const CLIENT_CLOSED_REQUEST = 499;
 
 interface RequestState {
   readonly requestId: string;
@@ -205,6 +210,11 @@ export class RequestPipeline {
       if (stagedParts && ServiceError.is(err) && err.code === ErrorCode.Unavailable && /unavailable$/.test(err.message)) {
         for (const part of Object.values(stagedParts)) void this.multipart.discard(part, state);
       }
+      if (state.done && !res.headersSent) {
+        // The client closed the connection before we answered: no failure of ours, nobody to answer.
+        this.logger.forRequest(state).debug('client closed the connection before the answer', { method, route: state.route, error: err instanceof Error ? err.message : String(err) });
+        return;
+      }
       const error = asServiceError(err);
       if (error.code === ErrorCode.Internal) this.logger.forRequest(state).error(err instanceof Error ? err : new Error(String(err)), 'request failed', { method, route: state.route });
       if (res.headersSent) {
@@ -301,10 +311,12 @@ export class RequestPipeline {
     if (state.done) return;
     state.done = true;
     const seconds = (performance.now() - state.started) / 1000;
-    const bytesOut = Number(res.getHeader('Content-Length') ?? 0) || 0;
+    const answered = res.headersSent;
+    const status = answered ? res.statusCode : CLIENT_CLOSED_REQUEST;
+    const bytesOut = answered ? Number(res.getHeader('Content-Length') ?? 0) || 0 : 0;
     const rawUrl = req.url ?? '/';
     const queryAt = rawUrl.indexOf('?');
-    this.metrics.observe(req.method ?? 'GET', state.route, res.statusCode, seconds, state.bytesIn, bytesOut);
+    this.metrics.observe(req.method ?? 'GET', state.route, status, seconds, state.bytesIn, bytesOut);
     this.requestLog.record({
       ts: isoNow(),
       domain: state.domain,
@@ -312,7 +324,7 @@ export class RequestPipeline {
       method: req.method ?? 'GET',
       route: state.route,
       path: (queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt)).slice(0, 2048),
-      status: res.statusCode,
+      status,
       ip: state.ip,
       user_agent: (headerValue(req, 'user-agent') ?? '').slice(0, 512),
       bytes_in: state.bytesIn,
