@@ -13,6 +13,9 @@ const steps = [
   ['browser tests (Chromium)', [...jest, '--selectProjects', 'browser', '--runInBand']],
 ];
 
+// The runtime the whole run uses: the project's pinned Node.js (docs/operations.md, "Runtime").
+console.log(`node ${process.version} (${process.execPath})`);
+
 const env = { LOG_LEVEL: 'error', ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules'].filter(Boolean).join(' ') };
 for (const [name, [command, ...args]] of steps) {
   const started = Date.now();

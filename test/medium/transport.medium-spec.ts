@@ -9,7 +9,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { type AppName, defineEvent, defineMessage, ErrorCode, ServiceError } from '@app/contracts';
 import type { ServiceConfig } from '../../libs/infra/src/config/config.js';
 import { configureLogging } from '../../libs/infra/src/logging/logger.js';
@@ -32,7 +32,7 @@ configureLogging({ level: 'debug', sink: (line) => logLines.push(JSON.parse(line
 const spans = new InMemorySpanExporter();
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
+trace.setGlobalTracerProvider(new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: spans })] }));
 afterAll(() => {
   trace.disable();
   propagation.disable();
