@@ -18,12 +18,11 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [{ group: ['@app/*/src/*', '**/libs/*/src/*'], message: 'import libraries from their root (@app/<lib>)' }],
-          // On Node 20 one AsyncLocalStorage.run (or an async hook) slows every promise of the
-          // process for good: about a tenth of the update check's CPU. Pass context explicitly.
-          paths: [
-            { name: 'node:async_hooks', importNames: ['AsyncLocalStorage', 'createHook'], message: 'no async context in product code: pass the request explicitly (JsonLogger.forRequest)' },
-            { name: 'async_hooks', importNames: ['AsyncLocalStorage', 'createHook'], message: 'no async context in product code: pass the request explicitly (JsonLogger.forRequest)' },
+          // The one exception: entry points check the Node.js version before they load any
+          // library (a library root imports everything), so they import that module directly.
+          patterns: [
+            { group: ['@app/*/src/*'], message: 'import libraries from their root (@app/<lib>)' },
+            { regex: '(^|/)libs/[^/]+/src/(?!runtime/supported-node\\.js$)', message: 'import libraries from their root (@app/<lib>)' },
           ],
         },
       ],

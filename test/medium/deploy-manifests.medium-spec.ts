@@ -23,6 +23,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { APP_NAMES } from '../../libs/contracts/src/apps.js';
 import { assertDistributedConfig, loadConfig, type ServiceConfig } from '../../libs/infra/src/config/config.js';
+import { compareVersions } from '../../libs/infra/src/runtime/supported-node.js';
 
 const ROOT = resolve(process.cwd());
 
@@ -248,6 +249,8 @@ export interface CodeFacts {
   /** Environment variables libs/infra/src/config/config.ts reads. */
   readonly configVariables: ReadonlySet<string>;
   readonly defaultPort: number;
+  /** The Node.js the project runs on: package.json's engines and pinned `node`, and the entry points' minimum. */
+  readonly runtime: { readonly engines: string; readonly pinned: string; readonly minimum: string };
   exists(path: string): boolean;
   /** What the entry point (a source path) asserts at start; null when it cannot be told. */
   needsOf(entry: string): Needs | null;
@@ -272,12 +275,14 @@ export function codeFacts(): CodeFacts {
     for (const [, name] of config.matchAll(pattern)) configVariables.add(name!);
   }
   const port = /integer\(env,\s*'PORT',\s*(\d+)/.exec(config);
-  const pkg = JSON.parse(readRepoFile('package.json')) as { scripts: Record<string, string> };
+  const pkg = JSON.parse(readRepoFile('package.json')) as { scripts: Record<string, string>; engines: { node: string }; devDependencies: Record<string, string> };
+  const minimum = /MINIMUM_NODE_VERSION = '([\d.]+)'/.exec(readRepoFile('libs/infra/src/runtime/supported-node.ts'))?.[1] ?? '';
   return {
     appNames: APP_NAMES,
     npmScripts: pkg.scripts,
     configVariables,
     defaultPort: port ? Number(port[1]) : NaN,
+    runtime: { engines: pkg.engines.node, pinned: pkg.devDependencies.node ?? '', minimum },
     exists: (path) => existsSync(join(ROOT, path)),
     needsOf(entry) {
       if (!existsSync(join(ROOT, entry))) return null;
@@ -651,6 +656,20 @@ export function checkKubernetes(files: readonly ManifestFile[], facts: CodeFacts
 }
 
 // ---------------------------------------------------------------------------------------------
+// The Node.js runtime: one version everywhere
+
+/** package.json's engines, the pinned `node` devDependency and the entry points' check agree. */
+export function checkRuntime(runtime: CodeFacts['runtime']): string[] {
+  const problems: string[] = [];
+  if (runtime.engines !== `>=${runtime.minimum}`) {
+    problems.push(`package.json: engines.node is ${runtime.engines}, the entry points refuse Node.js older than ${runtime.minimum}`);
+  }
+  if (!/^\d+\.\d+\.\d+$/.test(runtime.pinned)) problems.push(`package.json: devDependencies.node must pin one exact version, not ${runtime.pinned || '(none)'}`);
+  else if (compareVersions(runtime.pinned, runtime.minimum) < 0) problems.push(`package.json: the pinned node ${runtime.pinned} is older than the supported minimum ${runtime.minimum}`);
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------------
 // README.md and deploy/Dockerfile
 
 export function checkReadme(readme: string, facts: CodeFacts): string[] {
@@ -673,7 +692,11 @@ export function checkReadme(readme: string, facts: CodeFacts): string[] {
 
 export function checkDockerfile(dockerfile: string, facts: CodeFacts): string[] {
   const problems: string[] = [];
-  if (!/^FROM node:20|^ARG NODE_IMAGE=node:20/m.test(dockerfile)) problems.push('deploy/Dockerfile: the base image should be node:20');
+  const image = (/^ARG NODE_IMAGE=node:(\S+)/m.exec(dockerfile) ?? /^FROM node:(\S+)/m.exec(dockerfile))?.[1];
+  const imageNode = image?.split('-')[0];
+  if (imageNode !== facts.runtime.pinned) {
+    problems.push(`deploy/Dockerfile: the base image runs Node.js ${imageNode ?? '(none)'}, the project pins ${facts.runtime.pinned} (package.json devDependencies.node)`);
+  }
   if (!/RUN node scripts\/build\.mjs/.test(dockerfile)) problems.push('deploy/Dockerfile: does not build with scripts/build.mjs');
   if (!facts.exists('scripts/build.mjs')) problems.push('deploy/Dockerfile: scripts/build.mjs does not exist');
   if (!/(npm ci|deploy\/npm-ci\.sh) --omit=dev/.test(dockerfile)) problems.push('deploy/Dockerfile: the runtime stage should install production dependencies only');
@@ -723,8 +746,13 @@ describe('operator files against the code', () => {
     expect(checkKubernetes(k8sFiles(), facts)).toEqual([]);
   });
 
-  it('deploy/Dockerfile builds dist/ and runs as a non-root user', () => {
+  it('deploy/Dockerfile builds dist/ on the pinned Node.js and runs as a non-root user', () => {
     expect(checkDockerfile(readRepoFile('deploy/Dockerfile'), facts)).toEqual([]);
+  });
+
+  it('one Node.js version: engines, the pinned node package and the entry points agree', () => {
+    expect(facts.runtime.minimum).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(checkRuntime(facts.runtime)).toEqual([]);
   });
 
   it('README.md documents exactly the variables the code reads, and only npm scripts that exist', () => {
@@ -734,6 +762,16 @@ describe('operator files against the code', () => {
 
 describe('the checks report broken manifests', () => {
   const facts = codeFacts();
+
+  it('runtime: engines, pin and entry-point minimum that disagree', () => {
+    expect(checkRuntime({ engines: '>=20.19', pinned: '^24', minimum: '24.11.0' })).toEqual([
+      'package.json: engines.node is >=20.19, the entry points refuse Node.js older than 24.11.0',
+      'package.json: devDependencies.node must pin one exact version, not ^24',
+    ]);
+    expect(checkRuntime({ engines: '>=24.11.0', pinned: '24.10.0', minimum: '24.11.0' })).toEqual([
+      'package.json: the pinned node 24.10.0 is older than the supported minimum 24.11.0',
+    ]);
+  });
 
   it('compose: unknown app, missing source, unknown and missing variables, wrong host and port', () => {
     const [compose] = parseYamlDocuments(
@@ -911,6 +949,7 @@ spec:
     expect(problems).toContain('README.md: the configuration table lists TRUST_PROXY, which config.ts does not read');
     expect(problems).toContain('README.md: "npm run start:everything" is not a script in package.json');
     expect(checkDockerfile('FROM node:20\nRUN npm ci\nCMD ["node", "dist/apps/nothing/src/main.js"]\n', facts)).toEqual([
+      `deploy/Dockerfile: the base image runs Node.js 20, the project pins ${facts.runtime.pinned} (package.json devDependencies.node)`,
       'deploy/Dockerfile: does not build with scripts/build.mjs',
       'deploy/Dockerfile: the runtime stage should install production dependencies only',
       'deploy/Dockerfile: the final stage must run as a non-root USER',

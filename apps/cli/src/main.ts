@@ -1,10 +1,16 @@
 // Operator CLI: `npm run cli -- <command>`. Works against the distributed database
 // (DATABASE_URL) or, in embedded mode, against DATA_DIR — refusing, with the lock file's
 // explanation, to open the data directory of a running server.
-import { BACKEND_APPS, BUNDLES, type Bundle } from '@app/contracts';
-import { acquireDataDirLock, closeDatabases, DataDirLockedError, loadConfig, migrateAppDatabases, type ServiceConfig } from '@app/infra';
-import { issueTokenForMember } from '../../identity/src/cli/issue-token-for-member.js';
-import { BACKEND_MODULES } from '../../standalone/src/app-modules.js';
+import type { Bundle } from '@app/contracts';
+import type { ServiceConfig } from '@app/infra';
+import { exitUnlessSupportedNode } from '../../../libs/infra/src/runtime/supported-node.js';
+
+// The runtime check runs before anything else is loaded (docs/operations.md, "Runtime").
+exitUnlessSupportedNode();
+const { BACKEND_APPS, BUNDLES } = await import('@app/contracts');
+const { acquireDataDirLock, closeDatabases, DataDirLockedError, loadConfig, migrateAppDatabases } = await import('@app/infra');
+const { issueTokenForMember } = await import('../../identity/src/cli/issue-token-for-member.js');
+const { BACKEND_MODULES } = await import('../../standalone/src/app-modules.js');
 
 const USAGE = `Usage: npm run cli -- <command>
 

@@ -1,5 +1,9 @@
-import { assertDistributedConfig, JsonLogger, loadConfig, startTelemetry } from '@app/infra';
-import { startGateway } from './start-gateway.js';
+// Entry point: the runtime check runs before anything else is loaded (docs/operations.md, "Runtime").
+import { exitUnlessSupportedNode } from '../../../libs/infra/src/runtime/supported-node.js';
+
+exitUnlessSupportedNode();
+const { assertDistributedConfig, JsonLogger, loadConfig, startTelemetry } = await import('@app/infra');
+const { startGateway } = await import('./start-gateway.js');
 
 const logger = new JsonLogger('gateway');
 try {

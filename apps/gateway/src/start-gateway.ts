@@ -15,6 +15,6 @@ export async function startGateway(config: ServiceConfig, port = config.port): P
   const app = await NestFactory.createApplicationContext(GatewayModule.register(config), { logger: new JsonLogger('gateway') });
   app.enableShutdownHooks();
   const bound = await app.get(GatewayHttpServer).listen(port);
-  new JsonLogger('gateway').info('listening', { port: bound, public_url: config.publicUrl });
+  new JsonLogger('gateway').info('listening', { port: bound, public_url: config.publicUrl, node: process.version });
   return { app, port: bound };
 }

@@ -1,4 +1,7 @@
-import { runDistributedApp } from '@app/platform';
-import { IdentityModule } from './identity.module.js';
+// Entry point: the runtime check runs before anything else is loaded (docs/operations.md, "Runtime").
+import { exitUnlessSupportedNode } from '../../../libs/infra/src/runtime/supported-node.js';
 
+exitUnlessSupportedNode();
+const { runDistributedApp } = await import('@app/platform');
+const { IdentityModule } = await import('./identity.module.js');
 await runDistributedApp('identity', (config) => IdentityModule.register(config));

@@ -1,5 +1,9 @@
-import { JsonLogger, loadConfig, startTelemetry } from '@app/infra';
-import { startStandalone } from './standalone.js';
+// Entry point: the runtime check runs before anything else is loaded (docs/operations.md, "Runtime").
+import { exitUnlessSupportedNode } from '../../../libs/infra/src/runtime/supported-node.js';
+
+exitUnlessSupportedNode();
+const { JsonLogger, loadConfig, startTelemetry } = await import('@app/infra');
+const { startStandalone } = await import('./standalone.js');
 
 const logger = new JsonLogger('standalone');
 try {

@@ -17,7 +17,7 @@ export async function startBackendApp(app: BackendApp, moduleFactory: AppModuleF
   });
   microservice.useGlobalFilters(new ServiceErrorRpcFilter());
   await microservice.listen();
-  logger.info('listening', { transport: config.natsUrl ? 'nats' : 'in-process' });
+  logger.info('listening', { transport: config.natsUrl ? 'nats' : 'in-process', node: process.version });
   return microservice;
 }
 
