@@ -1,6 +1,6 @@
 import type { CustomerId } from '@app/contracts';
 import { LogFileEntity } from '../src/entities/log-file.entity.js';
-import type { Tenant } from '../src/repositories/enforce.js';
+import type { Tenant } from '@app/infra';
 import type { LogFileFilter, LogFileRepository, NewLogFile, StoredCounts } from '../src/repositories/log-file.repository.js';
 
 /** LogFileRepository's contract in memory, for unit tests of the service and use case. */

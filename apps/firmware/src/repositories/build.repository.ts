@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CustomerId, FwType } from '@app/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type BuildNotes, type BuildStatus, BuildEntity } from '../entities/build.entity.js';
-import type { Tenant } from './enforce.js';
+import type { Tenant } from '@app/infra';
 import { type Row, sql, toBuffer, toDate } from './sql-runner.js';
 
 export interface BuildIdentity {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CustomerId } from '@app/contracts';
 import { DataSource } from 'typeorm';
-import type { Tenant } from './enforce.js';
+import type { Tenant } from '@app/infra';
 import { sql } from './sql-runner.js';
 
 export interface TagSyncOp {

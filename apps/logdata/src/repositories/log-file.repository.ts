@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CustomerId } from '@app/contracts';
 import { DataSource, type Repository } from 'typeorm';
 import { LogFileEntity } from '../entities/log-file.entity.js';
-import type { Tenant } from './enforce.js';
+import type { Tenant } from '@app/infra';
 
 export interface NewLogFile {
   readonly name: string;
