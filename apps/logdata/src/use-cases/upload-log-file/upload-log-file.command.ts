@@ -7,7 +7,7 @@ import {
   ServiceError,
   type StagedFile,
 } from '@app/contracts';
-import { normalizeLogFileName } from '../../dtos/log-file-name.js';
+import { normalizeLogFileName } from '../shared/log-file-name.js';
 
 export const DEFAULT_LOG_CONTENT_TYPE = 'application/octet-stream';
 
