@@ -6,3 +6,4 @@ export * from './run-app.js';
 export * from './clients/index.js';
 export * from './validation/contract-check.js';
 export * from './uploads/write-once-upload.js';
+export * from './uploads/staged-file.js';

@@ -41,7 +41,7 @@ const sorted = (builds: IndexedBuild[]) => [...builds].sort((a, b) => Buffer.com
 const versions = (builds: IndexedBuild[]) => builds.map((b) => `${b.fwVersion}/${b.fwType}`);
 const AFI = typesOf('AFI');
 
-describe('update-check selection (SPEC rules 1-4)', () => {
+describe('update-check selection (rules 1-4 of selectBuilds)', () => {
   const builds = sorted([
     build('1.0', { general: true }),
     build('1.1', { general: true }),

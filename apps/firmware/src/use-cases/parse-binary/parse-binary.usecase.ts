@@ -1,11 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type EndpointCall, ErrorCode, type FirmwareCustomerQuery, type ParseResult, requireTenant, ServiceError, type StagedFile } from '@app/contracts';
 import { JsonLogger, type LogRequest, ObjectStore, type ServiceConfig } from '@app/infra';
-import { SERVICE_CONFIG } from '@app/platform';
+import { SERVICE_CONFIG, stagedFileFault } from '@app/platform';
 import { scanWhatStrings } from '../../domain/what-strings.js';
 import { parseWhatText } from '../../domain/what-string-parse.js';
-
-const SHA256 = /^[0-9a-f]{64}$/i;
 
 /** POST /firmware/parse: what strings of a binary; the staged binary is deleted, nothing is stored. */
 @Injectable()
@@ -28,9 +26,7 @@ export class ParseBinaryUseCase {
   async execute(file: StagedFile | undefined, maxBytes: number, request: LogRequest): Promise<ParseResult> {
     if (!file || typeof file.key !== 'string' || file.key === '') throw ServiceError.badRequest('multipart part firmware is required');
     try {
-      if (!Number.isSafeInteger(file.sizeBytes) || file.sizeBytes < 0 || typeof file.sha256 !== 'string' || !SHA256.test(file.sha256)) {
-        throw ServiceError.badRequest('firmware part is invalid');
-      }
+      if (stagedFileFault(file) !== null) throw ServiceError.badRequest('firmware part is invalid');
       if (file.sizeBytes > maxBytes) throw new ServiceError(ErrorCode.PayloadTooLarge, `firmware larger than the limit of ${maxBytes} bytes`);
       const stream = await this.store.get(file.key);
       if (!stream) throw ServiceError.unavailable('the uploaded firmware could not be read back, try again');

@@ -13,10 +13,9 @@ import {
   ServiceError,
   type StagedFile,
 } from '@app/contracts';
-import { contractCheck } from '@app/platform';
+import { contractCheck, stagedFileFault } from '@app/platform';
 import { parseBuildDate, parseFwType } from '../../domain/what-string-parse.js';
 
-const SHA256 = /^[0-9a-f]{64}$/i;
 /** The contract's name rules and messages (1 to 64 printable ASCII characters without spaces). */
 const validName = { hw_name: contractCheck(HwName), hw_version: contractCheck(HwVersion), fw_name: contractCheck(FwName) };
 const validFwVersion = contractCheck(FwVersion);
@@ -125,7 +124,7 @@ export class UploadBuildCommand {
 }
 
 function checkStaged(file: StagedFile | undefined, part: string): asserts file is StagedFile {
-  if (!file || typeof file.key !== 'string' || file.key === '') throw ServiceError.badRequest(`multipart part ${part} is required`);
-  if (!Number.isSafeInteger(file.sizeBytes) || file.sizeBytes < 0) throw ServiceError.badRequest(`${part} size is invalid`);
-  if (typeof file.sha256 !== 'string' || !SHA256.test(file.sha256)) throw ServiceError.badRequest(`${part} checksum is invalid`);
+  const fault = stagedFileFault(file);
+  if (fault === 'missing' || !file) throw ServiceError.badRequest(`multipart part ${part} is required`);
+  if (fault) throw ServiceError.badRequest(`${part} ${fault} is invalid`);
 }
