@@ -23,11 +23,16 @@ import { SERVICE_CONFIG } from '@app/platform';
 import { DataSource } from 'typeorm';
 import { compareVersions, versionKey } from '../../apps/firmware/src/domain/version-order.js';
 import { FIRMWARE_DATABASE, FIRMWARE_PROVIDERS, UPDATE_CHECK_PROVIDERS } from '../../apps/firmware/src/firmware.module.js';
-import { BuildRepository, type NewBuild } from '../../apps/firmware/src/repositories/build.repository.js';
-import { TagSyncRepository } from '../../apps/firmware/src/repositories/tag-sync.repository.js';
-import { FirmwareService } from '../../apps/firmware/src/services/firmware.service.js';
+import type { BuildRepository, NewBuild } from '../../apps/firmware/src/repositories/build.repository.js';
+import { FirmwareStore } from '../../apps/firmware/src/repositories/firmware.store.js';
+import { ChangeBuildUseCase } from '../../apps/firmware/src/use-cases/change-build/change-build.usecase.js';
+import { CountBuildsUseCase } from '../../apps/firmware/src/use-cases/count-builds/count-builds.usecase.js';
+import { DeleteTagCommand } from '../../apps/firmware/src/use-cases/delete-tag/delete-tag.command.js';
+import { DeleteTagUseCase } from '../../apps/firmware/src/use-cases/delete-tag/delete-tag.usecase.js';
+import { RenameTagCommand } from '../../apps/firmware/src/use-cases/rename-tag/rename-tag.command.js';
+import { RenameTagUseCase } from '../../apps/firmware/src/use-cases/rename-tag/rename-tag.usecase.js';
+import { UploadBuildUseCase } from '../../apps/firmware/src/use-cases/upload-build/upload-build.usecase.js';
 import { TagSync, TAG_SYNC_QUEUE } from '../../apps/firmware/src/tags/tag-sync.js';
-import { TagsService } from '../../apps/firmware/src/tags/tags.service.js';
 import { BUILD_INDEX_TTL_MS, BuildIndex } from '../../apps/firmware/src/update-check/build-index.js';
 import { UPDATE_ANSWERS_MAX_BYTES, UpdateCheckService } from '../../apps/firmware/src/update-check/update-check.service.js';
 import { createThrowaway, exists, stageFile, type Throwaway } from './logdata.support.js';
@@ -87,7 +92,7 @@ let bus: FakeBus;
 let jobs: InProcessJobQueue;
 let moduleRef: TestingModule;
 let repository: BuildRepository;
-let service: FirmwareService;
+let changeBuild: ChangeBuildUseCase;
 
 const customer = (): CustomerRef => {
   const id = asCustomerId(randomUUID());
@@ -143,8 +148,8 @@ beforeAll(async () => {
     ],
   }).compile();
   await moduleRef.init();
-  repository = moduleRef.get(BuildRepository);
-  service = moduleRef.get(FirmwareService);
+  repository = moduleRef.get(FirmwareStore).repos.builds;
+  changeBuild = moduleRef.get(ChangeBuildUseCase);
 });
 
 afterAll(async () => {
@@ -180,19 +185,19 @@ describe('BuildRepository', () => {
     const c = customer();
     const build = (await repository.insertIfAbsent({ customerId: c.id, ...newBuild() }))!;
     expect(build.revision).toBe(1);
-    const noop = await repository.update({ customerId: c.id, id: build.id, changes: { status: 'active' } });
+    const noop = await changeBuild.apply({ customerId: c.id, id: build.id, changes: { status: 'active' } });
     expect(noop.kind).toBe('unchanged');
-    const updated = await repository.update({ customerId: c.id, id: build.id, expectedRevision: 1, changes: { tags: ['z', 'a', 'z'], tagFilterDisabled: true } });
+    const updated = await changeBuild.apply({ customerId: c.id, id: build.id, expectedRevision: 1, changes: { tags: ['z', 'a', 'z'], tagFilterDisabled: true } });
     expect(updated).toMatchObject({ kind: 'updated', after: { revision: 2, tags: ['a', 'z'], tagFilterDisabled: true } });
-    expect(await repository.update({ customerId: c.id, id: build.id, expectedRevision: 1, changes: { status: 'withdrawn' } })).toMatchObject({ kind: 'stale' });
-    expect(await repository.update({ customerId: customer().id, id: build.id, changes: { status: 'withdrawn' } })).toEqual({ kind: 'not-found' });
+    expect(await changeBuild.apply({ customerId: c.id, id: build.id, expectedRevision: 1, changes: { status: 'withdrawn' } })).toMatchObject({ kind: 'stale' });
+    expect(await changeBuild.apply({ customerId: customer().id, id: build.id, changes: { status: 'withdrawn' } })).toEqual({ kind: 'not-found' });
     expect((await repository.findById({ customerId: c.id, id: build.id }))!.tags).toEqual(['a', 'z']);
   });
 
   it('concurrent PATCHes with the same If-Match revision: one applies, the others are stale', async () => {
     const c = customer();
     const build = (await repository.insertIfAbsent({ customerId: c.id, ...newBuild() }))!;
-    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => repository.update({ customerId: c.id, id: build.id, expectedRevision: 1, changes: { tags: [`t${i}`] } })));
+    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => changeBuild.apply({ customerId: c.id, id: build.id, expectedRevision: 1, changes: { tags: [`t${i}`] } })));
     expect(results.filter((r) => r.kind === 'updated')).toHaveLength(1);
     expect(results.filter((r) => r.kind === 'stale')).toHaveLength(4);
   });
@@ -201,19 +206,19 @@ describe('BuildRepository', () => {
     const c = customer();
     const one = (await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '1' }) }))!;
     const two = (await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '2' }) }))!;
-    await repository.update({ customerId: c.id, id: one.id, changes: { tags: ['old', 'new'] } });
-    await repository.update({ customerId: c.id, id: two.id, changes: { tags: ['old', 'x'], status: 'withdrawn' } });
-    const renamed = await repository.renameTag({ customerId: c.id, from: 'old', to: 'new' });
+    await changeBuild.apply({ customerId: c.id, id: one.id, changes: { tags: ['old', 'new'] } });
+    await changeBuild.apply({ customerId: c.id, id: two.id, changes: { tags: ['old', 'x'], status: 'withdrawn' } });
+    const renamed = await moduleRef.get(RenameTagUseCase).applyToBuilds(RenameTagCommand.create({ customer: c, from: 'old', to: 'new' }));
     expect(renamed.changedBuilds).toBe(2);
     expect((await repository.findById({ customerId: c.id, id: one.id }))!.tags).toEqual(['new']);
     expect((await repository.findById({ customerId: c.id, id: two.id }))!).toMatchObject({ tags: ['new', 'x'], revision: 3 });
     expect(Object.fromEntries(await repository.tagCounts({ customerId: c.id }))).toEqual({ new: 2, x: 1 });
-    const deleted = await repository.deleteTag({ customerId: c.id, tag: 'x' });
+    const deleted = await moduleRef.get(DeleteTagUseCase).applyToBuilds(DeleteTagCommand.create({ customer: c, tag: 'x' }));
     expect(deleted.opId).toBeGreaterThan(renamed.opId);
-    const ops = moduleRef.get(TagSyncRepository);
+    const ops = moduleRef.get(FirmwareStore).repos.tagSync;
     expect(await ops.nextPending({ customerId: c.id })).toMatchObject({ id: renamed.opId, kind: 'rename', tag: 'old', toTag: 'new' });
     expect((await repository.activeBuilds({ customerId: c.id })).map((b) => b.id)).toEqual([one.id]);
-    const counts = await service.counts({ customerIds: [c.id, randomUUID()] });
+    const counts = await moduleRef.get(CountBuildsUseCase).execute({ customerIds: [c.id, randomUUID()] });
     expect(counts[c.id]).toEqual({ firmware: 2, tags: ['new'] });
     expect(Object.values(counts)[1]).toEqual({ firmware: 0, tags: [] });
     expect(await repository.recordDownload({ customerId: c.id, id: one.id, kind: 'notes' })).toBe(true);
@@ -225,7 +230,7 @@ describe('BuildRepository', () => {
 
 describe('upload', () => {
   const upload = (c: CustomerRef, files: Record<string, StagedFile>, query: Record<string, unknown> = {}) =>
-    service.upload({ ctx: ctxOf(c), params: { hw_name: 'board', hw_version: 'rev1', fw_name: 'main' }, query: query as never, body: undefined, files });
+    moduleRef.get(UploadBuildUseCase).executeForRequest({ ctx: ctxOf(c), params: { hw_name: 'board', hw_version: 'rev1', fw_name: 'main' }, query: query as never, body: undefined, files });
   const binary = (what: string) => Buffer.from(`\0\0@(#)${what}\0tail`, 'latin1');
 
   it('keeps the staged objects of a new build, deletes them for identical re-uploads, 409 and 422', async () => {
@@ -252,7 +257,7 @@ describe('upload', () => {
     expect(await exists(store, unparseableNotes.key)).toBe(false);
 
     const missingName = await stageFile(store, binary('2.0, 2026-11-20, AFI'));
-    await expect(service.upload({ ctx: ctxOf(c), params: {}, query: {} as never, body: undefined, files: { firmware: missingName } })).rejects.toMatchObject({ code: ErrorCode.BadRequest });
+    await expect(moduleRef.get(UploadBuildUseCase).executeForRequest({ ctx: ctxOf(c), params: {}, query: {} as never, body: undefined, files: { firmware: missingName } })).rejects.toMatchObject({ code: ErrorCode.BadRequest });
     expect(await exists(store, missingName.key)).toBe(false);
     // a retried message (the same staged key again) never deletes the build's own object
     expect((await upload(c, { firmware, notes })).created).toBe(false);
@@ -281,7 +286,7 @@ describe('update check from memory', () => {
     bus.handlers.set(RegistryMessages.lookupDevices.pattern, (req: { hwids: string[] }) => req.hwids.map((hwid) => (hwid === 'dev-beta' ? { status: 'active', tags: ['beta'] } : null)));
     await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '1.0', generalRelease: true }) });
     const tagged = (await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '1.1' }) }))!;
-    await repository.update({ customerId: c.id, id: tagged.id, changes: { tags: ['beta'] } });
+    await changeBuild.apply({ customerId: c.id, id: tagged.id, changes: { tags: ['beta'] } });
   });
 
   const itemsOf = (result: Extract<UpdateCheckResult, { kind: 'items' }>) => JSON.parse(result.body) as UpdateItem[];
@@ -378,7 +383,8 @@ describe('update check from memory', () => {
 
 describe('tag sync with the registry', () => {
   let sync: TagSync;
-  let tags: TagsService;
+  let renameTag: RenameTagUseCase;
+  let deleteTag: DeleteTagUseCase;
   const c = customer();
   const applied: string[] = [];
 
@@ -389,7 +395,8 @@ describe('tag sync with the registry', () => {
 
   beforeAll(() => {
     sync = moduleRef.get(TagSync);
-    tags = moduleRef.get(TagsService);
+    renameTag = moduleRef.get(RenameTagUseCase);
+    deleteTag = moduleRef.get(DeleteTagUseCase);
   });
 
   const registryUp = () => {
@@ -402,8 +409,8 @@ describe('tag sync with the registry', () => {
       return { devices: 1 };
     });
   };
-  const rename = (from: string, to: string) => tags.rename({ ctx: ctxOf(c), params: { tag: from }, query: {}, body: { to } });
-  const remove = (tag: string) => tags.delete({ ctx: ctxOf(c), params: { tag }, query: {}, body: undefined });
+  const rename = (from: string, to: string) => renameTag.executeForRequest({ ctx: ctxOf(c), params: { tag: from }, query: {}, body: { to } });
+  const remove = (tag: string) => deleteTag.executeForRequest({ ctx: ctxOf(c), params: { tag }, query: {}, body: undefined });
 
   it('applied at once when the registry answers: 200-style result with the device count', async () => {
     registryUp();
@@ -415,16 +422,16 @@ describe('tag sync with the registry', () => {
     applied.length = 0;
     expect(await rename('b', 'c')).toMatchObject({ pending: true, devices: null });
     expect(await remove('c')).toMatchObject({ pending: true, devices: null });
-    expect(await moduleRef.get(TagSyncRepository).nextPending({ customerId: c.id })).toMatchObject({ kind: 'rename', tag: 'b' });
+    expect(await moduleRef.get(FirmwareStore).repos.tagSync.nextPending({ customerId: c.id })).toMatchObject({ kind: 'rename', tag: 'b' });
     registryUp();
-    for (let i = 0; i < 100 && (await moduleRef.get(TagSyncRepository).nextPending({ customerId: c.id })); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(await moduleRef.get(TagSyncRepository).nextPending({ customerId: c.id })).toBeNull();
+    for (let i = 0; i < 100 && (await moduleRef.get(FirmwareStore).repos.tagSync.nextPending({ customerId: c.id })); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await moduleRef.get(FirmwareStore).repos.tagSync.nextPending({ customerId: c.id })).toBeNull();
     expect(applied).toEqual(['rename b c', 'delete c']);
   });
 
   it('one replay at a time per customer (the lease)', async () => {
     const d = customer();
-    const ops = moduleRef.get(TagSyncRepository);
+    const ops = moduleRef.get(FirmwareStore).repos.tagSync;
     expect(await ops.acquireLease({ customerId: d.id, owner: 'one', ttlMs: 60_000 })).toBe(true);
     expect(await ops.acquireLease({ customerId: d.id, owner: 'two', ttlMs: 60_000 })).toBe(false);
     expect((await sync.drain(d.id, 1000)).state).toBe('busy');

@@ -21,8 +21,8 @@ import { OperatorController } from '../../apps/identity/src/controllers/operator
 import { TokensController } from '../../apps/identity/src/controllers/tokens.controller.js';
 import type { CustomerEntity } from '../../apps/identity/src/entities/customer.entity.js';
 import { IdentityHousekeeping } from '../../apps/identity/src/services/identity-housekeeping.service.js';
-import { ProvisionOperatorUseCase } from '../../apps/identity/src/usecases/provision-operator/provision-operator.usecase.js';
-import { SANDBOX_TOKEN_OWNER, SandboxTokensUseCase } from '../../apps/identity/src/usecases/sandbox-tokens/sandbox-tokens.usecase.js';
+import { ProvisionOperatorUseCase } from '../../apps/identity/src/use-cases/provision-operator/provision-operator.usecase.js';
+import { SANDBOX_TOKEN_OWNER, SandboxTokensUseCase } from '../../apps/identity/src/use-cases/sandbox-tokens/sandbox-tokens.usecase.js';
 import { aCall, aContext, aCustomer, aMember, anEmail, aPrincipal, customerRef } from '../../apps/identity/test/factories.js';
 import { createIdentityDatabase, type IdentityDatabase, type IdentityHarness, startIdentity } from './identity.support.js';
 

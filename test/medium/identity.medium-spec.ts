@@ -27,8 +27,8 @@ import { TokensController } from '../../apps/identity/src/controllers/tokens.con
 import type { CustomerEntity } from '../../apps/identity/src/entities/customer.entity.js';
 import { IDENTITY_DATABASE } from '../../apps/identity/src/identity.module.js';
 import { TokenUsageRecorder } from '../../apps/identity/src/services/token-usage.recorder.js';
-import { EndSessionUseCase } from '../../apps/identity/src/usecases/end-session/end-session.usecase.js';
-import { ProvisionOperatorUseCase } from '../../apps/identity/src/usecases/provision-operator/provision-operator.usecase.js';
+import { EndSessionUseCase } from '../../apps/identity/src/use-cases/end-session/end-session.usecase.js';
+import { ProvisionOperatorUseCase } from '../../apps/identity/src/use-cases/provision-operator/provision-operator.usecase.js';
 import { aCall, aContext, aCustomer, aDomain, aMember, anEmail, aPrincipal, customerRef } from '../../apps/identity/test/factories.js';
 import { createIdentityDatabase, type IdentityDatabase, type IdentityHarness, startIdentity } from './identity.support.js';
 

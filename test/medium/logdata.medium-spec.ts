@@ -19,7 +19,8 @@ import { startBackendApp } from '@app/platform';
 import { DataSource } from 'typeorm';
 import { LogdataController } from '../../apps/logdata/src/controllers/logdata.controller.js';
 import { LOGDATA_CONTROLLERS, LOGDATA_DATABASE, LOGDATA_PROVIDERS, LogdataModule } from '../../apps/logdata/src/logdata.module.js';
-import { LogFileRepository } from '../../apps/logdata/src/repositories/log-file.repository.js';
+import type { LogFileRepository } from '../../apps/logdata/src/repositories/log-file.repository.js';
+import { LogdataStore } from '../../apps/logdata/src/repositories/logdata.store.js';
 import { fileCall, listCall, logName, makeContext, makeCustomer } from '../../apps/logdata/test/factories.js';
 import { createThrowaway, exists, stageFile, type Throwaway } from './logdata.support.js';
 
@@ -41,7 +42,7 @@ beforeAll(async () => {
     providers: [...LOGDATA_PROVIDERS, { provide: DataSource, useValue: dataSource }, { provide: ObjectStore, useValue: store }],
   }).compile();
   logdata = moduleRef.get(LogdataController);
-  repository = moduleRef.get(LogFileRepository);
+  repository = moduleRef.get(LogdataStore).repos.files;
 });
 
 afterAll(async () => {

@@ -6,18 +6,26 @@ import { TagsController } from './controllers/tags.controller.js';
 import { BuildEntity } from './entities/build.entity.js';
 import { FirmwareSchema1763700000000 } from './migrations/1763700000000-firmware-schema.js';
 import { FirmwareBuilds1764000000000 } from './migrations/1764000000000-firmware-builds.js';
-import { BuildRepository } from './repositories/build.repository.js';
-import { TagSyncRepository } from './repositories/tag-sync.repository.js';
+import { FirmwareStore } from './repositories/firmware.store.js';
 import { FirmwareChanges } from './services/firmware-changes.js';
-import { FirmwareService } from './services/firmware.service.js';
+import { DeviceTagCounts } from './tags/device-tag-counts.js';
 import { TagSync } from './tags/tag-sync.js';
-import { TagsService } from './tags/tags.service.js';
 import { BuildIndex } from './update-check/build-index.js';
 import { UpdateCheckResponder } from './update-check/update-check.responder.js';
 import { UpdateCheckService } from './update-check/update-check.service.js';
 import { UpdateLinks } from './update-check/update-links.js';
-import { ParseBinary } from './use-cases/parse-binary/parse-binary.usecase.js';
-import { UploadBuild } from './use-cases/upload-build/upload-build.usecase.js';
+import { BuildTagsUseCase } from './use-cases/build-tags/build-tags.usecase.js';
+import { ChangeBuildUseCase } from './use-cases/change-build/change-build.usecase.js';
+import { CountBuildsUseCase } from './use-cases/count-builds/count-builds.usecase.js';
+import { DeleteTagUseCase } from './use-cases/delete-tag/delete-tag.usecase.js';
+import { ListBuildsUseCase } from './use-cases/list-builds/list-builds.usecase.js';
+import { ListTagsUseCase } from './use-cases/list-tags/list-tags.usecase.js';
+import { ParseBinaryUseCase } from './use-cases/parse-binary/parse-binary.usecase.js';
+import { ReadBuildUseCase } from './use-cases/read-build/read-build.usecase.js';
+import { RecordBuildDownloadUseCase } from './use-cases/record-build-download/record-build-download.usecase.js';
+import { RenameTagUseCase } from './use-cases/rename-tag/rename-tag.usecase.js';
+import { UpdateBuildUseCase } from './use-cases/update-build/update-build.usecase.js';
+import { UploadBuildUseCase } from './use-cases/upload-build/upload-build.usecase.js';
 
 export const FIRMWARE_DATABASE = {
   schema: 'firmware',
@@ -36,14 +44,42 @@ export const FIRMWARE_DATABASE = {
 export type FirmwareRole = 'all' | 'update-check';
 export const FIRMWARE_ROLES: readonly FirmwareRole[] = ['all', 'update-check'];
 
-/** The update check's providers (both roles). */
-export const UPDATE_CHECK_PROVIDERS: Provider[] = [BuildRepository, BuildIndex, UpdateLinks, CustomerDirectory, DeviceDirectory, DeviceSightings, UpdateCheckService, UpdateCheckResponder];
-/** Everything else of the app. */
-export const FIRMWARE_PROVIDERS: Provider[] = [FirmwareChanges, UploadBuild, ParseBinary, FirmwareService, TagSyncRepository, TagSync, TagsService];
+/**
+ * Every message and event the firmware app answers, in one place, per role:
+ * - `controllers`: @MessagePattern/@EventPattern handlers, one line each to a use case;
+ * - `responders`: the public update check, `firmware.update-check` (UpdateCheckResponder), in
+ *   both roles. It is served with MessageBus.serve, not a controller: it is the hottest path
+ *   there is and uses no guard, pipe or interceptor, so it skips Nest's per-message pipeline
+ *   (see update-check.responder.ts). A responder is a provider that starts serving on init.
+ */
+export const FIRMWARE_HANDLERS: Record<FirmwareRole, { readonly controllers: Type<unknown>[]; readonly responders: Type<unknown>[] }> = {
+  all: { controllers: [FirmwareController, TagsController], responders: [UpdateCheckResponder] },
+  'update-check': { controllers: [], responders: [UpdateCheckResponder] },
+};
 
-/** The update check is served by UpdateCheckResponder (a provider), so its role has no controller of its own. */
+/** What the update check needs (both roles), its responder included. */
+export const UPDATE_CHECK_PROVIDERS: Provider[] = [FirmwareStore, BuildIndex, UpdateLinks, CustomerDirectory, DeviceDirectory, DeviceSightings, UpdateCheckService, ...FIRMWARE_HANDLERS['update-check'].responders];
+/** Everything else of the app: the use cases behind the controllers. */
+export const FIRMWARE_PROVIDERS: Provider[] = [
+  FirmwareChanges,
+  DeviceTagCounts,
+  TagSync,
+  ChangeBuildUseCase,
+  UploadBuildUseCase,
+  ParseBinaryUseCase,
+  ListBuildsUseCase,
+  ReadBuildUseCase,
+  UpdateBuildUseCase,
+  BuildTagsUseCase,
+  CountBuildsUseCase,
+  RecordBuildDownloadUseCase,
+  ListTagsUseCase,
+  RenameTagUseCase,
+  DeleteTagUseCase,
+];
+
 export function firmwareControllers(role: FirmwareRole): Type<unknown>[] {
-  return role === 'update-check' ? [] : [FirmwareController, TagsController];
+  return FIRMWARE_HANDLERS[role].controllers;
 }
 
 /** `--role=<role>` among the process arguments (default `all`). */

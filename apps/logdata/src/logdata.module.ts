@@ -4,9 +4,12 @@ import { healthController, InfraModule } from '@app/platform';
 import { LogdataController } from './controllers/logdata.controller.js';
 import { LogFileEntity } from './entities/log-file.entity.js';
 import { LogdataSchema1763700000000 } from './migrations/1763700000000-logdata-schema.js';
-import { LogFileRepository } from './repositories/log-file.repository.js';
-import { LogdataService } from './services/logdata.service.js';
-import { UploadLogFile } from './use-cases/upload-log-file/upload-log-file.usecase.js';
+import { LogdataStore } from './repositories/logdata.store.js';
+import { CountLogFilesUseCase } from './use-cases/count-log-files/count-log-files.usecase.js';
+import { ListLogFilesUseCase } from './use-cases/list-log-files/list-log-files.usecase.js';
+import { ReadLogFileUseCase } from './use-cases/read-log-file/read-log-file.usecase.js';
+import { RecordLogFileDownloadUseCase } from './use-cases/record-log-file-download/record-log-file-download.usecase.js';
+import { UploadLogFileUseCase } from './use-cases/upload-log-file/upload-log-file.usecase.js';
 
 export const LOGDATA_DATABASE = {
   schema: 'logdata',
@@ -15,7 +18,8 @@ export const LOGDATA_DATABASE = {
 } satisfies AppDatabaseOptions;
 
 /** The app's own providers (infrastructure comes from InfraModule); tests compose them with test adapters. */
-export const LOGDATA_PROVIDERS = [LogFileRepository, UploadLogFile, LogdataService];
+export const LOGDATA_PROVIDERS = [LogdataStore, UploadLogFileUseCase, ReadLogFileUseCase, ListLogFilesUseCase, CountLogFilesUseCase, RecordLogFileDownloadUseCase];
+/** Every message and event the app answers is declared in these controllers. */
 export const LOGDATA_CONTROLLERS = [LogdataController];
 
 @Module({})

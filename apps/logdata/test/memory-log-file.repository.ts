@@ -1,9 +1,10 @@
 import type { CustomerId } from '@app/contracts';
 import { LogFileEntity } from '../src/entities/log-file.entity.js';
-import type { Tenant } from '../src/repositories/enforce.js';
+import type { Tenant } from '@app/infra';
 import type { LogFileFilter, LogFileRepository, NewLogFile, StoredCounts } from '../src/repositories/log-file.repository.js';
+import type { LogdataRepositories, LogdataStore } from '../src/repositories/logdata.store.js';
 
-/** LogFileRepository's contract in memory, for unit tests of the service and use case. */
+/** LogFileRepository's contract in memory, for unit tests of the use cases. */
 export class MemoryLogFileRepository implements Pick<LogFileRepository, keyof LogFileRepository> {
   readonly rows = new Map<string, LogFileEntity>();
   readonly calls: string[] = [];
@@ -12,6 +13,12 @@ export class MemoryLogFileRepository implements Pick<LogFileRepository, keyof Lo
 
   asRepository(): LogFileRepository {
     return this as unknown as LogFileRepository;
+  }
+
+  /** A LogdataStore over this repository (a transaction is the same repositories: memory has no rollback). */
+  asStore(): LogdataStore {
+    const repos: LogdataRepositories = { files: this.asRepository() };
+    return { repos, transaction: <T>(work: (r: LogdataRepositories) => Promise<T>) => work(repos) } as unknown as LogdataStore;
   }
 
   async insertIfAbsent(file: Tenant<NewLogFile>): Promise<LogFileEntity | null> {

@@ -4,6 +4,7 @@ export * from './database/connect.js';
 export * from './database/data-dir-lock.js';
 export * from './database/sql.js';
 export * from './database/copy-rows.js';
+export * from './database/tenant.js';
 export * from './object-store/object-store.js';
 export * from './object-store/create.js';
 export * from './transport/message-bus.js';

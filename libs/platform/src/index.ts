@@ -4,3 +4,6 @@ export * from './rpc-exception.filter.js';
 export * from './health.controller.js';
 export * from './run-app.js';
 export * from './clients/index.js';
+export * from './validation/contract-check.js';
+export * from './uploads/write-once-upload.js';
+export * from './uploads/staged-file.js';

@@ -1,76 +1,96 @@
 import { Controller, Inject } from '@nestjs/common';
 import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import { type EventPayload, FirmwareEvents, FirmwareMessages, type MessageRequest } from '@app/contracts';
-import { FirmwareService } from '../services/firmware.service.js';
+import { BuildTagsUseCase } from '../use-cases/build-tags/build-tags.usecase.js';
+import { CountBuildsUseCase } from '../use-cases/count-builds/count-builds.usecase.js';
+import { ListBuildsUseCase } from '../use-cases/list-builds/list-builds.usecase.js';
+import { ParseBinaryUseCase } from '../use-cases/parse-binary/parse-binary.usecase.js';
+import { ReadBuildUseCase } from '../use-cases/read-build/read-build.usecase.js';
+import { RecordBuildDownloadUseCase } from '../use-cases/record-build-download/record-build-download.usecase.js';
+import { UpdateBuildUseCase } from '../use-cases/update-build/update-build.usecase.js';
+import { UploadBuildUseCase } from '../use-cases/upload-build/upload-build.usecase.js';
 
 type Req<K extends keyof typeof FirmwareMessages> = MessageRequest<(typeof FirmwareMessages)[K]>;
 
+/**
+ * The builds' messages and events (endpoints: libs/contracts firmware.endpoints.ts). The public
+ * update check (`firmware.update-check`) is answered by UpdateCheckResponder: see FIRMWARE_HANDLERS.
+ */
 @Controller()
 export class FirmwareController {
-  constructor(@Inject(FirmwareService) private readonly service: FirmwareService) {}
+  constructor(
+    @Inject(UploadBuildUseCase) private readonly uploadBuild: UploadBuildUseCase,
+    @Inject(ParseBinaryUseCase) private readonly parseBinary: ParseBinaryUseCase,
+    @Inject(ListBuildsUseCase) private readonly listBuilds: ListBuildsUseCase,
+    @Inject(ReadBuildUseCase) private readonly readBuild: ReadBuildUseCase,
+    @Inject(UpdateBuildUseCase) private readonly updateBuild: UpdateBuildUseCase,
+    @Inject(BuildTagsUseCase) private readonly buildTags: BuildTagsUseCase,
+    @Inject(CountBuildsUseCase) private readonly countBuilds: CountBuildsUseCase,
+    @Inject(RecordBuildDownloadUseCase) private readonly recordDownload: RecordBuildDownloadUseCase,
+  ) {}
 
   @MessagePattern(FirmwareMessages.upload.pattern)
   upload(@Payload() call: Req<'upload'>) {
-    return this.service.upload(call);
+    return this.uploadBuild.executeForRequest(call);
   }
 
   @MessagePattern(FirmwareMessages.parse.pattern)
   parse(@Payload() call: Req<'parse'>) {
-    return this.service.parse(call);
+    return this.parseBinary.executeForRequest(call);
   }
 
   @MessagePattern(FirmwareMessages.list.pattern)
   list(@Payload() call: Req<'list'>) {
-    return this.service.list(call);
+    return this.listBuilds.executeForRequest(call);
   }
 
   @MessagePattern(FirmwareMessages.get.pattern)
   get(@Payload() call: Req<'get'>) {
-    return this.service.get(call);
+    return this.readBuild.get(call);
   }
 
   @MessagePattern(FirmwareMessages.update.pattern)
   update(@Payload() call: Req<'update'>) {
-    return this.service.update(call);
+    return this.updateBuild.executeForRequest(call);
   }
 
   @MessagePattern(FirmwareMessages.binary.pattern)
   binary(@Payload() call: Req<'binary'>) {
-    return this.service.binary(call);
+    return this.readBuild.binary(call);
   }
 
   @MessagePattern(FirmwareMessages.notes.pattern)
   notes(@Payload() call: Req<'notes'>) {
-    return this.service.notes(call);
+    return this.readBuild.notes(call);
   }
 
   @MessagePattern(FirmwareMessages.getTags.pattern)
   getTags(@Payload() call: Req<'getTags'>) {
-    return this.service.getTags(call);
+    return this.readBuild.tags(call);
   }
 
   @MessagePattern(FirmwareMessages.replaceTags.pattern)
   replaceTags(@Payload() call: Req<'replaceTags'>) {
-    return this.service.replaceTags(call);
+    return this.buildTags.replace(call);
   }
 
   @MessagePattern(FirmwareMessages.addTag.pattern)
   addTag(@Payload() call: Req<'addTag'>) {
-    return this.service.addTag(call);
+    return this.buildTags.add(call);
   }
 
   @MessagePattern(FirmwareMessages.removeTag.pattern)
   removeTag(@Payload() call: Req<'removeTag'>) {
-    return this.service.removeTag(call);
+    return this.buildTags.remove(call);
   }
 
   @MessagePattern(FirmwareMessages.counts.pattern)
   counts(@Payload() request: Req<'counts'>) {
-    return this.service.counts(request);
+    return this.countBuilds.execute(request);
   }
 
   @EventPattern<Record<string, EventPayload<typeof FirmwareEvents.downloaded>>>(FirmwareEvents.downloaded.subject)
   downloaded(@Payload() event: EventPayload<typeof FirmwareEvents.downloaded>) {
-    return this.service.recordDownload(event);
+    return this.recordDownload.execute(event);
   }
 }

@@ -15,7 +15,7 @@ function codeOf(fn: () => unknown): string | undefined {
   return undefined;
 }
 
-describe('upload values (DECISIONS "Firmware": query, then what string; 422 rules)', () => {
+describe('upload values (query, then what string; 422 rules)', () => {
   const two = scan('\0@(#)1.0, 2026-11-20T10:00:00Z, AFI\0@(#)2.0, 2026-11-21, EFI\0');
 
   it('takes the chosen what string (what_index from 0, default 0)', () => {

@@ -16,7 +16,7 @@ function unprocessable(message: string): ServiceError {
 }
 
 /**
- * fw_version, build_date and fw_type of an upload (DECISIONS "Firmware"): from the chosen
+ * fw_version, build_date and fw_type of an upload (docs/api.md, firmware upload): from the chosen
  * what string, which the query must not contradict (422); without any what string from the
  * query (fw_version required, else 422; fw_type defaults to AFI, build_date to `now`).
  * what_index out of range, or a chosen what string that cannot be parsed: 422.

@@ -1,7 +1,7 @@
 import { type FileRef, FirmwareEvents, type FirmwareBuild, type FirmwareDownloaded } from '@app/contracts';
 import type { BuildEntity } from '../entities/build.entity.js';
 
-/** The API record of a build (SPEC "Firmware build" plus DECISIONS' fields). */
+/** The API record of a build (the contract's FirmwareBuild). */
 export function toFirmwareDto(build: BuildEntity): FirmwareBuild {
   return {
     id: build.id,

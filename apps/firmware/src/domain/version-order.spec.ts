@@ -11,7 +11,7 @@ const piece = fc.oneof(
 const version = fc.array(piece, { minLength: 1, maxLength: 8 }).map((parts) => parts.join('').slice(0, 64));
 const sign = (n: number) => (n < 0 ? -1 : n > 0 ? 1 : 0);
 
-describe('version order (DECISIONS "Firmware")', () => {
+describe('version order', () => {
   it('follows the documented examples', () => {
     const ascending = [
       '0.9',

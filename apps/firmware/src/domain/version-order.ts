@@ -1,5 +1,5 @@
 /**
- * Version order (DECISIONS "Firmware"), in one place: the update check, the in-memory index,
+ * Version order (docs/api.md, firmware versions), in one place: the update check, the in-memory index,
  * the firmware list and the database's `version_key` column all use it.
  *
  * A version is split into runs of digits and runs of other characters. Runs are compared

@@ -1,7 +1,7 @@
 import type { CustomerId, FwType } from '@app/contracts';
 import { Column, Entity, PrimaryColumn, type ValueTransformer } from 'typeorm';
 
-/** bigint arrives as a decimal string (STACK.md): always a number here. */
+/** bigint arrives as a decimal string from the driver: always a number here. */
 export const bigintToNumber: ValueTransformer = {
   to: (value: unknown) => value,
   from: (value: unknown) => (value === null || value === undefined ? value : Number(value)),

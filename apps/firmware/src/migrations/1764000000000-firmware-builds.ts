@@ -5,7 +5,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *
  * build: one row per build, never deleted (withdrawn instead). The unique constraint
  * build_identity_key (customer, hw_name, hw_version, fw_name, fw_version, fw_type) is the
- * build's identity (DECISIONS "Firmware"): the database, not the object store, decides which
+ * build's identity (two uploads with these values are the same build): the database, not the object store, decides which
  * of two concurrent uploads of one identity wins. Names use the "C" collation (byte order,
  * exact comparison). `version_key` encodes the version order as bytes (domain/version-order.ts)
  * so SQL can sort by version; the list sorts by (build_date, version_key, id). `revision`

@@ -1,8 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
 import type { CustomerId, FwType } from '@app/contracts';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { type BuildNotes, type BuildStatus, BuildEntity } from '../entities/build.entity.js';
-import type { Tenant } from './enforce.js';
+import type { Tenant } from '@app/infra';
 import { type Row, sql, toBuffer, toDate } from './sql-runner.js';
 
 export interface BuildIdentity {
@@ -38,35 +37,16 @@ export interface BuildFilter {
   readonly offset: number;
 }
 
-/** What a change sets; omitted fields stay. */
-export interface BuildChanges {
-  readonly status?: BuildStatus;
-  readonly tagFilterDisabled?: boolean;
-  /** The whole new tag set. */
-  readonly tags?: readonly string[];
-}
-
-export type BuildUpdate =
-  | { readonly kind: 'not-found' }
-  /** If-Match did not name the current revision. */
-  | { readonly kind: 'stale'; readonly current: BuildEntity }
-  | { readonly kind: 'unchanged'; readonly build: BuildEntity }
-  | { readonly kind: 'updated'; readonly before: BuildEntity; readonly after: BuildEntity };
-
-export interface TagChangeOutcome {
-  /** The tag_sync_op the registry has to apply. */
-  readonly opId: number;
-  /** Builds whose tags changed. */
-  readonly changedBuilds: number;
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TAGS_OF_B = `(SELECT coalesce(array_agg(t.tag ORDER BY t.tag), '{}'::text[]) FROM firmware.build_tag t WHERE t.build_id = b.id) AS tags`;
 
-/** Every query of firmware.build and firmware.build_tag. Tenant methods take `Tenant<...>` (see enforce.ts). */
-@Injectable()
+/**
+ * Every query of firmware.build and firmware.build_tag. Tenant methods take `Tenant<...>`
+ * (libs/infra database/tenant.ts). Bound to an EntityManager by FirmwareStore: the
+ * DataSource's own, or a transaction's.
+ */
 export class BuildRepository {
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+  constructor(private readonly manager: EntityManager) {}
 
   /**
    * Insert-if-absent on the build's identity (ON CONFLICT ON CONSTRAINT build_identity_key DO
@@ -75,7 +55,7 @@ export class BuildRepository {
    */
   async insertIfAbsent(build: Tenant<NewBuild>): Promise<BuildEntity | null> {
     const { rows } = await sql(
-      this.dataSource,
+      this.manager,
       `INSERT INTO firmware.build (customer_id, hw_name, hw_version, fw_name, fw_version, fw_type, version_key, build_date, general_release,
          object_key, size_bytes, sha256, what_string, notes_object_key, notes_size_bytes, notes_sha256, uploaded_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
@@ -106,7 +86,7 @@ export class BuildRepository {
 
   async findByIdentity(identity: Tenant<BuildIdentity>): Promise<BuildEntity | null> {
     const { rows } = await sql(
-      this.dataSource,
+      this.manager,
       `SELECT b.*, ${TAGS_OF_B} FROM firmware.build b
        WHERE b.customer_id = $1 AND b.hw_name = $2 AND b.hw_version = $3 AND b.fw_name = $4 AND b.fw_version = $5 AND b.fw_type = $6`,
       [identity.customerId, identity.hwName, identity.hwVersion, identity.fwName, identity.fwVersion, identity.fwType],
@@ -117,7 +97,7 @@ export class BuildRepository {
   /** null for an unknown id (also one that is no UUID). */
   async findById(query: Tenant<{ id: string }>): Promise<BuildEntity | null> {
     if (!UUID.test(query.id)) return null;
-    const { rows } = await sql(this.dataSource, `SELECT b.*, ${TAGS_OF_B} FROM firmware.build b WHERE b.id = $1 AND b.customer_id = $2`, [
+    const { rows } = await sql(this.manager, `SELECT b.*, ${TAGS_OF_B} FROM firmware.build b WHERE b.id = $1 AND b.customer_id = $2`, [
       query.id.toLowerCase(),
       query.customerId,
     ]);
@@ -142,7 +122,7 @@ export class BuildRepository {
     const direction = query.order === 'asc' ? 'ASC' : 'DESC';
     params.push(query.limit, query.offset);
     const { rows } = await sql(
-      this.dataSource,
+      this.manager,
       `SELECT b.*, ${TAGS_OF_B} FROM firmware.build b WHERE ${where.join(' AND ')}
        ORDER BY b.build_date ${direction}, b.version_key ${direction}, b.id ${direction}
        LIMIT $${params.length - 1} OFFSET $${params.length}`,
@@ -152,46 +132,42 @@ export class BuildRepository {
   }
 
   /**
-   * Changes a build's settings and tags in one transaction, the row locked: when
-   * `expectedRevision` is given and is not the current revision, nothing changes ('stale').
-   * `changes` may be computed from the current state (tag add/remove). A change that changes
-   * nothing keeps the revision.
+   * The build locked FOR UPDATE until the end of the transaction (call it inside
+   * FirmwareStore.transaction), with its tags; null for an unknown id (also one that is no UUID).
    */
-  async update(query: Tenant<{ id: string; expectedRevision?: number; changes: BuildChanges | ((current: BuildEntity) => BuildChanges) }>): Promise<BuildUpdate> {
-    if (!UUID.test(query.id)) return { kind: 'not-found' };
+  async lockById(query: Tenant<{ id: string }>): Promise<BuildEntity | null> {
+    if (!UUID.test(query.id)) return null;
     const id = query.id.toLowerCase();
-    return this.dataSource.transaction(async (manager) => {
-      const current = await this.lockedById(manager, id, query.customerId);
-      if (!current) return { kind: 'not-found' };
-      if (query.expectedRevision !== undefined && query.expectedRevision !== current.revision) return { kind: 'stale', current };
-      const changes = typeof query.changes === 'function' ? query.changes(current) : query.changes;
-      const status = changes.status ?? current.status;
-      const tagFilterDisabled = changes.tagFilterDisabled ?? current.tagFilterDisabled;
-      const tags = changes.tags ? [...new Set(changes.tags)].sort(byCodeUnit) : current.tags;
-      const tagsChanged = tags.length !== current.tags.length || tags.some((t, i) => t !== current.tags[i]);
-      if (status === current.status && tagFilterDisabled === current.tagFilterDisabled && !tagsChanged) return { kind: 'unchanged', build: current };
-      const { rows } = await sql(
-        manager,
-        `UPDATE firmware.build SET status = $3, tag_filter_disabled = $4, revision = revision + 1, updated_at = now()
-         WHERE id = $1 AND customer_id = $2 RETURNING *`,
-        [id, query.customerId, status, tagFilterDisabled],
-      );
-      if (tagsChanged) {
-        await sql(manager, `DELETE FROM firmware.build_tag WHERE build_id = $1`, [id]);
-        if (tags.length) {
-          await sql(manager, `INSERT INTO firmware.build_tag (build_id, customer_id, tag) SELECT $1, $2, unnest($3::text[])`, [id, query.customerId, tags]);
-        }
-      }
-      const after = fromRow({ ...rows[0]!, tags });
-      return { kind: 'updated', before: current, after };
-    });
+    const { rows } = await sql(this.manager, `SELECT * FROM firmware.build WHERE id = $1 AND customer_id = $2 FOR UPDATE`, [id, query.customerId]);
+    if (!rows.length) return null;
+    const tags = await sql(this.manager, `SELECT tag FROM firmware.build_tag WHERE build_id = $1 ORDER BY tag`, [id]);
+    return fromRow({ ...rows[0]!, tags: tags.rows.map((row) => String(row.tag)) });
+  }
+
+  /** Sets status and tag_filter_disabled and counts one more revision; the build as stored now, tags as given. */
+  async saveSettings(query: Tenant<{ id: string; status: BuildStatus; tagFilterDisabled: boolean; tags: readonly string[] }>): Promise<BuildEntity> {
+    const { rows } = await sql(
+      this.manager,
+      `UPDATE firmware.build SET status = $3, tag_filter_disabled = $4, revision = revision + 1, updated_at = now()
+       WHERE id = $1 AND customer_id = $2 RETURNING *`,
+      [query.id, query.customerId, query.status, query.tagFilterDisabled],
+    );
+    return fromRow({ ...rows[0]!, tags: [...query.tags] });
+  }
+
+  /** Replaces the build's whole tag set. */
+  async replaceTags(query: Tenant<{ id: string; tags: readonly string[] }>): Promise<void> {
+    await sql(this.manager, `DELETE FROM firmware.build_tag WHERE build_id = $1`, [query.id]);
+    if (query.tags.length) {
+      await sql(this.manager, `INSERT INTO firmware.build_tag (build_id, customer_id, tag) SELECT $1, $2, unnest($3::text[])`, [query.id, query.customerId, [...query.tags]]);
+    }
   }
 
   /** A served /dl link: one more download (never read-modify-write). False for an unknown build. */
   async recordDownload(query: Tenant<{ id: string; kind: 'binary' | 'notes' }>): Promise<boolean> {
     if (!UUID.test(query.id)) return false;
     const column = query.kind === 'notes' ? 'notes_download_count' : 'download_count';
-    const { affected } = await sql(this.dataSource, `UPDATE firmware.build SET ${column} = ${column} + 1 WHERE id = $1 AND customer_id = $2`, [
+    const { affected } = await sql(this.manager, `UPDATE firmware.build SET ${column} = ${column} + 1 WHERE id = $1 AND customer_id = $2`, [
       query.id.toLowerCase(),
       query.customerId,
     ]);
@@ -200,63 +176,51 @@ export class BuildRepository {
 
   /** Every active build of a customer with its tags: what the update-check index is built from. */
   async activeBuilds(query: Tenant): Promise<BuildEntity[]> {
-    const { rows } = await sql(this.dataSource, `SELECT b.*, ${TAGS_OF_B} FROM firmware.build b WHERE b.customer_id = $1 AND b.status = 'active'`, [query.customerId]);
+    const { rows } = await sql(this.manager, `SELECT b.*, ${TAGS_OF_B} FROM firmware.build b WHERE b.customer_id = $1 AND b.status = 'active'`, [query.customerId]);
     return rows.map(fromRow);
   }
 
   /** Builds carrying each tag of the customer. */
   async tagCounts(query: Tenant): Promise<Map<string, number>> {
-    const { rows } = await sql(this.dataSource, `SELECT tag, count(*) AS n FROM firmware.build_tag WHERE customer_id = $1 GROUP BY tag`, [query.customerId]);
+    const { rows } = await sql(this.manager, `SELECT tag, count(*) AS n FROM firmware.build_tag WHERE customer_id = $1 GROUP BY tag`, [query.customerId]);
     return new Map(rows.map((row) => [String(row.tag), Number(row.n)]));
   }
 
   async countWithTag(query: Tenant<{ tag: string }>): Promise<number> {
-    const { rows } = await sql(this.dataSource, `SELECT count(*) AS n FROM firmware.build_tag WHERE customer_id = $1 AND tag = $2`, [query.customerId, query.tag]);
+    const { rows } = await sql(this.manager, `SELECT count(*) AS n FROM firmware.build_tag WHERE customer_id = $1 AND tag = $2`, [query.customerId, query.tag]);
     return Number(rows[0]?.n ?? 0);
   }
 
-  /**
-   * Renames a tag on every build of the customer (merging into `to` where a build already has
-   * it), and records the operation for the registry, in one transaction.
-   */
-  renameTag(query: Tenant<{ from: string; to: string }>): Promise<TagChangeOutcome> {
-    return this.dataSource.transaction(async (manager) => {
-      const { affected } = await sql(
-        manager,
-        `UPDATE firmware.build SET revision = revision + 1, updated_at = now()
-         WHERE customer_id = $1 AND id IN (SELECT build_id FROM firmware.build_tag WHERE customer_id = $1 AND tag = $2)`,
-        [query.customerId, query.from],
-      );
-      await sql(
-        manager,
-        `INSERT INTO firmware.build_tag (build_id, customer_id, tag)
-         SELECT build_id, customer_id, $3 FROM firmware.build_tag WHERE customer_id = $1 AND tag = $2
-         ON CONFLICT ON CONSTRAINT build_tag_pkey DO NOTHING`,
-        [query.customerId, query.from, query.to],
-      );
-      await sql(manager, `DELETE FROM firmware.build_tag WHERE customer_id = $1 AND tag = $2`, [query.customerId, query.from]);
-      const op = await sql(manager, `INSERT INTO firmware.tag_sync_op (customer_id, kind, tag, to_tag) VALUES ($1, 'rename', $2, $3) RETURNING id`, [
-        query.customerId,
-        query.from,
-        query.to,
-      ]);
-      return { opId: Number(op.rows[0]!.id), changedBuilds: affected };
-    });
+  /** Renames a tag on every build of the customer, merging into `to` where a build already has it: the builds changed. */
+  async renameTag(query: Tenant<{ from: string; to: string }>): Promise<number> {
+    const changed = await this.countRevision(query.customerId, query.from);
+    await sql(
+      this.manager,
+      `INSERT INTO firmware.build_tag (build_id, customer_id, tag)
+       SELECT build_id, customer_id, $3 FROM firmware.build_tag WHERE customer_id = $1 AND tag = $2
+       ON CONFLICT ON CONSTRAINT build_tag_pkey DO NOTHING`,
+      [query.customerId, query.from, query.to],
+    );
+    await sql(this.manager, `DELETE FROM firmware.build_tag WHERE customer_id = $1 AND tag = $2`, [query.customerId, query.from]);
+    return changed;
   }
 
-  /** Removes a tag from every build of the customer and records the operation for the registry. */
-  deleteTag(query: Tenant<{ tag: string }>): Promise<TagChangeOutcome> {
-    return this.dataSource.transaction(async (manager) => {
-      const { affected } = await sql(
-        manager,
-        `UPDATE firmware.build SET revision = revision + 1, updated_at = now()
-         WHERE customer_id = $1 AND id IN (SELECT build_id FROM firmware.build_tag WHERE customer_id = $1 AND tag = $2)`,
-        [query.customerId, query.tag],
-      );
-      await sql(manager, `DELETE FROM firmware.build_tag WHERE customer_id = $1 AND tag = $2`, [query.customerId, query.tag]);
-      const op = await sql(manager, `INSERT INTO firmware.tag_sync_op (customer_id, kind, tag) VALUES ($1, 'delete', $2) RETURNING id`, [query.customerId, query.tag]);
-      return { opId: Number(op.rows[0]!.id), changedBuilds: affected };
-    });
+  /** Removes a tag from every build of the customer: the builds changed. */
+  async deleteTag(query: Tenant<{ tag: string }>): Promise<number> {
+    const changed = await this.countRevision(query.customerId, query.tag);
+    await sql(this.manager, `DELETE FROM firmware.build_tag WHERE customer_id = $1 AND tag = $2`, [query.customerId, query.tag]);
+    return changed;
+  }
+
+  /** One more revision for every build carrying `tag` (their tags are about to change): how many. */
+  private async countRevision(customerId: CustomerId, tag: string): Promise<number> {
+    const { affected } = await sql(
+      this.manager,
+      `UPDATE firmware.build SET revision = revision + 1, updated_at = now()
+       WHERE customer_id = $1 AND id IN (SELECT build_id FROM firmware.build_tag WHERE customer_id = $1 AND tag = $2)`,
+      [customerId, tag],
+    );
+    return affected;
   }
 
   /** Cross-tenant on purpose (admin customer list): builds and distinct build tags per customer. */
@@ -264,10 +228,10 @@ export class BuildRepository {
     const result = new Map<CustomerId, { builds: number; tags: string[] }>();
     if (customerIds.length === 0) return result;
     const ids = [...customerIds];
-    const builds = await sql(this.dataSource, `SELECT customer_id, count(*) AS n FROM firmware.build WHERE customer_id = ANY($1::uuid[]) GROUP BY customer_id`, [ids]);
+    const builds = await sql(this.manager, `SELECT customer_id, count(*) AS n FROM firmware.build WHERE customer_id = ANY($1::uuid[]) GROUP BY customer_id`, [ids]);
     for (const row of builds.rows) result.set(String(row.customer_id) as CustomerId, { builds: Number(row.n), tags: [] });
     const tags = await sql(
-      this.dataSource,
+      this.manager,
       `SELECT DISTINCT customer_id, tag FROM firmware.build_tag WHERE customer_id = ANY($1::uuid[]) ORDER BY customer_id, tag`,
       [ids],
     );
@@ -278,13 +242,6 @@ export class BuildRepository {
       result.set(id, entry);
     }
     return result;
-  }
-
-  private async lockedById(manager: EntityManager, id: string, customerId: CustomerId): Promise<BuildEntity | null> {
-    const { rows } = await sql(manager, `SELECT * FROM firmware.build WHERE id = $1 AND customer_id = $2 FOR UPDATE`, [id, customerId]);
-    if (!rows.length) return null;
-    const tags = await sql(manager, `SELECT tag FROM firmware.build_tag WHERE build_id = $1 ORDER BY tag`, [id]);
-    return fromRow({ ...rows[0]!, tags: tags.rows.map((row) => String(row.tag)) });
   }
 }
 

@@ -1,7 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
 import type { CustomerId } from '@app/contracts';
-import { DataSource } from 'typeorm';
-import type { Tenant } from './enforce.js';
+import type { EntityManager } from 'typeorm';
+import type { Tenant } from '@app/infra';
 import { sql } from './sql-runner.js';
 
 export interface TagSyncOp {
@@ -15,15 +14,26 @@ export interface TagSyncOp {
 
 /**
  * The outbox of tag renames and deletes for the registry (firmware.tag_sync_op) and the lease
- * that lets one process at a time replay a customer's pending operations, in order.
+ * that lets one process at a time replay a customer's pending operations, in order. Bound to an
+ * EntityManager by FirmwareStore.
  */
-@Injectable()
 export class TagSyncRepository {
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+  constructor(private readonly manager: EntityManager) {}
+
+  /** Records a rename (`toTag` set) or delete for the registry, with the builds' change: its id. */
+  async record(query: Tenant<{ kind: 'rename' | 'delete'; tag: string; toTag?: string }>): Promise<number> {
+    const { rows } = await sql(this.manager, `INSERT INTO firmware.tag_sync_op (customer_id, kind, tag, to_tag) VALUES ($1, $2, $3, $4) RETURNING id`, [
+      query.customerId,
+      query.kind,
+      query.tag,
+      query.toTag ?? null,
+    ]);
+    return Number(rows[0]!.id);
+  }
 
   async nextPending(query: Tenant): Promise<TagSyncOp | null> {
     const { rows } = await sql(
-      this.dataSource,
+      this.manager,
       `SELECT id, customer_id, kind, tag, to_tag, attempts FROM firmware.tag_sync_op WHERE customer_id = $1 AND applied_at IS NULL ORDER BY id LIMIT 1`,
       [query.customerId],
     );
@@ -40,14 +50,14 @@ export class TagSyncRepository {
   }
 
   async markApplied(query: Tenant<{ id: number }>): Promise<void> {
-    await sql(this.dataSource, `UPDATE firmware.tag_sync_op SET applied_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = $1 AND customer_id = $2`, [
+    await sql(this.manager, `UPDATE firmware.tag_sync_op SET applied_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = $1 AND customer_id = $2`, [
       query.id,
       query.customerId,
     ]);
   }
 
   async markFailed(query: Tenant<{ id: number; error: string }>): Promise<void> {
-    await sql(this.dataSource, `UPDATE firmware.tag_sync_op SET attempts = attempts + 1, last_error = $3 WHERE id = $1 AND customer_id = $2`, [
+    await sql(this.manager, `UPDATE firmware.tag_sync_op SET attempts = attempts + 1, last_error = $3 WHERE id = $1 AND customer_id = $2`, [
       query.id,
       query.customerId,
       query.error.slice(0, 1000),
@@ -55,20 +65,20 @@ export class TagSyncRepository {
   }
 
   async isApplied(query: Tenant<{ id: number }>): Promise<boolean> {
-    const { rows } = await sql(this.dataSource, `SELECT applied_at FROM firmware.tag_sync_op WHERE id = $1 AND customer_id = $2`, [query.id, query.customerId]);
+    const { rows } = await sql(this.manager, `SELECT applied_at FROM firmware.tag_sync_op WHERE id = $1 AND customer_id = $2`, [query.id, query.customerId]);
     return rows.length > 0 && rows[0]!.applied_at !== null;
   }
 
   /** Customers with operations the registry has not applied yet (cross-tenant: the start-up sweep). */
   async customersWithPending(): Promise<CustomerId[]> {
-    const { rows } = await sql(this.dataSource, `SELECT DISTINCT customer_id FROM firmware.tag_sync_op WHERE applied_at IS NULL`);
+    const { rows } = await sql(this.manager, `SELECT DISTINCT customer_id FROM firmware.tag_sync_op WHERE applied_at IS NULL`);
     return rows.map((row) => String(row.customer_id) as CustomerId);
   }
 
   /** Takes the customer's lease unless another owner holds an unexpired one. */
   async acquireLease(query: Tenant<{ owner: string; ttlMs: number }>): Promise<boolean> {
     const { rows } = await sql(
-      this.dataSource,
+      this.manager,
       `INSERT INTO firmware.tag_sync_lease (customer_id, owner, expires_at) VALUES ($1, $2, now() + $3 * interval '1 millisecond')
        ON CONFLICT ON CONSTRAINT tag_sync_lease_pkey DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
        WHERE firmware.tag_sync_lease.expires_at < now() OR firmware.tag_sync_lease.owner = EXCLUDED.owner
@@ -79,6 +89,6 @@ export class TagSyncRepository {
   }
 
   async releaseLease(query: Tenant<{ owner: string }>): Promise<void> {
-    await sql(this.dataSource, `DELETE FROM firmware.tag_sync_lease WHERE customer_id = $1 AND owner = $2`, [query.customerId, query.owner]);
+    await sql(this.manager, `DELETE FROM firmware.tag_sync_lease WHERE customer_id = $1 AND owner = $2`, [query.customerId, query.owner]);
   }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { asCustomerId, type CustomerId, RegistryMessages } from '@app/contracts';
 import { JobQueue, JsonLogger, MessageBus } from '@app/infra';
-import { TagSyncRepository } from '../repositories/tag-sync.repository.js';
+import { FirmwareStore } from '../repositories/firmware.store.js';
 
 export const TAG_SYNC_QUEUE = 'firmware-tag-sync';
 /** How long one process may replay a customer's operations before another may take over. */
@@ -30,7 +30,7 @@ export class TagSync implements OnApplicationBootstrap, OnModuleDestroy {
   private sweeper?: NodeJS.Timeout;
 
   constructor(
-    @Inject(TagSyncRepository) private readonly repository: TagSyncRepository,
+    @Inject(FirmwareStore) private readonly store: FirmwareStore,
     @Inject(MessageBus) private readonly bus: MessageBus,
     @Inject(JobQueue) private readonly jobs: JobQueue,
   ) {}
@@ -63,7 +63,7 @@ export class TagSync implements OnApplicationBootstrap, OnModuleDestroy {
     }
     const devices = result.devices.get(opId);
     if (devices !== undefined) return { applied: true, devices };
-    if (await this.repository.isApplied({ customerId, id: opId })) return { applied: true, devices: null };
+    if (await this.store.repos.tagSync.isApplied({ customerId, id: opId })) return { applied: true, devices: null };
     await this.schedule(customerId);
     return { applied: false, devices: null };
   }
@@ -72,10 +72,10 @@ export class TagSync implements OnApplicationBootstrap, OnModuleDestroy {
   async drain(customerId: CustomerId, timeoutMs: number): Promise<DrainResult> {
     const owner = randomUUID();
     const devices = new Map<number, number>();
-    if (!(await this.repository.acquireLease({ customerId, owner, ttlMs: LEASE_MS }))) return { state: 'busy', devices };
+    if (!(await this.store.repos.tagSync.acquireLease({ customerId, owner, ttlMs: LEASE_MS }))) return { state: 'busy', devices };
     try {
       for (;;) {
-        const op = await this.repository.nextPending({ customerId });
+        const op = await this.store.repos.tagSync.nextPending({ customerId });
         if (!op) return { state: 'done', devices };
         let reply: { devices: number };
         try {
@@ -85,15 +85,15 @@ export class TagSync implements OnApplicationBootstrap, OnModuleDestroy {
               : await this.bus.send(RegistryMessages.deleteTag, { customerId, tag: op.tag }, { timeoutMs });
         } catch (err) {
           const error = err instanceof Error ? err.message : String(err);
-          await this.repository.markFailed({ customerId, id: op.id, error });
+          await this.store.repos.tagSync.markFailed({ customerId, id: op.id, error });
           this.logger.warn('registry did not apply a tag change yet; it will be retried', { customer_id: customerId, op: op.id, kind: op.kind, error });
           return { state: 'pending', devices };
         }
-        await this.repository.markApplied({ customerId, id: op.id });
+        await this.store.repos.tagSync.markApplied({ customerId, id: op.id });
         devices.set(op.id, Number(reply?.devices ?? 0));
       }
     } finally {
-      await this.repository.releaseLease({ customerId, owner }).catch(() => undefined);
+      await this.store.repos.tagSync.releaseLease({ customerId, owner }).catch(() => undefined);
     }
   }
 
@@ -108,7 +108,7 @@ export class TagSync implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async sweep(): Promise<void> {
     try {
-      for (const customerId of await this.repository.customersWithPending()) await this.schedule(customerId);
+      for (const customerId of await this.store.repos.tagSync.customersWithPending()) await this.schedule(customerId);
     } catch (err) {
       this.logger.warn('could not look for pending tag changes', { error: err instanceof Error ? err.message : String(err) });
     }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { type CustomerId, FirmwareEvents, ServiceError } from '@app/contracts';
 import { JsonLogger, MessageBus } from '@app/infra';
-import { BuildRepository } from '../repositories/build.repository.js';
+import { FirmwareStore } from '../repositories/firmware.store.js';
 import { indexed, type IndexedBuild } from './indexed-build.js';
 
 /** A missed firmware-changed event (events are at most once) is healed after this long. */
@@ -52,7 +52,7 @@ export class BuildIndex implements OnModuleInit, OnModuleDestroy {
   now: () => number = Date.now;
 
   constructor(
-    @Inject(BuildRepository) private readonly repository: BuildRepository,
+    @Inject(FirmwareStore) private readonly store: FirmwareStore,
     @Inject(MessageBus) private readonly bus: MessageBus,
   ) {}
 
@@ -124,7 +124,7 @@ export class BuildIndex implements OnModuleInit, OnModuleDestroy {
   private async read(customerId: CustomerId): Promise<CustomerIndex> {
     let builds;
     try {
-      builds = await this.repository.activeBuilds({ customerId });
+      builds = await this.store.repos.builds.activeBuilds({ customerId });
     } catch (err) {
       this.logger.warn('could not load the update-check index', { customer_id: customerId, error: err instanceof Error ? err.message : String(err) });
       throw ServiceError.unavailable('firmware builds unavailable, try again');

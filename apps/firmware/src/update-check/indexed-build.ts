@@ -15,7 +15,7 @@ export interface IndexedBuild {
   readonly tags: readonly string[];
   /** `<id>:<revision>`, what the update check's ETag is computed from. */
   readonly etagPart: string;
-  /** The update item without its links (DECISIONS "Firmware"). */
+  /** The update item (the contract's UpdateItem) without its links. */
   readonly item: Omit<UpdateItem, 'url' | 'notes_url'>;
   /** Signed links, re-signed when older than a minute (they are valid 5). */
   links?: { readonly url: string; readonly notesUrl: string | null; readonly signedAt: number };

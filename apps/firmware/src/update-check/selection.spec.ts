@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { asCustomerId, type FwType } from '@app/contracts';
 import { versionKey, versionOrderKey } from '../domain/version-order.js';
 import { BuildEntity } from '../entities/build.entity.js';
-import { ifNoneMatchMatches, listEtag, parseTypes } from './update-check.service.js';
+import { ifNoneMatchMatches, listEtag, typesOf } from './update-check.service.js';
 import { indexed, type IndexedBuild } from './indexed-build.js';
 import { selectBuilds } from './selection.js';
 
@@ -39,9 +39,9 @@ function build(fwVersion: string, options: { general?: boolean; tags?: string[];
 
 const sorted = (builds: IndexedBuild[]) => [...builds].sort((a, b) => Buffer.compare(a.versionKey, b.versionKey));
 const versions = (builds: IndexedBuild[]) => builds.map((b) => `${b.fwVersion}/${b.fwType}`);
-const AFI = parseTypes('AFI');
+const AFI = typesOf('AFI');
 
-describe('update-check selection (SPEC rules 1-4)', () => {
+describe('update-check selection (rules 1-4 of selectBuilds)', () => {
   const builds = sorted([
     build('1.0', { general: true }),
     build('1.1', { general: true }),
@@ -72,10 +72,10 @@ describe('update-check selection (SPEC rules 1-4)', () => {
   });
 
   it('type: AFI by default, all, or a list', () => {
-    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.2'), types: parseTypes('all'), device: { tags: ['beta'] }, latest: false }))).toEqual(['1.3/AFI', '1.4/AFI', '1.6/EFI', '1.7/MFI']);
-    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.2'), types: parseTypes('EFI,MFI'), device: null, latest: false }))).toEqual(['1.6/EFI']);
-    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.2'), types: parseTypes(undefined), device: null, latest: false }))).toEqual([]);
-    expect(() => parseTypes('AFI,XFI')).toThrow('type must be');
+    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.2'), types: typesOf('all'), device: { tags: ['beta'] }, latest: false }))).toEqual(['1.3/AFI', '1.4/AFI', '1.6/EFI', '1.7/MFI']);
+    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.2'), types: typesOf('EFI,MFI'), device: null, latest: false }))).toEqual(['1.6/EFI']);
+    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.2'), types: typesOf(undefined), device: null, latest: false }))).toEqual([]);
+    expect(() => typesOf('AFI,XFI')).toThrow('type must be');
   });
 
   it('no builds for the product line: nothing', () => {

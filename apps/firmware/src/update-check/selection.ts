@@ -37,7 +37,7 @@ export function needsDevice(builds: readonly IndexedBuild[], selection: Pick<Sel
 }
 
 /**
- * SPEC "Update check" rules 1-4 and DECISIONS' tag_filter_disabled, over one product line's
+ * The update check's selection rules (docs/api.md, update check), tag_filter_disabled included, over one product line's
  * active builds sorted by version (oldest first):
  * 1. only builds newer than the current version;
  * 2. general releases always;

@@ -4,7 +4,8 @@ import { MessageBus } from '@app/infra';
 import { UpdateCheckService } from './update-check.service.js';
 
 /**
- * Answers `firmware.update-check` (both roles). Served with MessageBus.serve rather than a
+ * Answers `firmware.update-check` (both roles; declared in firmware.module.ts FIRMWARE_HANDLERS
+ * with the controllers). Served with MessageBus.serve rather than a
  * @MessagePattern controller: the update check is the hottest path there is and uses no
  * guard, pipe or interceptor, so it skips Nest's per-message pipeline (about a sixth of the
  * standalone's CPU time per check, measured with bench:update-check). Over NATS it answers in

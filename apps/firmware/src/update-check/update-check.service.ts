@@ -4,16 +4,15 @@ import {
   type CustomerId,
   type DeviceLookup,
   type EndpointCall,
-  FW_TYPES,
   type FwType,
   ServiceError,
   type UpdateCheckParams,
-  type UpdateCheckQuery,
+  UpdateCheckQuery,
   type UpdateCheckResult,
   type UpdateItem,
 } from '@app/contracts';
 import { JsonLogger } from '@app/infra';
-import { CustomerDirectory, DeviceDirectory, DeviceSightings } from '@app/platform';
+import { contractCheck, CustomerDirectory, DeviceDirectory, DeviceSightings } from '@app/platform';
 import { versionOrderKey } from '../domain/version-order.js';
 import { BuildIndex, type CustomerIndex, lineOf, type ProductLine } from './build-index.js';
 import type { IndexedBuild } from './indexed-build.js';
@@ -29,15 +28,22 @@ type UpdateCheckCall = EndpointCall<UpdateCheckParams, UpdateCheckQuery, undefin
 const ALL_TYPES: ReadonlySet<FwType> | null = null;
 const AFI_ONLY: ReadonlySet<FwType> = new Set(['AFI']);
 
-/** `type`: AFI (default), all, or a comma list of AFI, EFI and MFI. */
-export function parseTypes(type: string | undefined): ReadonlySet<FwType> | null {
+/** The contract's rule for `type` (AFI, all, or a comma list of AFI, EFI and MFI) and its message. */
+const validType = contractCheck(UpdateCheckQuery.properties.type);
+/** The sets of the comma lists seen (fleets send few): checked and built once each, then shared; bounded. */
+const typeSets = new Map<string, ReadonlySet<FwType>>();
+
+/** The types a check asks for (null: all); `type` as the contract allows it (400 otherwise). */
+export function typesOf(type: string | undefined): ReadonlySet<FwType> | null {
   if (type === undefined || type === 'AFI') return AFI_ONLY;
   if (type === 'all') return ALL_TYPES;
-  const types = type.split(',');
-  if (types.length === 0 || types.some((t) => !(FW_TYPES as readonly string[]).includes(t))) {
-    throw ServiceError.badRequest('type must be all or a comma list of AFI, EFI and MFI');
+  let types = typeSets.get(type);
+  if (!types) {
+    types = new Set(validType(type).split(',') as FwType[]);
+    if (typeSets.size >= 64) typeSets.clear();
+    typeSets.set(type, types);
   }
-  return new Set(types as FwType[]);
+  return types;
 }
 
 /** FNV-1a (32 bits) of a string, continuing from `hash`. */
@@ -110,7 +116,7 @@ function tagsKey(tags: readonly string[]): string {
 }
 
 /**
- * The public update check (SPEC "Update check", DECISIONS "Firmware"). The common path reads
+ * The public update check (docs/api.md, update check). The common path reads
  * memory only: the customer from CustomerDirectory's cache, the builds from BuildIndex, the
  * device (only when a newer build could be offered through its tags) from DeviceDirectory's
  * cache; the sighting of a named device is batched to the registry (DeviceSightings). No
@@ -155,7 +161,7 @@ export class UpdateCheckService {
     const line = lineOf(index, params.hw_name, params.hw_version, params.fw_name);
     const builds = line?.builds;
     const currentKey = currentKeyOf(params.fw_version);
-    const types = parseTypes(query.type);
+    const types = typesOf(query.type);
     let device: KnownDevice | null | Promise<KnownDevice | null> = null;
     if (params.hwid !== undefined) {
       this.sightings.record(customerId, params.hwid, params.fw_version);
@@ -206,7 +212,7 @@ export class UpdateCheckService {
     return this.answers.kept;
   }
 
-  /** A known, active device, or null (SPEC rule 4). A registry that cannot answer counts as "unknown". */
+  /** A known, active device, or null (a device unknown or not active gets no tag-filtered builds). A registry that cannot answer counts as "unknown". */
   private device(customerId: string, hwid: string): KnownDevice | null | Promise<KnownDevice | null> {
     const known = (device: DeviceLookup | null): KnownDevice | null => (device && device.status === 'active' ? { tags: device.tags } : null);
     const found = this.devices.lookup(customerId, hwid);

@@ -7,10 +7,10 @@ import { Administrators } from '../services/administrators.service.js';
 import { AuditTrail } from '../services/audit-trail.service.js';
 import { SystemClock } from '../services/clock.js';
 import { SigningKeys } from '../services/signing-keys.service.js';
-import { CreateTokenUseCase } from '../usecases/create-token/create-token.usecase.js';
-import { TokenCreators } from '../usecases/create-token/token-creator.js';
-import { IssueTokenCommand } from '../usecases/issue-token/issue-token.command.js';
-import { IssueTokenUseCase } from '../usecases/issue-token/issue-token.usecase.js';
+import { CreateTokenUseCase } from '../use-cases/create-token/create-token.usecase.js';
+import { TokenCreators } from '../use-cases/create-token/token-creator.js';
+import { IssueTokenCommand } from '../use-cases/issue-token/issue-token.command.js';
+import { IssueTokenUseCase } from '../use-cases/issue-token/issue-token.usecase.js';
 
 /**
  * For the operator CLI, in-process: issues a token for a member of a customer straight from

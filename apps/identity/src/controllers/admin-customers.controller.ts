@@ -1,12 +1,12 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { type CustomerView, type CustomerWithCounts, IdentityMessages, type MemberView, type MessageRequest, type UpdatedUser } from '@app/contracts';
-import { AdminUsersUseCase } from '../usecases/admin-users/admin-users.usecase.js';
-import { CreateCustomerCommand } from '../usecases/create-customer/create-customer.command.js';
-import { CreateCustomerUseCase } from '../usecases/create-customer/create-customer.usecase.js';
-import { GetCustomerUseCase } from '../usecases/get-customer/get-customer.usecase.js';
-import { ListCustomersUseCase } from '../usecases/list-customers/list-customers.usecase.js';
-import { UpdateCustomerUseCase } from '../usecases/update-customer/update-customer.usecase.js';
+import { AdminUsersUseCase } from '../use-cases/admin-users/admin-users.usecase.js';
+import { CreateCustomerCommand } from '../use-cases/create-customer/create-customer.command.js';
+import { CreateCustomerUseCase } from '../use-cases/create-customer/create-customer.usecase.js';
+import { GetCustomerUseCase } from '../use-cases/get-customer/get-customer.usecase.js';
+import { ListCustomersUseCase } from '../use-cases/list-customers/list-customers.usecase.js';
+import { UpdateCustomerUseCase } from '../use-cases/update-customer/update-customer.usecase.js';
 
 type Create = MessageRequest<typeof IdentityMessages.createCustomer>;
 type List = MessageRequest<typeof IdentityMessages.listCustomers>;

@@ -10,16 +10,16 @@ import {
   type SwitchedSession,
   type VerifiedLogin,
 } from '@app/contracts';
-import { DescribeIdentityUseCase } from '../usecases/describe-identity/describe-identity.usecase.js';
-import { LogoutUseCase } from '../usecases/logout/logout.usecase.js';
-import { MagicLinkUseCase } from '../usecases/magic-link/magic-link.usecase.js';
-import { RefreshSessionCommand } from '../usecases/refresh-session/refresh-session.command.js';
-import { RefreshSessionUseCase } from '../usecases/refresh-session/refresh-session.usecase.js';
-import { RequestLoginCommand } from '../usecases/request-login/request-login.command.js';
-import { RequestLoginUseCase } from '../usecases/request-login/request-login.usecase.js';
-import { SwitchCustomerUseCase } from '../usecases/switch-customer/switch-customer.usecase.js';
-import { VerifyLoginCommand } from '../usecases/verify-login/verify-login.command.js';
-import { VerifyLoginUseCase } from '../usecases/verify-login/verify-login.usecase.js';
+import { DescribeIdentityUseCase } from '../use-cases/describe-identity/describe-identity.usecase.js';
+import { LogoutUseCase } from '../use-cases/logout/logout.usecase.js';
+import { MagicLinkUseCase } from '../use-cases/magic-link/magic-link.usecase.js';
+import { RefreshSessionCommand } from '../use-cases/refresh-session/refresh-session.command.js';
+import { RefreshSessionUseCase } from '../use-cases/refresh-session/refresh-session.usecase.js';
+import { RequestLoginCommand } from '../use-cases/request-login/request-login.command.js';
+import { RequestLoginUseCase } from '../use-cases/request-login/request-login.usecase.js';
+import { SwitchCustomerUseCase } from '../use-cases/switch-customer/switch-customer.usecase.js';
+import { VerifyLoginCommand } from '../use-cases/verify-login/verify-login.command.js';
+import { VerifyLoginUseCase } from '../use-cases/verify-login/verify-login.usecase.js';
 
 type Login = MessageRequest<typeof IdentityMessages.login>;
 type Verify = MessageRequest<typeof IdentityMessages.verify>;

@@ -1,9 +1,9 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { type CredentialStatus, type CustomerInfo, IdentityMessages, type MessageRequest, type SandboxTokens } from '@app/contracts';
-import { CredentialStatusUseCase } from '../usecases/credential-status/credential-status.usecase.js';
-import { ResolveCustomerUseCase } from '../usecases/resolve-customer/resolve-customer.usecase.js';
-import { SandboxTokensUseCase } from '../usecases/sandbox-tokens/sandbox-tokens.usecase.js';
+import { CredentialStatusUseCase } from '../use-cases/credential-status/credential-status.usecase.js';
+import { ResolveCustomerUseCase } from '../use-cases/resolve-customer/resolve-customer.usecase.js';
+import { SandboxTokensUseCase } from '../use-cases/sandbox-tokens/sandbox-tokens.usecase.js';
 
 type Status = MessageRequest<typeof IdentityMessages.credentialStatus>;
 type Resolve = MessageRequest<typeof IdentityMessages.resolveCustomer>;

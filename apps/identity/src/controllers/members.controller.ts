@@ -1,7 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { IdentityMessages, type MemberEntry, type MessageRequest } from '@app/contracts';
-import { MembersUseCase } from '../usecases/members/members.usecase.js';
+import { MembersUseCase } from '../use-cases/members/members.usecase.js';
 
 type List = MessageRequest<typeof IdentityMessages.listMembers>;
 type Invite = MessageRequest<typeof IdentityMessages.inviteMember>;

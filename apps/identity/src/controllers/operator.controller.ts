@@ -3,8 +3,8 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { type CreatedToken, IdentityMessages, type MessageRequest } from '@app/contracts';
 import { IdentityStore } from '../repositories/identity.store.js';
 import { Administrators } from '../services/administrators.service.js';
-import { IssueTokenCommand } from '../usecases/issue-token/issue-token.command.js';
-import { IssueTokenUseCase } from '../usecases/issue-token/issue-token.usecase.js';
+import { IssueTokenCommand } from '../use-cases/issue-token/issue-token.command.js';
+import { IssueTokenUseCase } from '../use-cases/issue-token/issue-token.usecase.js';
 
 type Issue = MessageRequest<typeof IdentityMessages.issueToken>;
 

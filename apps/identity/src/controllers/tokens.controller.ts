@@ -1,11 +1,11 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { type CreatedToken, IdentityMessages, type MessageRequest, requireTenant, type TokenRecord } from '@app/contracts';
-import { CreateTokenUseCase } from '../usecases/create-token/create-token.usecase.js';
-import { ListTokensUseCase } from '../usecases/list-tokens/list-tokens.usecase.js';
-import { RevokeTokenCommand } from '../usecases/revoke-token/revoke-token.command.js';
-import { RevokeTokenUseCase } from '../usecases/revoke-token/revoke-token.usecase.js';
-import { requirePrincipal } from '../usecases/shared/principal.js';
+import { CreateTokenUseCase } from '../use-cases/create-token/create-token.usecase.js';
+import { ListTokensUseCase } from '../use-cases/list-tokens/list-tokens.usecase.js';
+import { RevokeTokenCommand } from '../use-cases/revoke-token/revoke-token.command.js';
+import { RevokeTokenUseCase } from '../use-cases/revoke-token/revoke-token.usecase.js';
+import { requirePrincipal } from '../use-cases/shared/principal.js';
 
 type Create = MessageRequest<typeof IdentityMessages.createToken>;
 type List = MessageRequest<typeof IdentityMessages.listTokens>;

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { JsonLogger } from '@app/infra';
-import { ProvisionOperatorUseCase } from '../usecases/provision-operator/provision-operator.usecase.js';
+import { ProvisionOperatorUseCase } from '../use-cases/provision-operator/provision-operator.usecase.js';
 
 /** Start-up work that must exist before the app answers: the operator and sandbox customers. */
 @Injectable()

@@ -1,7 +1,7 @@
 import type { CustomerId } from '@app/contracts';
 import { Column, Entity, Index, PrimaryColumn, type ValueTransformer } from 'typeorm';
 
-/** bigint arrives as a string from pg and as number or BigInt from PGlite (STACK.md): always a number here. */
+/** bigint arrives as a string from pg and as number or BigInt from PGlite (the embedded database): always a number here. */
 export const bigintToNumber: ValueTransformer = {
   to: (value: unknown) => value,
   from: (value: unknown) => (value === null || value === undefined ? value : Number(value)),

@@ -1,8 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
 import type { CustomerId } from '@app/contracts';
-import { DataSource, type Repository } from 'typeorm';
+import type { EntityManager, Repository } from 'typeorm';
 import { LogFileEntity } from '../entities/log-file.entity.js';
-import type { Tenant } from './enforce.js';
+import type { Tenant } from '@app/infra';
 
 export interface NewLogFile {
   readonly name: string;
@@ -30,13 +29,16 @@ export interface StoredCounts {
 
 type LogFileRow = Record<string, unknown>;
 
-/** Every query of logdata.log_file. Tenant methods take `Tenant<...>` (see enforce.ts). */
-@Injectable()
+/**
+ * Every query of logdata.log_file. Tenant methods take `Tenant<...>` (libs/infra
+ * database/tenant.ts). Bound to an EntityManager by LogdataStore: the DataSource's own, or a
+ * transaction's.
+ */
 export class LogFileRepository {
   private readonly files: Repository<LogFileEntity>;
 
-  constructor(@Inject(DataSource) dataSource: DataSource) {
-    this.files = dataSource.getRepository(LogFileEntity);
+  constructor(manager: EntityManager) {
+    this.files = manager.getRepository(LogFileEntity);
   }
 
   /**

@@ -3,7 +3,7 @@ import type { CustomerId, DeviceStatus } from '@app/contracts';
 import { sqlState, toInt } from '@app/infra';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DeviceEntity } from '../entities/device.entity.js';
-import type { Tenant } from './enforce.js';
+import type { Tenant } from '@app/infra';
 
 /** A device to insert; tags sorted and distinct (see device-rules). */
 export interface NewDevice {

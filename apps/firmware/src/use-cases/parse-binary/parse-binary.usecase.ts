@@ -1,24 +1,32 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ErrorCode, type ParseResult, ServiceError, type StagedFile } from '@app/contracts';
-import { JsonLogger, type LogRequest, ObjectStore } from '@app/infra';
+import { type EndpointCall, ErrorCode, type FirmwareCustomerQuery, type ParseResult, requireTenant, ServiceError, type StagedFile } from '@app/contracts';
+import { JsonLogger, type LogRequest, ObjectStore, type ServiceConfig } from '@app/infra';
+import { SERVICE_CONFIG, stagedFileFault } from '@app/platform';
 import { scanWhatStrings } from '../../domain/what-strings.js';
 import { parseWhatText } from '../../domain/what-string-parse.js';
 
-const SHA256 = /^[0-9a-f]{64}$/i;
-
 /** POST /firmware/parse: what strings of a binary; the staged binary is deleted, nothing is stored. */
 @Injectable()
-export class ParseBinary {
+export class ParseBinaryUseCase {
   private readonly logger = new JsonLogger('firmware');
 
-  constructor(@Inject(ObjectStore) private readonly store: ObjectStore) {}
+  constructor(
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+    @Inject(ObjectStore) private readonly store: ObjectStore,
+  ) {}
+
+  /** The `firmware` part is parsed; any other part is deleted at once. */
+  async executeForRequest(call: EndpointCall<Record<string, never>, FirmwareCustomerQuery, undefined>): Promise<ParseResult> {
+    requireTenant(call.ctx);
+    const others = Object.entries(call.files ?? {}).filter(([name]) => name !== 'firmware');
+    for (const [, file] of others) void this.store.delete(file.key).catch(() => undefined);
+    return this.execute(call.files?.firmware, this.config.firmwareMaxBytes, call.ctx);
+  }
 
   async execute(file: StagedFile | undefined, maxBytes: number, request: LogRequest): Promise<ParseResult> {
     if (!file || typeof file.key !== 'string' || file.key === '') throw ServiceError.badRequest('multipart part firmware is required');
     try {
-      if (!Number.isSafeInteger(file.sizeBytes) || file.sizeBytes < 0 || typeof file.sha256 !== 'string' || !SHA256.test(file.sha256)) {
-        throw ServiceError.badRequest('firmware part is invalid');
-      }
+      if (stagedFileFault(file) !== null) throw ServiceError.badRequest('firmware part is invalid');
       if (file.sizeBytes > maxBytes) throw new ServiceError(ErrorCode.PayloadTooLarge, `firmware larger than the limit of ${maxBytes} bytes`);
       const stream = await this.store.get(file.key);
       if (!stream) throw ServiceError.unavailable('the uploaded firmware could not be read back, try again');

@@ -3,16 +3,22 @@ import {
   type CustomerRef,
   ErrorCode,
   FIRMWARE_NOTES_MAX_BYTES,
+  FwName,
+  FwVersion,
+  HwName,
+  HwVersion,
   type FirmwareUploadParams,
   type FirmwareUploadQuery,
   type FwType,
   ServiceError,
   type StagedFile,
 } from '@app/contracts';
+import { contractCheck, stagedFileFault } from '@app/platform';
 import { parseBuildDate, parseFwType } from '../../domain/what-string-parse.js';
 
-const SHA256 = /^[0-9a-f]{64}$/i;
-const NAME = /^[\x21-\x7E]{1,64}$/;
+/** The contract's name rules and messages (1 to 64 printable ASCII characters without spaces). */
+const validName = { hw_name: contractCheck(HwName), hw_version: contractCheck(HwVersion), fw_name: contractCheck(FwName) };
+const validFwVersion = contractCheck(FwVersion);
 
 export interface UploadBuildInput {
   readonly customer: CustomerRef;
@@ -20,7 +26,7 @@ export interface UploadBuildInput {
   readonly params: FirmwareUploadParams | undefined;
   readonly query: FirmwareUploadQuery | undefined;
   readonly files: Readonly<Record<string, StagedFile>> | undefined;
-  /** FIRMWARE_MAX_BYTES. */
+  /** FIRMWARE_MAX_BYTES (docs/configuration.md). */
   readonly maxBytes: number;
 }
 
@@ -32,8 +38,8 @@ export interface DeclaredValues {
 }
 
 /**
- * A firmware upload, validated when built (DECISIONS "Firmware": path, then query; a path
- * value and a different query value are 400; hw_name, hw_version, fw_name missing are 400).
+ * A firmware upload, validated when built (docs/api.md, firmware upload: path, then query; a
+ * path value and a different query value are 400; hw_name, hw_version, fw_name missing are 400).
  * What the binary says is decided later, by reading it (UploadBuild).
  */
 export class UploadBuildCommand {
@@ -69,8 +75,7 @@ export class UploadBuildCommand {
       }
       const value = fromPath ?? fromQuery;
       if (value === undefined || value === '') throw ServiceError.badRequest(`${field} is required (in the path or the query)`);
-      if (typeof value !== 'string' || !NAME.test(value)) throw ServiceError.badRequest(`${field} must be 1 to 64 printable ASCII characters without spaces`);
-      return value;
+      return validName[field](value);
     };
     const hwName = pick('hw_name');
     const hwVersion = pick('hw_version');
@@ -87,8 +92,7 @@ export class UploadBuildCommand {
 
     const declared: { fwVersion?: string; fwType?: FwType; buildDate?: Date } = {};
     if (query.fw_version !== undefined) {
-      if (!NAME.test(query.fw_version)) throw ServiceError.badRequest('fw_version must be 1 to 64 printable ASCII characters without spaces');
-      declared.fwVersion = query.fw_version;
+      declared.fwVersion = validFwVersion(query.fw_version);
     }
     if (query.fw_type !== undefined) {
       const fwType = parseFwType(String(query.fw_type));
@@ -120,7 +124,7 @@ export class UploadBuildCommand {
 }
 
 function checkStaged(file: StagedFile | undefined, part: string): asserts file is StagedFile {
-  if (!file || typeof file.key !== 'string' || file.key === '') throw ServiceError.badRequest(`multipart part ${part} is required`);
-  if (!Number.isSafeInteger(file.sizeBytes) || file.sizeBytes < 0) throw ServiceError.badRequest(`${part} size is invalid`);
-  if (typeof file.sha256 !== 'string' || !SHA256.test(file.sha256)) throw ServiceError.badRequest(`${part} checksum is invalid`);
+  const fault = stagedFileFault(file);
+  if (fault === 'missing' || !file) throw ServiceError.badRequest(`multipart part ${part} is required`);
+  if (fault) throw ServiceError.badRequest(`${part} ${fault} is invalid`);
 }

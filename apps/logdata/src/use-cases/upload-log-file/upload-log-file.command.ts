@@ -7,11 +7,16 @@ import {
   ServiceError,
   type StagedFile,
 } from '@app/contracts';
-import { normalizeLogFileName } from '../../dtos/log-file-name.js';
+import { stagedFileFault } from '@app/platform';
+import { normalizeLogFileName } from '../shared/log-file-name.js';
 
 export const DEFAULT_LOG_CONTENT_TYPE = 'application/octet-stream';
 
-const SHA256 = /^[0-9a-f]{64}$/i;
+const STAGED_FILE_FAULTS = {
+  missing: 'log file body is required',
+  size: 'log file size is invalid',
+  checksum: 'log file checksum is invalid',
+} as const;
 
 export interface UploadLogFileInput {
   readonly customer: CustomerRef;
@@ -38,9 +43,8 @@ export class UploadLogFileCommand {
   static create(input: UploadLogFileInput): UploadLogFileCommand {
     const name = normalizeLogFileName(input.name);
     const file = input.file;
-    if (!file || typeof file.key !== 'string' || file.key === '') throw ServiceError.badRequest('log file body is required');
-    if (!Number.isSafeInteger(file.sizeBytes) || file.sizeBytes < 0) throw ServiceError.badRequest('log file size is invalid');
-    if (typeof file.sha256 !== 'string' || !SHA256.test(file.sha256)) throw ServiceError.badRequest('log file checksum is invalid');
+    const fault = stagedFileFault(file);
+    if (fault || !file) throw ServiceError.badRequest(STAGED_FILE_FAULTS[fault ?? 'missing']);
     const maxBytes = input.customer.isSandbox ? LOGDATA_SANDBOX_MAX_BYTES : LOGDATA_MAX_BYTES;
     if (file.sizeBytes > maxBytes) {
       throw new ServiceError(ErrorCode.PayloadTooLarge, `log file larger than ${maxBytes} bytes`);

@@ -4,16 +4,16 @@ import { ErrorCode, ServiceError } from '@app/contracts';
 import { logName, makeCustomer, MemoryObjectStore } from '../../../test/factories.js';
 import { MemoryLogFileRepository } from '../../../test/memory-log-file.repository.js';
 import { UploadLogFileCommand } from './upload-log-file.command.js';
-import { UploadLogFile } from './upload-log-file.usecase.js';
+import { UploadLogFileUseCase } from './upload-log-file.usecase.js';
 
 const logLines: Record<string, unknown>[] = [];
 configureLogging({ level: 'debug', sink: (line) => logLines.push(JSON.parse(line) as Record<string, unknown>) });
 
-describe('UploadLogFile', () => {
+describe('UploadLogFileUseCase', () => {
   const customer = makeCustomer();
   let repository: MemoryLogFileRepository;
   let store: MemoryObjectStore;
-  let useCase: UploadLogFile;
+  let useCase: UploadLogFileUseCase;
   const request = { requestId: 'req-upload-log-file' };
 
   const command = (name: string, content: string) =>
@@ -22,7 +22,7 @@ describe('UploadLogFile', () => {
   beforeEach(() => {
     repository = new MemoryLogFileRepository();
     store = new MemoryObjectStore();
-    useCase = new UploadLogFile(repository.asRepository(), store);
+    useCase = new UploadLogFileUseCase(repository.asStore(), store);
   });
 
   it('stores a new name and keeps the staged object as the file object', async () => {

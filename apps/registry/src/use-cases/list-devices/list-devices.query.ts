@@ -1,5 +1,5 @@
 import { DEVICE_LIMITS, type DeviceStatus, isTagName, type RequestContext, requireTenant, ServiceError, TAG_RULE } from '@app/contracts';
-import type { Tenant } from '../../repositories/enforce.js';
+import type { Tenant } from '@app/infra';
 import type { DeviceFilter } from '../../repositories/device.repository.js';
 
 const PREFIX = /^[!-~]{0,64}$/;

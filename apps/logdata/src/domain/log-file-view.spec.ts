@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { LogdataEvents } from '@app/contracts';
 import { logFileEntity } from '../../test/factories.js';
-import { toFileRef, toLogFileDto } from './log-file.dto.js';
+import { toFileRef, toLogFileDto } from './log-file-view.js';
 
 describe('toLogFileDto', () => {
-  it('renders the SPEC record: RFC 3339 strings, integers as numbers, null until accessed', () => {
+  it('renders the API record: RFC 3339 strings, integers as numbers, null until accessed', () => {
     const entity = logFileEntity({ sizeBytes: 1234, downloadCount: 0, lastAccessedAt: null });
     expect(toLogFileDto(entity)).toEqual({
       name: entity.name,

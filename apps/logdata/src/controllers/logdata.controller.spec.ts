@@ -4,8 +4,12 @@ import { asCustomerId, ErrorCode, LogdataEvents } from '@app/contracts';
 import { fileCall, listCall, logFileEntity, logName, makeContext, makeCustomer, MemoryObjectStore } from '../../test/factories.js';
 import { MemoryLogFileRepository } from '../../test/memory-log-file.repository.js';
 import type { LogFileRepository } from '../repositories/log-file.repository.js';
-import { UploadLogFile } from '../use-cases/upload-log-file/upload-log-file.usecase.js';
-import { LogdataService, toPage } from './logdata.service.js';
+import { CountLogFilesUseCase } from '../use-cases/count-log-files/count-log-files.usecase.js';
+import { ListLogFilesUseCase, toPage } from '../use-cases/list-log-files/list-log-files.usecase.js';
+import { ReadLogFileUseCase } from '../use-cases/read-log-file/read-log-file.usecase.js';
+import { RecordLogFileDownloadUseCase } from '../use-cases/record-log-file-download/record-log-file-download.usecase.js';
+import { UploadLogFileUseCase } from '../use-cases/upload-log-file/upload-log-file.usecase.js';
+import { LogdataController } from './logdata.controller.js';
 
 configureLogging({ sink: () => undefined });
 
@@ -17,18 +21,24 @@ describe('toPage', () => {
   });
 });
 
-describe('LogdataService', () => {
+describe('LogdataController and its use cases', () => {
   const customer = makeCustomer();
   const ctx = makeContext(customer);
   let repository: MemoryLogFileRepository;
   let store: MemoryObjectStore;
-  let service: LogdataService;
+  let service: LogdataController;
 
   beforeEach(() => {
     repository = new MemoryLogFileRepository();
     store = new MemoryObjectStore();
-    const repo = repository.asRepository();
-    service = new LogdataService(repo, new UploadLogFile(repo, store), store);
+    const logdata = repository.asStore();
+    service = new LogdataController(
+      new UploadLogFileUseCase(logdata, store),
+      new ReadLogFileUseCase(logdata),
+      new ListLogFilesUseCase(logdata),
+      new CountLogFilesUseCase(logdata),
+      new RecordLogFileDownloadUseCase(logdata),
+    );
   });
 
   it('uploads under the lower-cased name with the actor as uploader', async () => {
@@ -62,9 +72,9 @@ describe('LogdataService', () => {
   it('counts a downloaded event and ignores malformed ones', async () => {
     const name = logName();
     await service.upload(fileCall(ctx, name, store.stage('abc')));
-    await service.recordDownload({ customerId: customer.id, name, at: '2026-11-21T08:00:00.000Z' });
-    await service.recordDownload({ customerId: 'not-a-uuid', name, at: '2026-11-21T08:00:00.000Z' });
-    await service.recordDownload({ customerId: customer.id, name: 'zz', at: '2026-11-21T08:00:00.000Z' });
+    await service.downloaded({ customerId: customer.id, name, at: '2026-11-21T08:00:00.000Z' });
+    await service.downloaded({ customerId: 'not-a-uuid', name, at: '2026-11-21T08:00:00.000Z' });
+    await service.downloaded({ customerId: customer.id, name: 'zz', at: '2026-11-21T08:00:00.000Z' });
     expect(await service.meta(fileCall(ctx, name))).toMatchObject({ download_count: 1, last_accessed_at: '2026-11-21T08:00:00.000Z' });
   });
 

@@ -1,7 +1,7 @@
 import { type FileRef, LogdataEvents, type LogFile, type LogFileDownloaded } from '@app/contracts';
 import type { LogFileEntity } from '../entities/log-file.entity.js';
 
-/** The API record of a log file (SPEC "Log file"): RFC 3339 strings, integers as numbers. */
+/** The API record of a log file (docs/api.md, log files): RFC 3339 strings, integers as numbers. */
 export function toLogFileDto(file: LogFileEntity): LogFile {
   return {
     name: file.name,

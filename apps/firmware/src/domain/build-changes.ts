@@ -1,0 +1,23 @@
+import type { BuildEntity, BuildStatus } from '../entities/build.entity.js';
+
+/** What a change sets; omitted fields stay. */
+export interface BuildChanges {
+  readonly status?: BuildStatus;
+  readonly tagFilterDisabled?: boolean;
+  /** The whole new tag set. */
+  readonly tags?: readonly string[];
+}
+
+export type BuildUpdate =
+  | { readonly kind: 'not-found' }
+  /** If-Match did not name the current revision. */
+  | { readonly kind: 'stale'; readonly current: BuildEntity }
+  | { readonly kind: 'unchanged'; readonly build: BuildEntity }
+  | { readonly kind: 'updated'; readonly before: BuildEntity; readonly after: BuildEntity };
+
+export interface TagChangeOutcome {
+  /** The tag_sync_op the registry has to apply. */
+  readonly opId: number;
+  /** Builds whose tags changed. */
+  readonly changedBuilds: number;
+}

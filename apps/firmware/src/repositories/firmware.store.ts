@@ -1,0 +1,31 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { BuildRepository } from './build.repository.js';
+import { TagSyncRepository } from './tag-sync.repository.js';
+
+export interface FirmwareRepositories {
+  readonly builds: BuildRepository;
+  readonly tagSync: TagSyncRepository;
+}
+
+export function createRepositories(manager: EntityManager): FirmwareRepositories {
+  return { builds: new BuildRepository(manager), tagSync: new TagSyncRepository(manager) };
+}
+
+/**
+ * The firmware app's unit of work: repositories bound to the DataSource, or to one
+ * transaction. Use cases go through this and never touch the ORM themselves.
+ */
+@Injectable()
+export class FirmwareStore {
+  readonly repos: FirmwareRepositories;
+
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {
+    this.repos = createRepositories(dataSource.manager);
+  }
+
+  /** Runs `work` in one transaction. */
+  transaction<T>(work: (repos: FirmwareRepositories) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction((manager) => work(createRepositories(manager)));
+  }
+}

@@ -1,0 +1,54 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  BuildTagList,
+  type EndpointCall,
+  type FirmwareCustomerQuery,
+  type FirmwareIdParams,
+  type FirmwareTagParams,
+  MAX_TAGS_PER_BUILD,
+  requireTenant,
+  ServiceError,
+  TagName,
+  type TagSet,
+} from '@app/contracts';
+import { contractCheck } from '@app/platform';
+import type { BuildChanges } from '../../domain/build-changes.js';
+import type { BuildEntity } from '../../entities/build.entity.js';
+import { ChangeBuildUseCase } from '../change-build/change-build.usecase.js';
+
+const validTags = contractCheck(BuildTagList);
+const validTag = contractCheck(TagName);
+
+type TagCall = EndpointCall<FirmwareTagParams, FirmwareCustomerQuery, undefined>;
+
+/** The tags of one build: PUT /firmware/{id}/tags (the whole set), POST and DELETE /firmware/{id}/tags/{tag}. */
+@Injectable()
+export class BuildTagsUseCase {
+  constructor(@Inject(ChangeBuildUseCase) private readonly changeBuild: ChangeBuildUseCase) {}
+
+  async replace(call: EndpointCall<FirmwareIdParams, FirmwareCustomerQuery, TagSet>): Promise<TagSet> {
+    const ctx = requireTenant(call.ctx);
+    const tags = [...new Set(validTags(call.body?.tags))];
+    const { build } = await this.changeBuild.execute(ctx, { id: String(call.params?.id ?? ''), changes: { tags } }, 'firmware.tags.replace');
+    return { tags: build.tags };
+  }
+
+  async add(call: TagCall): Promise<void> {
+    const ctx = requireTenant(call.ctx);
+    const tag = validTag(call.params?.tag);
+    const changes = (current: BuildEntity): BuildChanges => {
+      if (current.tags.includes(tag)) return {};
+      if (current.tags.length >= MAX_TAGS_PER_BUILD) throw ServiceError.badRequest(`a build has at most ${MAX_TAGS_PER_BUILD} tags`);
+      return { tags: [...current.tags, tag] };
+    };
+    await this.changeBuild.execute(ctx, { id: String(call.params?.id ?? ''), changes }, 'firmware.tags.add');
+  }
+
+  /** Any tag value: there is nothing to remove for one that cannot exist. */
+  async remove(call: TagCall): Promise<void> {
+    const ctx = requireTenant(call.ctx);
+    const tag = String(call.params?.tag ?? '');
+    const changes = (current: BuildEntity): BuildChanges => (current.tags.includes(tag) ? { tags: current.tags.filter((t) => t !== tag) } : {});
+    await this.changeBuild.execute(ctx, { id: String(call.params?.id ?? ''), changes }, 'firmware.tags.remove');
+  }
+}
