@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CustomerId } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import type { Tenant } from '@app/infra';
-import { sql } from './sql-runner.js';
+import { sql } from '@app/infra';
 
 export interface TagSyncOp {
   readonly id: number;
