@@ -1,12 +1,16 @@
-// Operator CLI: `npm run cli -- <command>`. Works against the distributed database
-// (DATABASE_URL) or, in embedded mode, against DATA_DIR — refusing, with the lock file's
-// explanation, to open the data directory of a running server.
-import { BACKEND_APPS, BUNDLES, type Bundle } from '@app/contracts';
-import { acquireDataDirLock, closeDatabases, DataDirLockedError, loadConfig, migrateAppDatabases, type ServiceConfig } from '@app/infra';
-import { issueTokenForMember } from '../../identity/src/cli/issue-token-for-member.js';
+// Operator CLI: `npm run -s cli -- <command>` (-s: without npm's banner, stdout carries only
+// the command's output, e.g. TOKEN=$(npm run -s cli -- token create ...); log lines go to
+// stderr). Works against the distributed database (DATABASE_URL) or, in embedded mode,
+// against DATA_DIR — refusing, with the lock file's explanation, to open the data directory
+// of a running server.
+import { AdminEvents, BACKEND_APPS, BUNDLES, type Bundle } from '@app/contracts';
+import { acquireDataDirLock, closeDatabases, configureLogging, DataDirLockedError, JsonLogger, loadConfig, migrateAppDatabases, type ServiceConfig } from '@app/infra';
+import { recordAuditEntries } from '../../admin/src/index.js';
+import { issueTokenForMember } from '../../identity/src/index.js';
 import { BACKEND_MODULES } from '../../standalone/src/app-modules.js';
+import { EventCollector } from './event-collector.js';
 
-const USAGE = `Usage: npm run cli -- <command>
+const USAGE = `Usage: npm run -s cli -- <command>
 
 Commands:
   migrate                               Run every app's pending migrations (DATABASE_URL, or DATA_DIR when unset).
@@ -16,6 +20,10 @@ Commands:
 `;
 
 class UsageError extends Error {}
+
+// stdout carries only the command's result (a token, migration reports): log lines go to stderr.
+configureLogging({ sink: (line) => process.stderr.write(line + '\n') });
+const logger = new JsonLogger('cli');
 
 function flags(args: string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -46,7 +54,7 @@ async function migrate(config: ServiceConfig): Promise<void> {
   }
 }
 
-async function createToken(config: ServiceConfig, args: string[]): Promise<void> {
+async function createToken(config: ServiceConfig, publicUrlSet: boolean, args: string[]): Promise<void> {
   const options = flags(args);
   const customer = options.customer;
   const email = options.email;
@@ -55,9 +63,16 @@ async function createToken(config: ServiceConfig, args: string[]): Promise<void>
   if (!BUNDLES.includes(bundle)) throw new UsageError(`--bundle must be one of ${BUNDLES.join(', ')}`);
   const days = options.days === undefined ? undefined : Number(options.days);
   if (days !== undefined && (!Number.isInteger(days) || days < 1 || days > 365)) throw new UsageError('--days must be an integer from 1 to 365');
+  if (!publicUrlSet) {
+    // The token names its issuer; a server reached at another address rejects the token.
+    console.error(`warning: PUBLIC_URL is not set: the token is issued for ${config.publicUrl}, which a server with another PUBLIC_URL (or port) rejects; set PUBLIC_URL to the server's`);
+  }
   const release = lockEmbedded(config);
   try {
-    const created = await issueTokenForMember(config, { customerDomain: customer, email, name: options.name ?? 'cli', bundle, expiresInDays: days });
+    const events = new EventCollector();
+    const created = await issueTokenForMember(config, { customerDomain: customer, email, name: options.name ?? 'cli', bundle, expiresInDays: days }, { bus: events });
+    await recordAuditEntries(config, events.take(AdminEvents.audit));
+    for (const { subject, payload } of events.remaining()) logger.info('event not sent (no message bus)', { subject, payload });
     console.error(`token ${created.id} for ${email} in ${customer}, bundle ${created.bundle}, expires ${created.expires_at}`);
     console.log(created.token);
   } finally {
@@ -75,7 +90,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case 'token':
       if (sub !== 'create') throw new UsageError('unknown token command (try: token create)');
-      await createToken(config, rest);
+      await createToken(config, Boolean(process.env.PUBLIC_URL), rest);
       return 0;
     case undefined:
     case 'help':
