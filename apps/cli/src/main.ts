@@ -65,13 +65,16 @@ async function createToken(config: ServiceConfig, publicUrlSet: boolean, args: s
   if (days !== undefined && (!Number.isInteger(days) || days < 1 || days > 365)) throw new UsageError('--days must be an integer from 1 to 365');
   if (!publicUrlSet) {
     // The token names its issuer; a server reached at another address rejects the token.
-    console.error(`warning: PUBLIC_URL is not set: the token is issued for ${config.publicUrl}, which a server with another PUBLIC_URL (or port) rejects; set PUBLIC_URL to the server's`);
+    console.error(`warning: PUBLIC_URL is not set, so the token is issued for ${config.publicUrl} (the default); a server with another PUBLIC_URL or port rejects it: set PUBLIC_URL to the server's public URL`);
   }
   const release = lockEmbedded(config);
   try {
     const events = new EventCollector();
     const created = await issueTokenForMember(config, { customerDomain: customer, email, name: options.name ?? 'cli', bundle, expiresInDays: days }, { bus: events });
-    await recordAuditEntries(config, events.take(AdminEvents.audit));
+    // As the apps' audit events, storing the entry is best effort: the token exists either way.
+    await recordAuditEntries(config, events.take(AdminEvents.audit)).catch((err: unknown) => {
+      logger.write('warn', 'audit entry not stored', { error: err instanceof Error ? err.message : String(err) });
+    });
     for (const { subject, payload } of events.remaining()) logger.info('event not sent (no message bus)', { subject, payload });
     console.error(`token ${created.id} for ${email} in ${customer}, bundle ${created.bundle}, expires ${created.expires_at}`);
     console.log(created.token);

@@ -94,7 +94,7 @@ describe('standalone process and the operator CLI on its data directory', () => 
       const result = await run('npm', ['run', '-s', 'cli', '--', 'token', 'create', '--customer', OPERATOR_DOMAIN, '--email', OPERATOR_ADMIN_EMAIL], env);
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
-      expect(result.stderr).toContain(`warning: PUBLIC_URL is not set: the token is issued for http://localhost:${port}`);
+      expect(result.stderr).toContain(`warning: PUBLIC_URL is not set, so the token is issued for http://localhost:${port} (the default)`);
       const tokenId = /^token (\S+) for /m.exec(result.stderr)?.[1];
       expect(tokenId).toBeDefined();
       expect(existsSync(join(dataDir, 'service.lock'))).toBe(false);
