@@ -39,6 +39,7 @@ describe('standalone process and the operator CLI on its data directory', () => 
   let dataDir: string;
   let port: number;
   let env: NodeJS.ProcessEnv;
+  let service: ChildProcess | undefined;
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'fds-e2e-process-'));
     port = await freePort();
@@ -46,6 +47,8 @@ describe('standalone process and the operator CLI on its data directory', () => 
     env = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: String(port), OPERATOR_DOMAIN, OPERATOR_ADMIN_EMAIL };
   });
   afterAll(async () => {
+    // A failed expectation leaves the service running: end it (its lock file then stays).
+    if (service && service.exitCode === null && service.signalCode === null) service.kill('SIGKILL');
     await closeDatabases();
     await rm(dataDir, { recursive: true, force: true });
   });
@@ -54,6 +57,7 @@ describe('standalone process and the operator CLI on its data directory', () => 
     "labels each app's start-up lines with that app, and leaves no service.lock after SIGTERM",
     async () => {
       const child = spawn(process.execPath, ['--enable-source-maps', join(process.cwd(), 'dist/apps/standalone/src/main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      service = child;
       const exit = exited(child);
       const lines: LogLine[] = [];
       let buffered = '';
