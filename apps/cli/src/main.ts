@@ -1,18 +1,22 @@
-// Operator CLI: `npm run cli -- <command>`. Works against the distributed database
-// (DATABASE_URL) or, in embedded mode, against DATA_DIR — refusing, with the lock file's
-// explanation, to open the data directory of a running server.
+// Operator CLI: `npm run -s cli -- <command>` (-s: without npm's banner, stdout carries only
+// the command's output, e.g. TOKEN=$(npm run -s cli -- token create ...); log lines go to
+// stderr). Works against the distributed database (DATABASE_URL) or, in embedded mode,
+// against DATA_DIR — refusing, with the lock file's explanation, to open the data directory
+// of a running server.
 import type { Bundle } from '@app/contracts';
 import type { ServiceConfig } from '@app/infra';
 import { exitUnlessSupportedNode } from '../../../libs/infra/src/runtime/supported-node.js';
 
 // The runtime check runs before anything else is loaded (docs/operations.md, "Runtime").
 exitUnlessSupportedNode();
-const { BACKEND_APPS, BUNDLES } = await import('@app/contracts');
-const { acquireDataDirLock, closeDatabases, DataDirLockedError, loadConfig, migrateAppDatabases } = await import('@app/infra');
-const { issueTokenForMember } = await import('../../identity/src/cli/issue-token-for-member.js');
+const { AdminEvents, BACKEND_APPS, BUNDLES } = await import('@app/contracts');
+const { acquireDataDirLock, closeDatabases, configureLogging, DataDirLockedError, JsonLogger, loadConfig, migrateAppDatabases } = await import('@app/infra');
+const { recordAuditEntries } = await import('../../admin/src/index.js');
+const { issueTokenForMember } = await import('../../identity/src/index.js');
 const { BACKEND_MODULES } = await import('../../standalone/src/app-modules.js');
+const { EventCollector } = await import('./event-collector.js');
 
-const USAGE = `Usage: npm run cli -- <command>
+const USAGE = `Usage: npm run -s cli -- <command>
 
 Commands:
   migrate                               Run every app's pending migrations (DATABASE_URL, or DATA_DIR when unset).
@@ -22,6 +26,10 @@ Commands:
 `;
 
 class UsageError extends Error {}
+
+// stdout carries only the command's result (a token, migration reports): log lines go to stderr.
+configureLogging({ sink: (line) => process.stderr.write(line + '\n') });
+const logger = new JsonLogger('cli');
 
 function flags(args: string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -52,7 +60,7 @@ async function migrate(config: ServiceConfig): Promise<void> {
   }
 }
 
-async function createToken(config: ServiceConfig, args: string[]): Promise<void> {
+async function createToken(config: ServiceConfig, publicUrlSet: boolean, args: string[]): Promise<void> {
   const options = flags(args);
   const customer = options.customer;
   const email = options.email;
@@ -61,9 +69,19 @@ async function createToken(config: ServiceConfig, args: string[]): Promise<void>
   if (!BUNDLES.includes(bundle)) throw new UsageError(`--bundle must be one of ${BUNDLES.join(', ')}`);
   const days = options.days === undefined ? undefined : Number(options.days);
   if (days !== undefined && (!Number.isInteger(days) || days < 1 || days > 365)) throw new UsageError('--days must be an integer from 1 to 365');
+  if (!publicUrlSet) {
+    // The token names its issuer; a server reached at another address rejects the token.
+    console.error(`warning: PUBLIC_URL is not set, so the token is issued for ${config.publicUrl} (the default); a server with another PUBLIC_URL or port rejects it: set PUBLIC_URL to the server's public URL`);
+  }
   const release = lockEmbedded(config);
   try {
-    const created = await issueTokenForMember(config, { customerDomain: customer, email, name: options.name ?? 'cli', bundle, expiresInDays: days });
+    const events = new EventCollector();
+    const created = await issueTokenForMember(config, { customerDomain: customer, email, name: options.name ?? 'cli', bundle, expiresInDays: days }, { bus: events });
+    // As the apps' audit events, storing the entry is best effort: the token exists either way.
+    await recordAuditEntries(config, events.take(AdminEvents.audit)).catch((err: unknown) => {
+      logger.write('warn', 'audit entry not stored', { error: err instanceof Error ? err.message : String(err) });
+    });
+    for (const { subject, payload } of events.remaining()) logger.info('event not sent (no message bus)', { subject, payload });
     console.error(`token ${created.id} for ${email} in ${customer}, bundle ${created.bundle}, expires ${created.expires_at}`);
     console.log(created.token);
   } finally {
@@ -81,7 +99,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case 'token':
       if (sub !== 'create') throw new UsageError('unknown token command (try: token create)');
-      await createToken(config, rest);
+      await createToken(config, Boolean(process.env.PUBLIC_URL), rest);
       return 0;
     case undefined:
     case 'help':

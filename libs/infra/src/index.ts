@@ -3,6 +3,7 @@ export * from './database/database.js';
 export * from './database/connect.js';
 export * from './database/data-dir-lock.js';
 export * from './database/sql.js';
+export * from './database/sql-runner.js';
 export * from './database/copy-rows.js';
 export * from './database/tenant.js';
 export * from './object-store/object-store.js';

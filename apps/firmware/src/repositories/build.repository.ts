@@ -2,7 +2,7 @@ import type { CustomerId, FwType } from '@app/contracts';
 import type { EntityManager } from 'typeorm';
 import { type BuildNotes, type BuildStatus, BuildEntity } from '../entities/build.entity.js';
 import type { Tenant } from '@app/infra';
-import { type Row, sql, toBuffer, toDate } from './sql-runner.js';
+import { type Row, sql, toBuffer, toDate } from '@app/infra';
 
 export interface BuildIdentity {
   readonly hwName: string;

@@ -1,7 +1,7 @@
 import type { CustomerId } from '@app/contracts';
 import type { EntityManager } from 'typeorm';
 import type { Tenant } from '@app/infra';
-import { sql } from './sql-runner.js';
+import { sql } from '@app/infra';
 
 export interface TagSyncOp {
   readonly id: number;

@@ -17,20 +17,21 @@ import { IssueTokenUseCase } from '../use-cases/issue-token/issue-token.usecase.
  * the identity schema, with no message bus and no running identity app (the same use case as
  * the `identity.tokens.issue` message). Opens the identity DataSource with openAppDatabase
  * (migrations included) and closes it again, unless the caller passes its own `dataSource`.
+ * The events the use case emits (its audit entry) go to `bus`; without one they are logged.
  * Throws ServiceError: 404 unknown customer or member, 403 bundle above the member's scopes
  * or disabled user, 409 suspended customer, 400 invalid input.
  *
  *   const token = await issueTokenForMember(loadConfig(), { customerDomain, email, name, bundle: 'uploader' });
  *   console.log(token.token);
  */
-export async function issueTokenForMember(config: ServiceConfig, request: IssueTokenRequest, options: { dataSource?: DataSource } = {}): Promise<CreatedToken> {
+export async function issueTokenForMember(config: ServiceConfig, request: IssueTokenRequest, options: { dataSource?: DataSource; bus?: MessageBus } = {}): Promise<CreatedToken> {
   const command = IssueTokenCommand.create(request);
   const dataSource = options.dataSource ?? (await openAppDatabase(config, IDENTITY_DATABASE));
   try {
     const store = new IdentityStore(dataSource);
     const clock = new SystemClock();
     const administrators = new Administrators(config);
-    const createToken = new CreateTokenUseCase(store, new SigningKeys(store, clock), new TokenCreators(store, administrators), administrators, new AuditTrail(new NoBus(), clock), clock, config);
+    const createToken = new CreateTokenUseCase(store, new SigningKeys(store, clock), new TokenCreators(store, administrators), administrators, new AuditTrail(options.bus ?? new NoBus(), clock), clock, config);
     return await new IssueTokenUseCase(store, administrators, createToken).execute(command);
   } finally {
     if (!options.dataSource) await dataSource.destroy();
@@ -38,8 +39,8 @@ export async function issueTokenForMember(config: ServiceConfig, request: IssueT
 }
 
 /**
- * The CLI runs without the message bus: its audit entry cannot reach the admin app, so it is
- * written as a log line (AuditTrail) and the event itself is logged here instead of sent.
+ * Without a bus of the caller's: the audit entry cannot reach the admin app, so it is written
+ * as a log line (AuditTrail) and the event itself is logged here instead of sent.
  */
 class NoBus extends MessageBus {
   private readonly logger = new JsonLogger('cli');

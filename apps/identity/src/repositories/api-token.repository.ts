@@ -2,7 +2,7 @@ import type { Bundle, CustomerId, Scope } from '@app/contracts';
 import { ApiTokenEntity } from '../entities/api-token.entity.js';
 import { CustomerEntity } from '../entities/customer.entity.js';
 import { UserEntity } from '../entities/user.entity.js';
-import { BaseRepository, toDate, toInt, toNullableDate } from './base.repository.js';
+import { BaseRepository, toDate, toInt, toNullableDate } from '@app/infra';
 
 export interface NewApiToken {
   readonly id: string;

@@ -1,6 +1,6 @@
 import type { CustomerId } from '@app/contracts';
 import { CustomerEntity, type CustomerStatus } from '../entities/customer.entity.js';
-import { BaseRepository } from './base.repository.js';
+import { BaseRepository } from '@app/infra';
 
 export interface NewCustomer {
   readonly id: string;

@@ -1,4 +1,4 @@
-import { BaseRepository } from './base.repository.js';
+import { BaseRepository } from '@app/infra';
 
 export class LockRepository extends BaseRepository {
   /**

@@ -1,5 +1,5 @@
 import { LoginAttemptEntity, type LoginAttemptKind } from '../entities/login-attempt.entity.js';
-import { BaseRepository, toInt, toNullableDate } from './base.repository.js';
+import { BaseRepository, toIntOrZero, toNullableDate } from '@app/infra';
 
 export class LoginAttemptRepository extends BaseRepository {
   async record(input: { kind: LoginAttemptKind; ip: string; email: string; at: Date }): Promise<void> {
@@ -15,7 +15,7 @@ export class LoginAttemptRepository extends BaseRepository {
       .addSelect('MIN(a.at)', 'oldest')
       .where(`a.kind = :kind AND ${column} = :value AND a.at > :since`, { kind: input.kind, value: input.value, since: input.since })
       .getRawOne<{ n: unknown; oldest: unknown }>();
-    return { count: toInt(row?.n), oldest: toNullableDate(row?.oldest) };
+    return { count: toIntOrZero(row?.n), oldest: toNullableDate(row?.oldest) };
   }
 
   /** Forgets attempts older than `before` (they no longer count against any limit). */

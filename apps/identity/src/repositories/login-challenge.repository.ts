@@ -1,6 +1,6 @@
 import { LoginChallengeEntity } from '../entities/login-challenge.entity.js';
 import { LOGIN_MAX_WRONG_GUESSES } from '../domain/limits.js';
-import { BaseRepository, toInt, toNullableDate } from './base.repository.js';
+import { BaseRepository, toInt, toIntOrZero, toNullableDate } from '@app/infra';
 
 export interface NewLoginChallenge {
   readonly id: string;
@@ -40,7 +40,7 @@ export class LoginChallengeRepository extends BaseRepository {
       .addSelect('MIN(c.created_at)', 'oldest')
       .where('c.email = :email AND c.created_at > :since', { email, since })
       .getRawOne<{ n: unknown; oldest: unknown }>();
-    return { count: toInt(row?.n), oldest: toNullableDate(row?.oldest) };
+    return { count: toIntOrZero(row?.n), oldest: toNullableDate(row?.oldest) };
   }
 
   /**

@@ -3,7 +3,7 @@ import { CustomerEntity } from '../entities/customer.entity.js';
 import { MembershipEntity } from '../entities/membership.entity.js';
 import { SessionEntity } from '../entities/session.entity.js';
 import { UserEntity } from '../entities/user.entity.js';
-import { BaseRepository, toDate, toNullableDate } from './base.repository.js';
+import { BaseRepository, toDate, toNullableDate } from '@app/infra';
 
 export interface UserMembership {
   readonly customerId: CustomerId;

@@ -1,6 +1,6 @@
 import { ApiTokenEntity } from '../entities/api-token.entity.js';
 import { SandboxTokenEntity } from '../entities/sandbox-token.entity.js';
-import { BaseRepository, toDate, toNullableDate } from './base.repository.js';
+import { BaseRepository, toDate, toNullableDate } from '@app/infra';
 
 export type SandboxBundle = SandboxTokenEntity['bundle'];
 

@@ -1,5 +1,5 @@
 import { SecretEntity } from '../entities/secret.entity.js';
-import { BaseRepository } from './base.repository.js';
+import { BaseRepository } from '@app/infra';
 
 export class SecretRepository extends BaseRepository {
   /** The named secret; the first caller's `candidate` wins when several replicas race. */

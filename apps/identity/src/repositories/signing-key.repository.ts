@@ -1,5 +1,5 @@
 import { SigningKeyEntity } from '../entities/signing-key.entity.js';
-import { BaseRepository } from './base.repository.js';
+import { BaseRepository } from '@app/infra';
 
 export interface NewSigningKey {
   readonly kid: string;

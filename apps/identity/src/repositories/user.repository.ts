@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { UserEntity } from '../entities/user.entity.js';
-import { BaseRepository } from './base.repository.js';
+import { BaseRepository } from '@app/infra';
 
 export class UserRepository extends BaseRepository {
   findByEmail(email: string): Promise<UserEntity | null> {

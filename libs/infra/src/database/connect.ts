@@ -1,11 +1,13 @@
 import { join, resolve } from 'node:path';
-import { DataSource, type DataSourceOptions, MigrationExecutor, type QueryRunner } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { ServiceConfig } from '../config/config.js';
-import { JsonLogger } from '../logging/logger.js';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 import type { AppDatabaseOptions } from './database.js';
+import { type MigrationReport, runMigrationsLocked, undoLastMigrationLocked, warnAboutPendingMigrations } from './migrations.js';
 import { EmbeddedDatabase } from './pglite-driver.js';
-import { assertSchemaName, quoteIdent } from './sql.js';
+import { assertSchemaName } from './sql.js';
+
+export type { MigrationReport } from './migrations.js';
 
 /**
  * Opening app databases. Two adapters, chosen by the config alone:
@@ -21,9 +23,7 @@ import { assertSchemaName, quoteIdent } from './sql.js';
  * app's schema; `synchronize` is always off, extensions are never installed and
  * `gen_random_uuid()` (pgcrypto, built in) generates uuids.
  *
- * Migrations: `CREATE SCHEMA IF NOT EXISTS <schema>` then the pending migrations (one
- * transaction each), all under `pg_advisory_lock(<migrations>, hashtext(<schema>))` held on the
- * same connection, so replicas of one app starting together run them exactly once.
+ * Running migrations (under the migration lock): migrations.ts.
  *
  * Result types are identical on both adapters (both are parsed by `pg`'s type parsers):
  * int8 / bigint / count(*) come back as decimal strings (convert with `toInt`), numeric as
@@ -33,8 +33,6 @@ import { assertSchemaName, quoteIdent } from './sql.js';
  */
 
 export const POSTGRES_POOL_SIZE = 10;
-/** First key of the advisory lock taken around schema creation + migrations ('migr'). */
-const MIGRATION_LOCK_CLASS = 0x6d696772;
 
 type Adapter = 'postgres' | 'embedded';
 
@@ -44,7 +42,6 @@ interface EmbeddedState {
   readonly database: Promise<EmbeddedDatabase>;
 }
 
-const logger = new JsonLogger('database');
 const openSources = new Map<DataSource, Adapter>();
 let embedded: EmbeddedState | null = null;
 /** DataSources being opened (not yet in openSources): the embedded database must stay open for them. */
@@ -116,13 +113,6 @@ async function openDataSource(config: ServiceConfig, options: AppDatabaseOptions
   return dataSource;
 }
 
-/** The migration results of {@link migrateAppDatabases}, per schema. */
-export interface MigrationReport {
-  readonly schema: string;
-  /** Names of the migrations applied now, oldest first (empty when up to date). */
-  readonly applied: string[];
-}
-
 /**
  * `npm run migrate`: creates each app's schema and runs its pending migrations (in the order
  * given), then closes what it opened (for the embedded database: PGlite and DATA_DIR's lock,
@@ -152,14 +142,7 @@ export async function migrateAppDatabases(config: ServiceConfig, optionsList: re
 export async function revertLastMigration(config: ServiceConfig, options: AppDatabaseOptions): Promise<string | null> {
   const dataSource = await openDataSource(config, options, 'none');
   try {
-    return await withMigrationLock(dataSource, options.schema, async (runner) => {
-      const executor = new MigrationExecutor(dataSource, runner);
-      executor.transaction = 'each';
-      const [last] = await executor.getExecutedMigrations();
-      if (!last) return null;
-      await executor.undoLastMigration();
-      return last.name;
-    });
+    return await undoLastMigrationLocked(dataSource, options.schema);
   } finally {
     await closeSource(dataSource);
     await closeEmbeddedIfUnused();
@@ -231,45 +214,4 @@ function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
     });
   }
   return embedded.database;
-}
-
-/**
- * Runs `work` on one connection holding the app's migration advisory lock. On the embedded
- * database the lock is trivially ours (one session) and the held connection already excludes
- * every other user of the session.
- */
-async function withMigrationLock<T>(dataSource: DataSource, schema: string, work: (runner: QueryRunner) => Promise<T>): Promise<T> {
-  const runner = dataSource.createQueryRunner('master');
-  try {
-    await runner.query('SELECT pg_advisory_lock($1, hashtext($2))', [MIGRATION_LOCK_CLASS, schema]);
-    try {
-      return await work(runner);
-    } finally {
-      await runner.query('SELECT pg_advisory_unlock($1, hashtext($2))', [MIGRATION_LOCK_CLASS, schema]).catch(() => undefined);
-    }
-  } finally {
-    await runner.release();
-  }
-}
-
-async function runMigrationsLocked(dataSource: DataSource, schema: string): Promise<string[]> {
-  const applied = await withMigrationLock(dataSource, schema, async (runner) => {
-    await runner.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
-    const executor = new MigrationExecutor(dataSource, runner);
-    executor.transaction = 'each';
-    return (await executor.executePendingMigrations()).map((m) => m.name);
-  });
-  if (applied.length) logger.info('migrations applied', { schema, migrations: applied });
-  return applied;
-}
-
-async function warnAboutPendingMigrations(dataSource: DataSource, schema: string): Promise<void> {
-  try {
-    const pending = await new MigrationExecutor(dataSource).getPendingMigrations();
-    if (pending.length) {
-      logger.write('warn', 'pending migrations: run `npm run migrate`', { schema, migrations: pending.map((m) => m.name) });
-    }
-  } catch (err) {
-    logger.write('warn', 'could not check pending migrations', { schema, error: err instanceof Error ? err.message : String(err) });
-  }
 }

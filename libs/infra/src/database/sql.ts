@@ -19,6 +19,28 @@ export function toInt(value: unknown): number {
   return result;
 }
 
+/** Like toInt, but an absent value (no row, NULL) counts as 0. */
+export function toIntOrZero(value: unknown): number {
+  return value === null || value === undefined ? 0 : toInt(value);
+}
+
+/** timestamptz arrives as a Date (pg) or as text: answer a Date either way. */
+export function toDate(value: unknown): Date {
+  return value instanceof Date ? value : new Date(String(value));
+}
+
+export function toNullableDate(value: unknown): Date | null {
+  return value === null || value === undefined ? null : toDate(value);
+}
+
+/** bytea arrives as a Buffer, a Uint8Array or hex text (\\x...): answer a Buffer. */
+export function toBuffer(value: unknown): Buffer {
+  if (Buffer.isBuffer(value)) return value;
+  if (value instanceof Uint8Array) return Buffer.from(value);
+  const text = String(value);
+  return text.startsWith('\\x') ? Buffer.from(text.slice(2), 'hex') : Buffer.from(text, 'latin1');
+}
+
 function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'bigint') return `${value}n`;

@@ -3,7 +3,8 @@ import type { AppName } from '@app/contracts';
 import type { ServiceConfig } from '../config/config.js';
 import { InProcessMessageBus, InProcessServer } from './in-process.js';
 import type { MessageBus } from './message-bus.js';
-import { NatsMessageBus, NatsMessageServer } from './nats.js';
+import { NatsMessageBus } from './nats-bus.js';
+import { NatsMessageServer } from './nats-server.js';
 
 export { IN_PROCESS_TRANSPORT, resetInProcessBroker } from './in-process.js';
 

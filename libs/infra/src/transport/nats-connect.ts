@@ -45,3 +45,11 @@ export function connectNats(options: ConnectionOptions): Promise<NatsConnection>
 export function writesPerTurn(connection: NatsConnection): boolean {
   return (connection as unknown as { protocol?: { transport?: unknown } }).protocol?.transport instanceof TurnBatchedTransport;
 }
+
+/** NATS_URL may list several servers, comma-separated. */
+export function natsServers(natsUrl: string): string[] {
+  return natsUrl
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

@@ -12,7 +12,7 @@ export interface SqlResult {
  * Runs one parameterised statement ($1, $2...) and answers rows and affected count alike for
  * every kind of statement (TypeORM's plain query() shapes UPDATE/DELETE results differently).
  * Inside a transaction pass its EntityManager: on the embedded database a statement outside
- * an open transaction waits for it (STACK.md).
+ * an open transaction waits for it (one connection serves the whole process).
  */
 export async function sql(executor: DataSource | EntityManager, text: string, params: readonly unknown[] = []): Promise<SqlResult> {
   if (executor instanceof EntityManager && executor.queryRunner) {
@@ -28,13 +28,11 @@ export async function sql(executor: DataSource | EntityManager, text: string, pa
   }
 }
 
-export function toDate(value: unknown): Date {
-  return value instanceof Date ? value : new Date(String(value));
-}
-
-export function toBuffer(value: unknown): Buffer {
-  if (Buffer.isBuffer(value)) return value;
-  if (value instanceof Uint8Array) return Buffer.from(value);
-  const text = String(value);
-  return text.startsWith('\\x') ? Buffer.from(text.slice(2), 'hex') : Buffer.from(text, 'latin1');
+/**
+ * A repository is bound to an EntityManager: the DataSource's own, or a transaction's (see a
+ * store's transaction()), so that a query inside a transaction never waits for that
+ * transaction (the embedded database has one connection).
+ */
+export abstract class BaseRepository {
+  constructor(protected readonly manager: EntityManager) {}
 }

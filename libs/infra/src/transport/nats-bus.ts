@@ -1,38 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { type MessageHandler, NatsContext, NatsResponseJSONDeserializer, ServerNats, type WritePacket } from '@nestjs/microservices';
+import { NatsResponseJSONDeserializer, type WritePacket } from '@nestjs/microservices';
 import { NatsRecordSerializer } from '@nestjs/microservices/serializers/nats-record.serializer.js';
-import { type ConnectionOptions, headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { ErrorCode, type EventDef, type MessageDef, ServiceError } from '@app/contracts';
 import { traceHeaders, withClientSpan, withRemoteSpan } from '../telemetry/telemetry.js';
-import {
-  appOfPattern,
-  didNotAnswer,
-  directReply,
-  headerRecord,
-  InFlight,
-  logError,
-  processEvent,
-  processRequest,
-  replyError,
-  type ServerHooks,
-  transportLogger,
-  unavailable,
-} from './dispatch.js';
+import { appOfPattern, didNotAnswer, directReply, headerRecord, logError, replyError, transportLogger, unavailable } from './dispatch.js';
 import { requestOfMessage } from '../logging/logger.js';
 import { MessageBus, type SendOptions } from './message-bus.js';
-import { connectNats } from './nats-connect.js';
+import { connectNats, natsServers } from './nats-connect.js';
 
 /** How long a send waits for the bus connection itself before answering Unavailable. */
 const CONNECT_WAIT_MS = 2_000;
-/** How long a closing server lets running handlers finish. */
-const CLOSE_GRACE_MS = 10_000;
-
-function servers(natsUrl: string): string[] {
-  return natsUrl
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
 
 function toNatsHeaders(record: Record<string, string>): MsgHdrs | undefined {
   const entries = Object.entries(record);
@@ -56,85 +34,6 @@ interface Subscriber {
   readonly queue?: string;
   subscription: Subscription | null;
   deliver(msg: Msg): void;
-}
-
-/**
- * Nest's ServerNats in queue group `<app>` (so replicas share the work; subjects are the
- * message patterns and queue-event subjects), with every handler run in a span continuing
- * the sender's trace and in the log context of the request. Closing drains: no new
- * messages are taken, running handlers may finish (10 s at most), then the connection closes.
- */
-export class NatsMessageServer extends ServerNats {
-  private readonly inFlight = new InFlight();
-  private readonly subs: Subscription[] = [];
-  private readonly hooks: ServerHooks;
-
-  private readonly connectionOptions: ConnectionOptions;
-
-  constructor(natsUrl: string, readonly app: string) {
-    const connection: ConnectionOptions = { servers: servers(natsUrl), name: app, maxReconnectAttempts: -1 };
-    super({ ...connection, queue: app });
-    this.connectionOptions = connection;
-    this.hooks = {
-      getHandlerByPattern: (pattern) => this.cachedHandler(pattern),
-      runWithProcessingHooks: (context, fn) => this.runWithProcessingHooks(context, fn),
-    };
-  }
-
-  /** As ServerNats's own, through the turn-batched transport (connectNats): replies leave together. */
-  override createNatsClient(): Promise<NatsConnection> {
-    return connectNats(this.connectionOptions);
-  }
-
-  /** As ServerNats.bindEvents, keeping the subscriptions so close() can drain them. */
-  override bindEvents(client: NatsConnection): void {
-    const defaultQueue = this.app;
-    for (const [channel, handler] of this.messageHandlers) {
-      const queue = (handler.extras?.queue as string | undefined) ?? defaultQueue;
-      const onMessage = this.getMessageHandler(channel) as (err: Error | null, msg: Msg) => void;
-      this.subs.push(client.subscribe(channel, { queue, callback: onMessage.bind(this) }));
-    }
-  }
-
-  /** Nest's lookup JSON.parses (and throws for) every plain subject: once per subject is enough. */
-  private readonly handlerCache = new Map<string, MessageHandler | null>();
-  private cachedHandler(pattern: string): MessageHandler | null {
-    let handler = this.handlerCache.get(pattern);
-    if (handler === undefined) {
-      handler = this.getHandlerByPattern(pattern);
-      this.handlerCache.set(pattern, handler);
-    }
-    return handler;
-  }
-
-  override handleMessage(channel: string, natsMsg: Msg): Promise<void> {
-    return this.inFlight.track(this.receive(channel, natsMsg));
-  }
-
-  private async receive(channel: string, natsMsg: Msg): Promise<void> {
-    const context = new NatsContext([natsMsg.subject, natsMsg.headers]);
-    const message = (await this.deserializer.deserialize(natsMsg, { channel, replyTo: natsMsg.reply })) as { id?: string; data?: unknown };
-    const headers = headerRecord(natsMsg.headers);
-    if (message.id === undefined) {
-      return withRemoteSpan(channel, headers, (span) => processEvent(this.hooks, channel, message.data, context, span));
-    }
-    const publish = this.getPublisher(natsMsg, message.id, context) as (packet: WritePacket) => unknown;
-    return withRemoteSpan(channel, headers, (span) => processRequest(this.hooks, channel, message.data, context, publish, span));
-  }
-
-  override async close(): Promise<void> {
-    let client: NatsConnection | undefined;
-    try {
-      client = this.unwrap<NatsConnection>();
-    } catch {
-      return; // never listened, or already closed
-    }
-    const subs = this.subs.splice(0);
-    await Promise.allSettled(subs.map((sub) => sub.drain()));
-    await this.inFlight.settle(CLOSE_GRACE_MS);
-    await client.drain().catch(() => undefined);
-    await super.close();
-  }
 }
 
 /**
@@ -168,7 +67,7 @@ export class NatsMessageBus extends MessageBus {
   private connect(): Promise<NatsConnection> {
     if (this.connection) return this.connection;
     const attempt: Promise<NatsConnection> = connectNats({
-      servers: servers(this.natsUrl),
+      servers: natsServers(this.natsUrl),
       name: `${this.app}-bus`,
       maxReconnectAttempts: -1,
       timeout: CONNECT_WAIT_MS,
