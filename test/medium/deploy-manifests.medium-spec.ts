@@ -10,9 +10,10 @@
  *   (assertDistributedConfig in apps/<app>/src/main.ts or libs/platform/src/run-app.ts);
  * - ports match PORT, gateway probes use /readyz and /healthz, every Deployment has a
  *   Service whose selector matches its pods, HPAs and Ingress backends point at real objects;
- * - libs/infra/src/config/variables.ts lists exactly the variables config.ts reads, the
- *   table of docs/configuration.md lists the same ones in the same order with the same
- *   defaults, and every `npm run <script>` that README.md or docs/*.md shows exists.
+ * - libs/infra/src/config/variables.ts lists exactly the variables config.ts reads, with the
+ *   defaults loadConfig applies; the table of docs/configuration.md lists the same ones in the
+ *   same order with the same defaults; every `npm run <script>` that README.md or docs/*.md
+ *   shows exists.
  *
  * No YAML parser is installed: the manifests keep to a small YAML subset read by
  * `parseYamlDocuments` below, which refuses anything outside it (so the subset cannot
@@ -680,6 +681,30 @@ export function checkVariableList(facts: CodeFacts): string[] {
   return [...new Set(problems)];
 }
 
+/**
+ * The defaults variables.ts states, against loadConfig: setting a variable to its stated
+ * default must change nothing. Defaults that are not a literal value ("unset...", ones naming
+ * another variable or a placeholder) are skipped. S3_BUCKET is set so the S3_* defaults apply.
+ */
+export function checkVariableDefaults(facts: CodeFacts): string[] {
+  const problems: string[] = [];
+  const base = { S3_BUCKET: 'bucket' };
+  const expected = JSON.stringify(loadConfig(base));
+  for (const variable of facts.documentedVariables) {
+    const literal = variable.default.split(' ')[0]!;
+    if (literal === 'unset' || literal.startsWith('unset:') || /[$<]/.test(literal) || variable.name.endsWith('*')) continue;
+    let actual: string;
+    try {
+      actual = JSON.stringify(loadConfig({ ...base, [variable.name]: literal }));
+    } catch (err) {
+      problems.push(`variables.ts: the default of ${variable.name}, "${literal}", is refused: ${err instanceof Error ? err.message : String(err)}`);
+      continue;
+    }
+    if (actual !== expected) problems.push(`variables.ts: ${variable.name} does not default to "${literal}" in config.ts`);
+  }
+  return problems;
+}
+
 /** The table of docs/configuration.md (`| \`NAME\` | default | meaning |`) against the list. */
 export function checkConfigurationDoc(doc: string, facts: CodeFacts, file = 'docs/configuration.md'): string[] {
   const problems: string[] = [];
@@ -767,6 +792,7 @@ describe('operator files against the code', () => {
 
   it('variables.ts lists exactly the variables the code reads, and docs/configuration.md documents that list', () => {
     expect(checkVariableList(facts)).toEqual([]);
+    expect(checkVariableDefaults(facts)).toEqual([]);
     expect(checkConfigurationDoc(readRepoFile('docs/configuration.md'), facts)).toEqual([]);
   });
 
@@ -949,7 +975,7 @@ spec:
     expect(problems.some((p) => p.includes('running as a separate app needs DOWNLOAD_LINK_SECRET'))).toBe(true);
   });
 
-  it('variables.ts: a variable config.ts reads but the list lacks, one it lists but nobody reads', () => {
+  it('variables.ts: a variable config.ts reads but the list lacks, one it lists but nobody reads, wrong defaults', () => {
     const broken: CodeFacts = {
       ...facts,
       documentedVariables: [...facts.documentedVariables.filter((v) => v.name !== 'DATABASE_URL'), { name: 'TRUST_PROXY', default: 'unset', meaning: '' }],
@@ -958,6 +984,14 @@ spec:
       'variables.ts: does not list DATABASE_URL, which config.ts reads',
       'variables.ts: lists TRUST_PROXY, which config.ts does not read',
       'variables.ts: TRUST_PROXY needs a default and a meaning',
+    ]);
+    const wrongDefaults: CodeFacts = {
+      ...facts,
+      documentedVariables: facts.documentedVariables.map((v) => (v.name === 'PORT' ? { ...v, default: '80' } : v.name === 'LOG_LEVEL' ? { ...v, default: 'verbose' } : v)),
+    };
+    expect(checkVariableDefaults(wrongDefaults)).toEqual([
+      'variables.ts: PORT does not default to "80" in config.ts',
+      'variables.ts: the default of LOG_LEVEL, "verbose", is refused: LOG_LEVEL must be debug, info, warn or error',
     ]);
   });
 
