@@ -1,5 +1,5 @@
 /**
- * The operator files (docker-compose.yml, k8s/, deploy/Dockerfile, README.md) checked
+ * The operator files (docker-compose.yml, k8s/, deploy/Dockerfile, README.md, docs/) checked
  * against the code, since nothing here can run them (no Docker engine, no cluster):
  *
  * - every app a manifest runs exists (apps/<app>/src/main.ts, `npm run start:<app>`), and
@@ -10,8 +10,10 @@
  *   (assertDistributedConfig in apps/<app>/src/main.ts or libs/platform/src/run-app.ts);
  * - ports match PORT, gateway probes use /readyz and /healthz, every Deployment has a
  *   Service whose selector matches its pods, HPAs and Ingress backends point at real objects;
- * - README's configuration table lists exactly the variables config.ts reads, and every
- *   `npm run <script>` it shows exists.
+ * - libs/infra/src/config/variables.ts lists exactly the variables config.ts reads, with the
+ *   defaults loadConfig applies; the table of docs/configuration.md lists the same ones in the
+ *   same order with the same defaults; every `npm run <script>` that README.md or docs/*.md
+ *   shows exists.
  *
  * No YAML parser is installed: the manifests keep to a small YAML subset read by
  * `parseYamlDocuments` below, which refuses anything outside it (so the subset cannot
@@ -24,6 +26,7 @@ import { describe, expect, it } from '@jest/globals';
 import { APP_NAMES } from '../../libs/contracts/src/apps.js';
 import { assertDistributedConfig, loadConfig, type ServiceConfig } from '../../libs/infra/src/config/config.js';
 import { compareVersions } from '../../libs/infra/src/runtime/supported-node.js';
+import { CONFIG_VARIABLES, type ConfigVariable } from '../../libs/infra/src/config/variables.js';
 
 const ROOT = resolve(process.cwd());
 
@@ -248,6 +251,8 @@ export interface CodeFacts {
   readonly npmScripts: Readonly<Record<string, string>>;
   /** Environment variables libs/infra/src/config/config.ts reads. */
   readonly configVariables: ReadonlySet<string>;
+  /** The documented list, libs/infra/src/config/variables.ts. */
+  readonly documentedVariables: readonly ConfigVariable[];
   readonly defaultPort: number;
   /** The Node.js the project runs on: package.json's engines and pinned `node`, and the entry points' minimum. */
   readonly runtime: { readonly engines: string; readonly pinned: string; readonly minimum: string };
@@ -281,6 +286,7 @@ export function codeFacts(): CodeFacts {
     appNames: APP_NAMES,
     npmScripts: pkg.scripts,
     configVariables,
+    documentedVariables: CONFIG_VARIABLES,
     defaultPort: port ? Number(port[1]) : NaN,
     runtime: { engines: pkg.engines.node, pinned: pkg.devDependencies.node ?? '', minimum },
     exists: (path) => existsSync(join(ROOT, path)),
@@ -670,22 +676,79 @@ export function checkRuntime(runtime: CodeFacts['runtime']): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// README.md and deploy/Dockerfile
+// libs/infra/src/config/variables.ts, docs/configuration.md, README.md + docs/*.md, deploy/Dockerfile
 
-export function checkReadme(readme: string, facts: CodeFacts): string[] {
+/** Does `name` (a variable or the `OTEL_*` group) cover the variable config.ts reads? */
+function covers(name: string, variable: string): boolean {
+  return name === variable || (name === 'OTEL_*' && variable.startsWith('OTEL_'));
+}
+
+/** The structured list of variables against what config.ts reads, both ways. */
+export function checkVariableList(facts: CodeFacts): string[] {
   const problems: string[] = [];
-  const section = /^## Configuration\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1];
-  if (!section) return ['README.md: no "## Configuration" section'];
-  const documented = new Set([...section.matchAll(/^\| `([A-Z][A-Z0-9_]*\*?)` \|/gm)].map((m) => m[1]!));
+  const listed = facts.documentedVariables.map((v) => v.name);
   for (const variable of facts.configVariables) {
-    const covered = documented.has(variable) || (variable.startsWith('OTEL_') && documented.has('OTEL_*'));
-    if (!covered) problems.push(`README.md: the configuration table does not list ${variable}`);
+    if (!listed.some((name) => covers(name, variable))) problems.push(`variables.ts: does not list ${variable}, which config.ts reads`);
   }
-  for (const variable of documented) {
-    if (variable !== 'OTEL_*' && !facts.configVariables.has(variable)) problems.push(`README.md: the configuration table lists ${variable}, which config.ts does not read`);
+  for (const name of listed) {
+    if (name !== 'OTEL_*' && !facts.configVariables.has(name)) problems.push(`variables.ts: lists ${name}, which config.ts does not read`);
+    if (listed.indexOf(name) !== listed.lastIndexOf(name)) problems.push(`variables.ts: lists ${name} twice`);
   }
-  for (const [, script, placeholder] of readme.matchAll(/npm run ([\w:-]+)(<)?/g)) {
-    if (!placeholder && !(script! in facts.npmScripts)) problems.push(`README.md: "npm run ${script}" is not a script in package.json`);
+  for (const variable of facts.documentedVariables) {
+    if (!variable.default.trim() || !variable.meaning.trim()) problems.push(`variables.ts: ${variable.name} needs a default and a meaning`);
+  }
+  return [...new Set(problems)];
+}
+
+/**
+ * The defaults variables.ts states, against loadConfig: setting a variable to its stated
+ * default must change nothing. Defaults that are not a literal value ("unset...", ones naming
+ * another variable or a placeholder) are skipped. S3_BUCKET is set so the S3_* defaults apply.
+ */
+export function checkVariableDefaults(facts: CodeFacts): string[] {
+  const problems: string[] = [];
+  const base = { S3_BUCKET: 'bucket' };
+  const expected = JSON.stringify(loadConfig(base));
+  for (const variable of facts.documentedVariables) {
+    const literal = variable.default.split(' ')[0]!;
+    if (literal === 'unset' || literal.startsWith('unset:') || /[$<]/.test(literal) || variable.name.endsWith('*')) continue;
+    let actual: string;
+    try {
+      actual = JSON.stringify(loadConfig({ ...base, [variable.name]: literal }));
+    } catch (err) {
+      problems.push(`variables.ts: the default of ${variable.name}, "${literal}", is refused: ${err instanceof Error ? err.message : String(err)}`);
+      continue;
+    }
+    if (actual !== expected) problems.push(`variables.ts: ${variable.name} does not default to "${literal}" in config.ts`);
+  }
+  return problems;
+}
+
+/** The table of docs/configuration.md (`| \`NAME\` | default | meaning |`) against the list. */
+export function checkConfigurationDoc(doc: string, facts: CodeFacts, file = 'docs/configuration.md'): string[] {
+  const problems: string[] = [];
+  const rows = [...doc.matchAll(/^\| `([A-Z][A-Z0-9_]*\*?)` \| ([^|]*) \|/gm)].map((m) => ({ name: m[1]!, default: m[2]!.replace(/`/g, '').trim() }));
+  if (rows.length === 0) return [`${file}: no configuration table`];
+  const listed = facts.documentedVariables;
+  for (const variable of listed) {
+    const row = rows.find((r) => r.name === variable.name);
+    if (!row) problems.push(`${file}: the configuration table does not list ${variable.name}`);
+    else if (row.default !== variable.default) problems.push(`${file}: ${variable.name} defaults to "${row.default}" in the table but "${variable.default}" in variables.ts`);
+  }
+  for (const row of rows) {
+    if (!listed.some((v) => v.name === row.name)) problems.push(`${file}: the configuration table lists ${row.name}, which variables.ts does not`);
+  }
+  const order = rows.map((r) => r.name).filter((name) => listed.some((v) => v.name === name));
+  const expected = listed.map((v) => v.name).filter((name) => order.includes(name));
+  if (order.join() !== expected.join()) problems.push(`${file}: the configuration table is not in the order of variables.ts`);
+  return problems;
+}
+
+/** Every `npm run <script>` a document shows is a script of package.json. */
+export function checkNpmScripts(text: string, facts: CodeFacts, file: string): string[] {
+  const problems: string[] = [];
+  for (const [, script, placeholder] of text.matchAll(/npm run ([\w:-]+)(<)?/g)) {
+    if (!placeholder && !(script! in facts.npmScripts)) problems.push(`${file}: "npm run ${script}" is not a script in package.json`);
   }
   return problems;
 }
@@ -755,8 +818,16 @@ describe('operator files against the code', () => {
     expect(checkRuntime(facts.runtime)).toEqual([]);
   });
 
-  it('README.md documents exactly the variables the code reads, and only npm scripts that exist', () => {
-    expect(checkReadme(readRepoFile('README.md'), facts)).toEqual([]);
+  it('variables.ts lists exactly the variables the code reads, and docs/configuration.md documents that list', () => {
+    expect(checkVariableList(facts)).toEqual([]);
+    expect(checkVariableDefaults(facts)).toEqual([]);
+    expect(checkConfigurationDoc(readRepoFile('docs/configuration.md'), facts)).toEqual([]);
+  });
+
+  it('README.md and docs/*.md show only npm scripts that exist', () => {
+    const documents = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+    expect(documents.length).toBeGreaterThan(1);
+    expect(documents.flatMap((file) => checkNpmScripts(readRepoFile(file), facts, file))).toEqual([]);
   });
 });
 
@@ -942,12 +1013,37 @@ spec:
     expect(problems.some((p) => p.includes('running as a separate app needs DOWNLOAD_LINK_SECRET'))).toBe(true);
   });
 
-  it('README and Dockerfile: undocumented variables, unknown scripts, root user', () => {
-    const readme = '# x\n\n## Configuration\n\n| Variable | Default | Meaning |\n|---|---|---|\n| `PORT` | 8080 | port |\n| `TRUST_PROXY` | unset | ? |\n\n## Next\n\nRun `npm run start:everything`.\n';
-    const problems = checkReadme(readme, facts);
-    expect(problems).toContain('README.md: the configuration table does not list DATABASE_URL');
-    expect(problems).toContain('README.md: the configuration table lists TRUST_PROXY, which config.ts does not read');
-    expect(problems).toContain('README.md: "npm run start:everything" is not a script in package.json');
+  it('variables.ts: a variable config.ts reads but the list lacks, one it lists but nobody reads, wrong defaults', () => {
+    const broken: CodeFacts = {
+      ...facts,
+      documentedVariables: [...facts.documentedVariables.filter((v) => v.name !== 'DATABASE_URL'), { name: 'TRUST_PROXY', default: 'unset', meaning: '' }],
+    };
+    expect(checkVariableList(broken)).toEqual([
+      'variables.ts: does not list DATABASE_URL, which config.ts reads',
+      'variables.ts: lists TRUST_PROXY, which config.ts does not read',
+      'variables.ts: TRUST_PROXY needs a default and a meaning',
+    ]);
+    const wrongDefaults: CodeFacts = {
+      ...facts,
+      documentedVariables: facts.documentedVariables.map((v) => (v.name === 'PORT' ? { ...v, default: '80' } : v.name === 'LOG_LEVEL' ? { ...v, default: 'verbose' } : v)),
+    };
+    expect(checkVariableDefaults(wrongDefaults)).toEqual([
+      'variables.ts: PORT does not default to "80" in config.ts',
+      'variables.ts: the default of LOG_LEVEL, "verbose", is refused: LOG_LEVEL must be debug, info, warn or error',
+    ]);
+  });
+
+  it('docs, README and Dockerfile: undocumented variables, wrong defaults, unknown scripts, root user', () => {
+    const doc = '# x\n\n| Variable | Default | Meaning |\n|---|---|---|\n| `DATA_DIR` | `./data` | dir |\n| `PORT` | `80` | port |\n| `TRUST_PROXY` | unset | ? |\n';
+    const problems = checkConfigurationDoc(doc, facts);
+    expect(problems).toContain('docs/configuration.md: the configuration table does not list DATABASE_URL');
+    expect(problems).toContain('docs/configuration.md: PORT defaults to "80" in the table but "8080" in variables.ts');
+    expect(problems).toContain('docs/configuration.md: the configuration table lists TRUST_PROXY, which variables.ts does not');
+    expect(problems).toContain('docs/configuration.md: the configuration table is not in the order of variables.ts');
+    expect(checkConfigurationDoc('# nothing\n', facts)).toEqual(['docs/configuration.md: no configuration table']);
+    expect(checkNpmScripts('Run `npm run start:everything`, or `npm run start:<app>`.\n', facts, 'README.md')).toEqual([
+      'README.md: "npm run start:everything" is not a script in package.json',
+    ]);
     expect(checkDockerfile('FROM node:20\nRUN npm ci\nCMD ["node", "dist/apps/nothing/src/main.js"]\n', facts)).toEqual([
       `deploy/Dockerfile: the base image runs Node.js 20, the project pins ${facts.runtime.pinned} (package.json devDependencies.node)`,
       'deploy/Dockerfile: does not build with scripts/build.mjs',

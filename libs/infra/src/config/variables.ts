@@ -1,0 +1,48 @@
+/**
+ * Every environment variable the service reads, with its default and a one-line meaning: the
+ * list docs/configuration.md documents. test/medium/deploy-manifests.medium-spec.ts checks it
+ * both ways against what config.ts reads, and checks the table of docs/configuration.md
+ * against it (same variables, same order, same defaults), so none of the three drifts.
+ *
+ * `OTEL_*` stands for the standard OpenTelemetry variables, which config.ts only looks at as a
+ * group (any of them switches tracing on).
+ */
+export interface ConfigVariable {
+  readonly name: string;
+  /** The default as docs/configuration.md writes it (without backticks). */
+  readonly default: string;
+  readonly meaning: string;
+}
+
+export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
+  { name: 'PORT', default: '8080', meaning: 'HTTP port of the gateway (standalone: of the whole service).' },
+  { name: 'PUBLIC_URL', default: 'http://localhost:$PORT', meaning: 'Base address of the service: token issuer, links in mails, download links.' },
+  { name: 'DATA_DIR', default: './data', meaning: 'Embedded mode: database, files, mail outbox and download-link key; one process per directory.' },
+  { name: 'OPERATOR_DOMAIN', default: 'operator.local', meaning: "The operator's admin customer, whose members are the service administrators." },
+  { name: 'OPERATOR_ADMIN_EMAIL', default: 'unset', meaning: 'Invited as owner of the admin customer at start-up while it has none.' },
+  { name: 'SANDBOX_DOMAIN', default: 'unset', meaning: 'Creates a sandbox customer with public tokens shown on /docs.' },
+  { name: 'SMTP_URL', default: 'unset', meaning: 'SMTP server for mail; unset, mail is written to $DATA_DIR/outbox.' },
+  { name: 'MAIL_FROM', default: 'no-reply@<host of PUBLIC_URL>', meaning: 'Sender address of mail.' },
+  { name: 'METRICS_TOKEN', default: 'unset', meaning: 'Bearer token for GET /metrics.' },
+  { name: 'DATABASE_URL', default: 'unset: embedded PGlite under $DATA_DIR/db', meaning: 'PostgreSQL (15 or later); one schema per app.' },
+  { name: 'NATS_URL', default: 'unset: in-process bus', meaning: 'NATS server(s), comma-separated.' },
+  { name: 'REDIS_URL', default: 'unset: in-process job runner', meaning: 'Redis for the job queues (noeviction).' },
+  { name: 'S3_BUCKET', default: 'unset: files under $DATA_DIR/objects', meaning: 'Bucket of every file; setting it switches to S3.' },
+  { name: 'S3_ENDPOINT', default: 'unset: AWS S3', meaning: 'Endpoint of an S3-compatible store.' },
+  { name: 'S3_PUBLIC_ENDPOINT', default: 'unset: S3_ENDPOINT', meaning: 'Address of the store as devices and browsers reach it; pre-signed URLs are signed for it.' },
+  { name: 'S3_REGION', default: 'us-east-1', meaning: 'Region of the bucket.' },
+  { name: 'S3_ACCESS_KEY_ID', default: "unset: the AWS SDK's default credentials", meaning: 'Access key (with S3_SECRET_ACCESS_KEY).' },
+  { name: 'S3_SECRET_ACCESS_KEY', default: 'unset', meaning: 'Secret key.' },
+  { name: 'S3_FORCE_PATH_STYLE', default: 'false', meaning: 'Path-style bucket addressing (MinIO, most non-AWS stores).' },
+  { name: 'DOWNLOAD_LINK_SECRET', default: 'unset: generated into $DATA_DIR/download-link.key', meaning: 'HMAC key of the 5-minute /dl links; the same on every gateway.' },
+  { name: 'FIRMWARE_MAX_BYTES', default: '536870912 (512 MiB)', meaning: 'Largest firmware binary; larger is 413.' },
+  { name: 'CREDENTIAL_CACHE_SECONDS', default: '15 (at most 30)', meaning: 'How long a gateway trusts a cached credential status or customer lookup.' },
+  { name: 'DOWNLOAD_RATE_PER_MINUTE', default: '120', meaning: '/dl downloads per client address per minute, per gateway process.' },
+  { name: 'LOGIN_RATE_PER_IP_PER_HOUR', default: '100', meaning: 'POST /auth/login per client address per hour.' },
+  { name: 'LOGIN_VERIFY_RATE_PER_IP_PER_HOUR', default: '100', meaning: 'Code verifications and magic-link confirmations per client address per hour.' },
+  { name: 'LOGIN_VERIFY_RATE_PER_EMAIL_PER_HOUR', default: '50', meaning: 'Code verifications and magic-link confirmations per email address per hour.' },
+  { name: 'REFRESH_REUSE_GRACE_SECONDS', default: '10 (at most 60)', meaning: 'How long a just-rotated refresh token is still answered with its successor.' },
+  { name: 'UPDATE_CHECK_RATE_PER_MINUTE', default: '300', meaning: 'Public update checks per client address per minute, per gateway process.' },
+  { name: 'LOG_LEVEL', default: 'info', meaning: 'debug, info, warn or error.' },
+  { name: 'OTEL_*', default: 'unset: tracing off', meaning: 'Standard OpenTelemetry variables; any of them switches tracing on.' },
+];
