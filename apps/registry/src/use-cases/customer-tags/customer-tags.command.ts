@@ -1,11 +1,5 @@
-import { asCustomerId, type CustomerId, ServiceError, TAG_RULE, isTagName } from '@app/contracts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function customerIdOf(value: unknown): CustomerId {
-  if (typeof value !== 'string' || !UUID.test(value)) throw ServiceError.badRequest(`customer id must be a UUID: ${String(value)}`);
-  return asCustomerId(value.toLowerCase());
-}
+import { type CustomerId, ServiceError, TAG_RULE, isTagName } from '@app/contracts';
+import { customerIdOf } from '../../domain/customer-id.js';
 
 function tagOf(value: unknown): string {
   if (!isTagName(value)) throw ServiceError.badRequest(TAG_RULE);

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CustomerId, TagCounts } from '@app/contracts';
-import { DeviceRepository } from '../../repositories/device.repository.js';
-import { DeviceNotifier } from '../../services/device-notifier.js';
+import { RegistryStore } from '../../repositories/registry.store.js';
+import { DeviceChanges } from '../../services/device-changes.js';
 import type { CustomerTagCommand } from './customer-tags.command.js';
 
 /**
@@ -14,25 +14,25 @@ import type { CustomerTagCommand } from './customer-tags.command.js';
 @Injectable()
 export class CustomerTags {
   constructor(
-    @Inject(DeviceRepository) private readonly repository: DeviceRepository,
-    @Inject(DeviceNotifier) private readonly notifier: DeviceNotifier,
+    @Inject(RegistryStore) private readonly store: RegistryStore,
+    @Inject(DeviceChanges) private readonly changes: DeviceChanges,
   ) {}
 
   async counts(customerId: CustomerId): Promise<TagCounts> {
-    return Object.fromEntries(await this.repository.tagCounts(customerId));
+    return Object.fromEntries(await this.store.repos.tags.tagCounts(customerId));
   }
 
   /** `devices`: devices carrying the new name afterwards. */
   async rename(command: CustomerTagCommand): Promise<{ devices: number }> {
-    const { changed, devices } = await this.repository.renameTag({ customerId: command.customerId, from: command.tag, to: command.to! });
-    if (changed > 0) this.notifier.deviceChanged(command.customerId, null);
+    const { changed, devices } = await this.store.transaction(({ tags }) => tags.renameTag({ customerId: command.customerId, from: command.tag, to: command.to! }));
+    if (changed > 0) this.changes.deviceChanged(command.customerId, null);
     return { devices };
   }
 
   /** `devices`: devices that carried the tag. */
   async delete(command: CustomerTagCommand): Promise<{ devices: number }> {
-    const devices = await this.repository.deleteTag({ customerId: command.customerId, tag: command.tag });
-    if (devices > 0) this.notifier.deviceChanged(command.customerId, null);
+    const devices = await this.store.transaction(({ tags }) => tags.deleteTag({ customerId: command.customerId, tag: command.tag }));
+    if (devices > 0) this.changes.deviceChanged(command.customerId, null);
     return { devices };
   }
 }

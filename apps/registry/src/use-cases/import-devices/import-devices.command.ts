@@ -1,5 +1,5 @@
 import { type CustomerId, ErrorCode, type RequestContext, requireTenant, ServiceError, type StagedFile, type TenantRequestContext } from '@app/contracts';
-import { canWriteTags } from '../../domain/scopes.js';
+import { canWriteTags } from '../../domain/access.js';
 
 export type ImportFormat = 'csv' | 'json';
 
