@@ -12,12 +12,14 @@ import { ChangeDeviceStatus } from './use-cases/change-device-status/change-devi
 import { ChangeDeviceTags } from './use-cases/change-device-tags/change-device-tags.usecase.js';
 import { CountDevices } from './use-cases/count-devices/count-devices.usecase.js';
 import { CreateDevice } from './use-cases/create-device/create-device.usecase.js';
-import { CustomerTags } from './use-cases/customer-tags/customer-tags.usecase.js';
+import { DeleteTag } from './use-cases/delete-tag/delete-tag.usecase.js';
+import { CountTags } from './use-cases/count-tags/count-tags.usecase.js';
 import { GetDevice } from './use-cases/get-device/get-device.usecase.js';
 import { ImportDevices } from './use-cases/import-devices/import-devices.usecase.js';
 import { ListDevices } from './use-cases/list-devices/list-devices.usecase.js';
 import { LookupDevices } from './use-cases/lookup-devices/lookup-devices.usecase.js';
 import { RecordSightings } from './use-cases/record-sightings/record-sightings.usecase.js';
+import { RenameTag } from './use-cases/rename-tag/rename-tag.usecase.js';
 import { UpdateDevice } from './use-cases/update-device/update-device.usecase.js';
 
 export const REGISTRY_DATABASE = {
@@ -38,7 +40,9 @@ export const REGISTRY_PROVIDERS = [
   ChangeDeviceTags,
   ImportDevices,
   LookupDevices,
-  CustomerTags,
+  CountTags,
+  RenameTag,
+  DeleteTag,
   CountDevices,
   RecordSightings,
 ];

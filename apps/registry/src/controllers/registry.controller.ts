@@ -1,15 +1,18 @@
 import { Controller, Inject } from '@nestjs/common';
 import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import { type DeviceLookup, type EventPayload, type MessageRequest, RegistryEvents, RegistryMessages, type TagCounts } from '@app/contracts';
-import { customerIdOf } from '../domain/customer-id.js';
 import { CountDevicesCommand } from '../use-cases/count-devices/count-devices.command.js';
 import { CountDevices } from '../use-cases/count-devices/count-devices.usecase.js';
-import { CustomerTagCommand } from '../use-cases/customer-tags/customer-tags.command.js';
-import { CustomerTags } from '../use-cases/customer-tags/customer-tags.usecase.js';
+import { CountTagsCommand } from '../use-cases/count-tags/count-tags.command.js';
+import { CountTags } from '../use-cases/count-tags/count-tags.usecase.js';
+import { DeleteTagCommand } from '../use-cases/delete-tag/delete-tag.command.js';
+import { DeleteTag } from '../use-cases/delete-tag/delete-tag.usecase.js';
 import { LookupDevicesCommand } from '../use-cases/lookup-devices/lookup-devices.command.js';
 import { LookupDevices } from '../use-cases/lookup-devices/lookup-devices.usecase.js';
 import { RecordSightingsCommand } from '../use-cases/record-sightings/record-sightings.command.js';
 import { RecordSightings } from '../use-cases/record-sightings/record-sightings.usecase.js';
+import { RenameTagCommand } from '../use-cases/rename-tag/rename-tag.command.js';
+import { RenameTag } from '../use-cases/rename-tag/rename-tag.usecase.js';
 
 type Req<K extends keyof typeof RegistryMessages> = MessageRequest<(typeof RegistryMessages)[K]>;
 
@@ -18,7 +21,9 @@ type Req<K extends keyof typeof RegistryMessages> = MessageRequest<(typeof Regis
 export class RegistryController {
   constructor(
     @Inject(LookupDevices) private readonly lookupDevicesUseCase: LookupDevices,
-    @Inject(CustomerTags) private readonly customerTags: CustomerTags,
+    @Inject(CountTags) private readonly countTags: CountTags,
+    @Inject(RenameTag) private readonly renameTagUseCase: RenameTag,
+    @Inject(DeleteTag) private readonly deleteTagUseCase: DeleteTag,
     @Inject(CountDevices) private readonly countDevices: CountDevices,
     @Inject(RecordSightings) private readonly recordSightings: RecordSightings,
   ) {}
@@ -35,17 +40,17 @@ export class RegistryController {
 
   @MessagePattern(RegistryMessages.tagCounts.pattern)
   async tagCounts(@Payload() request: Req<'tagCounts'>): Promise<TagCounts> {
-    return this.customerTags.counts(customerIdOf(request?.customerId));
+    return this.countTags.execute(CountTagsCommand.create(request));
   }
 
   @MessagePattern(RegistryMessages.renameTag.pattern)
   async renameTag(@Payload() request: Req<'renameTag'>): Promise<{ devices: number }> {
-    return this.customerTags.rename(CustomerTagCommand.rename(request ?? {}));
+    return this.renameTagUseCase.execute(RenameTagCommand.create(request));
   }
 
   @MessagePattern(RegistryMessages.deleteTag.pattern)
   async deleteTag(@Payload() request: Req<'deleteTag'>): Promise<{ devices: number }> {
-    return this.customerTags.delete(CustomerTagCommand.delete(request ?? {}));
+    return this.deleteTagUseCase.execute(DeleteTagCommand.create(request));
   }
 
   @MessagePattern(RegistryMessages.counts.pattern)
