@@ -44,8 +44,8 @@ export class ImportDevices {
   private limits: ImportLimits = DEFAULT_IMPORT_LIMITS;
 
   constructor(
-    @Inject(RegistryStore) private readonly registry: RegistryStore,
-    @Inject(ObjectStore) private readonly store: ObjectStore,
+    @Inject(RegistryStore) private readonly store: RegistryStore,
+    @Inject(ObjectStore) private readonly objects: ObjectStore,
     @Inject(DeviceChanges) private readonly changes: DeviceChanges,
   ) {}
 
@@ -61,7 +61,7 @@ export class ImportDevices {
     try {
       command = ImportDevicesCommand.create({ ctx: call.ctx, file: call.file, contentType: call.contentType });
     } catch (err) {
-      if (call.file?.key) await this.store.delete(call.file.key).catch(() => undefined);
+      if (call.file?.key) await this.objects.delete(call.file.key).catch(() => undefined);
       throw err;
     }
     return this.execute(command);
@@ -74,13 +74,13 @@ export class ImportDevices {
     let failure: unknown = null;
     let body: Readable | null = null;
     try {
-      body = await this.store.get(file.key);
+      body = await this.objects.get(file.key);
       if (!body) throw ServiceError.badRequest('import body not found');
       let batch = new Map<string, UpsertRow>();
       const flush = async () => {
         if (batch.size === 0) return;
         const upserts = [...batch.values()];
-        const counts = await this.registry.transaction(({ imports }) => imports.upsertBatch({ customerId, rows: upserts }));
+        const counts = await this.store.transaction(({ imports }) => imports.upsertBatch({ customerId, rows: upserts }));
         batch = new Map();
         result.created += counts.created;
         result.updated += counts.updated;
@@ -115,7 +115,7 @@ export class ImportDevices {
       throw err;
     } finally {
       body?.destroy();
-      await this.store.delete(file.key).catch(() => undefined);
+      await this.objects.delete(file.key).catch(() => undefined);
       const changed = result.created + result.updated;
       if (failure === null || changed > 0) {
         this.changes.audit(command.ctx, {
