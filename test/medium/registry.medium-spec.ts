@@ -22,8 +22,10 @@ import { DataSource } from 'typeorm';
 import { DevicesController } from '../../apps/registry/src/controllers/devices.controller.js';
 import { RegistryController } from '../../apps/registry/src/controllers/registry.controller.js';
 import { REGISTRY_CONTROLLERS, REGISTRY_DATABASE, REGISTRY_PROVIDERS } from '../../apps/registry/src/registry.module.js';
-import { DeviceRepository } from '../../apps/registry/src/repositories/device.repository.js';
+import { DeviceImportRepository } from '../../apps/registry/src/repositories/device-import.repository.js';
+import { DeviceSightingRepository } from '../../apps/registry/src/repositories/device-sighting.repository.js';
 import { ImportDevices } from '../../apps/registry/src/use-cases/import-devices/import-devices.usecase.js';
+import { RecordSightingsCommand } from '../../apps/registry/src/use-cases/record-sightings/record-sightings.command.js';
 import { MAX_WAITING_SIGHTINGS, RecordSightings } from '../../apps/registry/src/use-cases/record-sightings/record-sightings.usecase.js';
 import { call, hwid as randomHwid, makeContext, makeCustomer, makePrincipal, publicKeys } from '../../apps/registry/test/factories.js';
 import { createThrowaway, stageFile, exists, type Throwaway } from './logdata.support.js';
@@ -40,7 +42,6 @@ let bus: RecordingBus;
 let moduleRef: TestingModule;
 let devices: DevicesController;
 let registry: RegistryController;
-let repository: DeviceRepository;
 
 beforeAll(async () => {
   throwaway = await createThrowaway('registry');
@@ -53,7 +54,6 @@ beforeAll(async () => {
   }).compile();
   devices = moduleRef.get(DevicesController);
   registry = moduleRef.get(RegistryController);
-  repository = moduleRef.get(DeviceRepository);
 });
 
 afterAll(async () => {
@@ -455,11 +455,12 @@ describe('import', () => {
       stream.on('data', (chunk: Buffer) => (bytesRead += chunk.length));
       return stream;
     };
-    const originalUpsert = repository.upsertBatch.bind(repository);
+    // Each transaction has repositories of its own: watch every one of them.
+    const originalUpsert = DeviceImportRepository.prototype.upsertBatch;
     const batches: { size: number; readSoFar: number }[] = [];
-    repository.upsertBatch = async (batch, tx) => {
+    DeviceImportRepository.prototype.upsertBatch = async function (this: DeviceImportRepository, batch) {
       batches.push({ size: batch.rows.length, readSoFar: bytesRead });
-      return originalUpsert(batch, tx);
+      return originalUpsert.call(this, batch);
     };
     const heapBefore = process.memoryUsage().heapUsed;
     try {
@@ -467,7 +468,7 @@ describe('import', () => {
       expect(result).toEqual({ created: 10_000, updated: 0, unchanged: 0, errors: [], error_count: 0 });
     } finally {
       store.get = originalGet;
-      repository.upsertBatch = originalUpsert;
+      DeviceImportRepository.prototype.upsertBatch = originalUpsert;
     }
     expect(useCase).toBeDefined();
     expect(batches.map((b) => b.size)).toEqual(Array(10).fill(1000));
@@ -613,11 +614,11 @@ describe('messages for other apps', () => {
     });
     let running = 0;
     let mostAtOnce = 0;
-    const real = repository.recordSightings.bind(repository);
-    const spy = jest.spyOn(repository, 'recordSightings').mockImplementation(async (input) => {
+    const real = DeviceSightingRepository.prototype.record;
+    const spy = jest.spyOn(DeviceSightingRepository.prototype, 'record').mockImplementation(async function (this: DeviceSightingRepository, input) {
       mostAtOnce = Math.max(mostAtOnce, ++running);
       try {
-        return await real(input);
+        return await real.call(this, input);
       } finally {
         running--;
       }
@@ -626,9 +627,9 @@ describe('messages for other apps', () => {
       // The first two fit under the bound together; the third does not while they wait.
       const half = Math.floor(MAX_WAITING_SIGHTINGS / 2) - 10;
       const results = await Promise.all([
-        moduleRef.get(RecordSightings).execute(batch('first', half)),
-        moduleRef.get(RecordSightings).execute(batch('second', 1_000)),
-        moduleRef.get(RecordSightings).execute(batch('third', half)),
+        moduleRef.get(RecordSightings).execute(RecordSightingsCommand.create(batch('first', half))),
+        moduleRef.get(RecordSightings).execute(RecordSightingsCommand.create(batch('second', 1_000))),
+        moduleRef.get(RecordSightings).execute(RecordSightingsCommand.create(batch('third', half))),
       ]);
       expect(results).toEqual([1, 1, 0]);
       expect(mostAtOnce).toBe(1);
@@ -639,7 +640,7 @@ describe('messages for other apps', () => {
     expect(await get(customer, 'second')).toMatchObject({ last_seen_at: at, last_fw_version: 'second' });
     expect(await get(customer, 'third')).toMatchObject({ last_seen_at: null, last_fw_version: null });
     // Once they are applied, the next batch is taken again.
-    expect(await moduleRef.get(RecordSightings).execute(batch('third', 0))).toBe(1);
+    expect(await moduleRef.get(RecordSightings).execute(RecordSightingsCommand.create(batch('third', 0)))).toBe(1);
   });
 });
 

@@ -6,15 +6,20 @@ import { RegistryController } from './controllers/registry.controller.js';
 import { DeviceEntity, DeviceTagEntity } from './entities/device.entity.js';
 import { RegistrySchema1763700000000 } from './migrations/1763700000000-registry-schema.js';
 import { RegistryDevices1764000000000 } from './migrations/1764000000000-devices.js';
-import { DeviceRepository } from './repositories/device.repository.js';
-import { DeviceNotifier } from './services/device-notifier.js';
-import { DevicesService } from './services/devices.service.js';
+import { RegistryStore } from './repositories/registry.store.js';
+import { DeviceChanges } from './services/device-changes.js';
 import { ChangeDeviceStatus } from './use-cases/change-device-status/change-device-status.usecase.js';
 import { ChangeDeviceTags } from './use-cases/change-device-tags/change-device-tags.usecase.js';
+import { CountDevices } from './use-cases/count-devices/count-devices.usecase.js';
 import { CreateDevice } from './use-cases/create-device/create-device.usecase.js';
-import { CustomerTags } from './use-cases/customer-tags/customer-tags.usecase.js';
+import { DeleteTag } from './use-cases/delete-tag/delete-tag.usecase.js';
+import { CountTags } from './use-cases/count-tags/count-tags.usecase.js';
+import { GetDevice } from './use-cases/get-device/get-device.usecase.js';
 import { ImportDevices } from './use-cases/import-devices/import-devices.usecase.js';
+import { ListDevices } from './use-cases/list-devices/list-devices.usecase.js';
+import { LookupDevices } from './use-cases/lookup-devices/lookup-devices.usecase.js';
 import { RecordSightings } from './use-cases/record-sightings/record-sightings.usecase.js';
+import { RenameTag } from './use-cases/rename-tag/rename-tag.usecase.js';
 import { UpdateDevice } from './use-cases/update-device/update-device.usecase.js';
 
 export const REGISTRY_DATABASE = {
@@ -25,16 +30,21 @@ export const REGISTRY_DATABASE = {
 
 /** The app's own providers (infrastructure comes from InfraModule); tests compose them with test adapters. */
 export const REGISTRY_PROVIDERS = [
-  DeviceRepository,
-  DeviceNotifier,
+  RegistryStore,
+  DeviceChanges,
+  ListDevices,
+  GetDevice,
   CreateDevice,
   UpdateDevice,
   ChangeDeviceStatus,
   ChangeDeviceTags,
   ImportDevices,
-  CustomerTags,
+  LookupDevices,
+  CountTags,
+  RenameTag,
+  DeleteTag,
+  CountDevices,
   RecordSightings,
-  DevicesService,
 ];
 export const REGISTRY_CONTROLLERS = [DevicesController, RegistryController];
 

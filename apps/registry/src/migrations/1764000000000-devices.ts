@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Devices and their tags (SPEC "Device", DECISIONS "Devices"), sized for 1,000,000 devices per
+ * Devices and their tags (docs/api.md, "Devices"), sized for 1,000,000 devices per
  * customer. Plain SQL valid on PostgreSQL 15 and on PGlite (PostgreSQL 18); no extension.
  *
  * device: one row per device, never deleted (withdrawn instead). The primary key

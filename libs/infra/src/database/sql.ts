@@ -79,3 +79,24 @@ export function assertSchemaName(schema: string): string {
 export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
+
+type SqlRow = Record<string, unknown>;
+
+/** The rows of a raw query: TypeORM answers UPDATE and DELETE as [rows, affected], everything else as rows. */
+export async function rowsOf(result: Promise<unknown>): Promise<SqlRow[]> {
+  const raw = await result;
+  if (Array.isArray(raw) && raw.length === 2 && Array.isArray(raw[0]) && typeof raw[1] === 'number') return raw[0] as SqlRow[];
+  return (Array.isArray(raw) ? raw : []) as SqlRow[];
+}
+
+/** The number of rows an UPDATE or DELETE answered as [rows, affected] touched (0 otherwise). */
+export function affectedOf(raw: unknown): number {
+  if (Array.isArray(raw) && raw.length === 2 && typeof raw[1] === 'number') return raw[1];
+  return 0;
+}
+
+/** A timestamp column as a Date (both adapters may answer a Date or its text); null for null. */
+export function toDateOrNull(value: unknown): Date | null {
+  if (value === null || value === undefined) return null;
+  return value instanceof Date ? value : new Date(String(value));
+}

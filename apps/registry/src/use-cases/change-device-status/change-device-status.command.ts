@@ -1,5 +1,5 @@
 import { type CustomerId, type DeviceStatus, type RequestContext, requireTenant, type TenantRequestContext } from '@app/contracts';
-import { normalizeHwid } from '../../domain/device-rules.js';
+import { normalizeHwid } from '../../domain/device-values.js';
 
 /** POST /devices/{hwid}/withdraw and /reactivate. */
 export class ChangeDeviceStatusCommand {

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Device, ServiceError } from '@app/contracts';
-import { toDeviceDto } from '../../domain/device.dto.js';
-import { DeviceRepository } from '../../repositories/device.repository.js';
-import { DeviceNotifier } from '../../services/device-notifier.js';
+import { toDeviceView } from '../../domain/device-view.js';
+import { RegistryStore } from '../../repositories/registry.store.js';
+import { DeviceChanges } from '../../services/device-changes.js';
 import type { ChangeDeviceStatusCommand } from './change-device-status.command.js';
 
 /**
@@ -12,26 +12,26 @@ import type { ChangeDeviceStatusCommand } from './change-device-status.command.j
 @Injectable()
 export class ChangeDeviceStatus {
   constructor(
-    @Inject(DeviceRepository) private readonly repository: DeviceRepository,
-    @Inject(DeviceNotifier) private readonly notifier: DeviceNotifier,
+    @Inject(RegistryStore) private readonly store: RegistryStore,
+    @Inject(DeviceChanges) private readonly changes: DeviceChanges,
   ) {}
 
   async execute(command: ChangeDeviceStatusCommand): Promise<Device> {
     const { customerId, hwid, status } = command;
-    const outcome = await this.repository.transaction(async (tx) => {
-      const current = await this.repository.find({ customerId, hwid }, tx, { lock: true });
+    const outcome = await this.store.transaction(async ({ devices }) => {
+      const current = await devices.find({ customerId, hwid }, { lock: true });
       if (!current) throw ServiceError.notFound('device not found');
       if (current.status === status) return { before: current, after: current };
-      return { before: current, after: await this.repository.update({ customerId, hwid, status }, tx) };
+      return { before: current, after: await devices.update({ customerId, hwid, status }) };
     });
-    const after = toDeviceDto(outcome.after);
+    const after = toDeviceView(outcome.after);
     if (outcome.after !== outcome.before) {
-      this.notifier.deviceChanged(customerId, hwid);
-      this.notifier.audit(command.ctx, {
+      this.changes.deviceChanged(customerId, hwid);
+      this.changes.audit(command.ctx, {
         action: status === 'withdrawn' ? 'device.withdraw' : 'device.reactivate',
         targetType: 'device',
         targetId: hwid,
-        before: toDeviceDto(outcome.before),
+        before: toDeviceView(outcome.before),
         after,
       });
     }

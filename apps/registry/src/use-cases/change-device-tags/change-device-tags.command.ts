@@ -1,5 +1,5 @@
 import { type CustomerId, type RequestContext, requireTenant, type TenantRequestContext } from '@app/contracts';
-import { normalizeHwid, normalizeTag, normalizeTags } from '../../domain/device-rules.js';
+import { normalizeHwid, normalizeTag, normalizeTags } from '../../domain/device-values.js';
 
 export type TagChange = { readonly kind: 'replace'; readonly tags: readonly string[] } | { readonly kind: 'add' | 'remove'; readonly tag: string };
 

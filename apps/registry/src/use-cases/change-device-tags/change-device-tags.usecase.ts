@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DEVICE_LIMITS, ServiceError, TAGS_COUNT_RULE } from '@app/contracts';
-import { byteOrder, sameList } from '../../domain/device-rules.js';
-import { DeviceRepository } from '../../repositories/device.repository.js';
-import { DeviceNotifier } from '../../services/device-notifier.js';
+import { byteOrder, sameList } from '../../domain/device-values.js';
+import { RegistryStore } from '../../repositories/registry.store.js';
+import { DeviceChanges } from '../../services/device-changes.js';
 import type { ChangeDeviceTagsCommand, TagChange } from './change-device-tags.command.js';
 
 const ACTIONS = { replace: 'device.tags.replace', add: 'device.tags.add', remove: 'device.tags.remove' } as const;
@@ -11,25 +11,25 @@ const ACTIONS = { replace: 'device.tags.replace', add: 'device.tags.add', remove
 @Injectable()
 export class ChangeDeviceTags {
   constructor(
-    @Inject(DeviceRepository) private readonly repository: DeviceRepository,
-    @Inject(DeviceNotifier) private readonly notifier: DeviceNotifier,
+    @Inject(RegistryStore) private readonly store: RegistryStore,
+    @Inject(DeviceChanges) private readonly changes: DeviceChanges,
   ) {}
 
   /** The device's tags afterwards, sorted. */
   async execute(command: ChangeDeviceTagsCommand): Promise<string[]> {
     const { customerId, hwid } = command;
-    const outcome = await this.repository.transaction(async (tx) => {
-      const current = await this.repository.find({ customerId, hwid }, tx, { lock: true });
+    const outcome = await this.store.transaction(async ({ devices }) => {
+      const current = await devices.find({ customerId, hwid }, { lock: true });
       if (!current) throw ServiceError.notFound('device not found');
       const after = applyChange(current.tags, command.change);
       if (sameList(after, current.tags)) return { before: current.tags, after: current.tags, changed: false };
       if (after.length > DEVICE_LIMITS.maxTags) throw ServiceError.badRequest(TAGS_COUNT_RULE);
-      const stored = await this.repository.setTags({ customerId, hwid, before: current.tags, after }, tx);
+      const stored = await devices.setTags({ customerId, hwid, before: current.tags, after });
       return { before: current.tags, after: stored.tags, changed: true };
     });
     if (outcome.changed) {
-      this.notifier.deviceChanged(customerId, hwid);
-      this.notifier.audit(command.ctx, {
+      this.changes.deviceChanged(customerId, hwid);
+      this.changes.audit(command.ctx, {
         action: ACTIONS[command.change.kind],
         targetType: 'device',
         targetId: hwid,

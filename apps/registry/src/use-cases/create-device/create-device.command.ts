@@ -1,6 +1,6 @@
 import { type CustomerId, type RequestContext, requireTenant, ServiceError, type TenantRequestContext } from '@app/contracts';
-import { normalizeAttributes, normalizeHwid, normalizeKeys, normalizeTags } from '../../domain/device-rules.js';
-import { canWriteTags } from '../../domain/scopes.js';
+import { normalizeAttributes, normalizeHwid, normalizeKeys, normalizeTags } from '../../domain/device-values.js';
+import { canWriteTags } from '../../domain/access.js';
 
 /** POST /devices, validated when built: an instance is always a device that may be stored. */
 export class CreateDeviceCommand {

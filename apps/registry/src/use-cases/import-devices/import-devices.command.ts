@@ -1,7 +1,10 @@
-import { type CustomerId, ErrorCode, type RequestContext, requireTenant, ServiceError, type StagedFile, type TenantRequestContext } from '@app/contracts';
-import { canWriteTags } from '../../domain/scopes.js';
+import { type CustomerId, DEVICE_IMPORT_CONTENT_TYPES, ErrorCode, type RequestContext, requireTenant, ServiceError, type StagedFile, type TenantRequestContext } from '@app/contracts';
+import { canWriteTags } from '../../domain/access.js';
 
 export type ImportFormat = 'csv' | 'json';
+
+/** How each media type the contract accepts is read. */
+const FORMATS: Record<(typeof DEVICE_IMPORT_CONTENT_TYPES)[number], ImportFormat> = { 'text/csv': 'csv', 'application/json': 'json' };
 
 /** POST /devices/import: the staged body and how to read it. */
 export class ImportDevicesCommand {
@@ -20,8 +23,8 @@ export class ImportDevicesCommand {
     const file = input.file;
     if (!file || typeof file.key !== 'string' || file.key === '') throw ServiceError.badRequest('import body is required');
     const media = (input.contentType ?? file.contentType ?? '').split(';')[0]!.trim().toLowerCase();
-    const format: ImportFormat | null = media === 'text/csv' ? 'csv' : media === 'application/json' ? 'json' : null;
-    if (!format) throw new ServiceError(ErrorCode.UnsupportedMediaType, 'body must be text/csv or application/json');
+    const format: ImportFormat | undefined = Object.hasOwn(FORMATS, media) ? FORMATS[media as keyof typeof FORMATS] : undefined;
+    if (!format) throw new ServiceError(ErrorCode.UnsupportedMediaType, `body must be ${DEVICE_IMPORT_CONTENT_TYPES.join(' or ')}`);
     return new ImportDevicesCommand(ctx, ctx.customer.id, file, format, canWriteTags(ctx));
   }
 }

@@ -1,11 +1,12 @@
 import type { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
-import { DEVICE_LIMITS, type DeviceImportError, type DeviceImportResult, ServiceError } from '@app/contracts';
+import { DEVICE_LIMITS, type DeviceImportError, type DeviceImportResult, type DeviceMessages, type MessageRequest, ServiceError } from '@app/contracts';
 import { JsonLogger, ObjectStore } from '@app/infra';
-import { DeviceRepository, type UpsertRow } from '../../repositories/device.repository.js';
-import { DeviceNotifier } from '../../services/device-notifier.js';
+import type { UpsertRow } from '../../repositories/device-import.repository.js';
+import { RegistryStore } from '../../repositories/registry.store.js';
+import { DeviceChanges } from '../../services/device-changes.js';
 import { readCsvRecords } from './csv-reader.js';
-import type { ImportDevicesCommand } from './import-devices.command.js';
+import { ImportDevicesCommand } from './import-devices.command.js';
 import { csvColumns, type ImportRow, isRowError, rowFromCsv, rowFromJson } from './import-rows.js';
 import { readJsonArray } from './json-array-reader.js';
 
@@ -43,15 +44,27 @@ export class ImportDevices {
   private limits: ImportLimits = DEFAULT_IMPORT_LIMITS;
 
   constructor(
-    @Inject(DeviceRepository) private readonly repository: DeviceRepository,
-    @Inject(ObjectStore) private readonly store: ObjectStore,
-    @Inject(DeviceNotifier) private readonly notifier: DeviceNotifier,
+    @Inject(RegistryStore) private readonly store: RegistryStore,
+    @Inject(ObjectStore) private readonly objects: ObjectStore,
+    @Inject(DeviceChanges) private readonly changes: DeviceChanges,
   ) {}
 
   /** Tests: smaller batches and caps. */
   withLimits(limits: Partial<ImportLimits>): this {
     this.limits = { ...this.limits, ...limits };
     return this;
+  }
+
+  /** DeviceMessages.import. The app owns the staged body from the moment it is called: a refused import deletes it. */
+  async executeForRequest(call: MessageRequest<typeof DeviceMessages.import>): Promise<DeviceImportResult> {
+    let command: ImportDevicesCommand;
+    try {
+      command = ImportDevicesCommand.create({ ctx: call.ctx, file: call.file, contentType: call.contentType });
+    } catch (err) {
+      if (call.file?.key) await this.objects.delete(call.file.key).catch(() => undefined);
+      throw err;
+    }
+    return this.execute(command);
   }
 
   async execute(command: ImportDevicesCommand): Promise<DeviceImportResult> {
@@ -61,17 +74,18 @@ export class ImportDevices {
     let failure: unknown = null;
     let body: Readable | null = null;
     try {
-      body = await this.store.get(file.key);
+      body = await this.objects.get(file.key);
       if (!body) throw ServiceError.badRequest('import body not found');
       let batch = new Map<string, UpsertRow>();
       const flush = async () => {
         if (batch.size === 0) return;
-        const counts = await this.repository.transaction((tx) => this.repository.upsertBatch({ customerId, rows: [...batch.values()] }, tx));
+        const upserts = [...batch.values()];
+        const counts = await this.store.transaction(({ imports }) => imports.upsertBatch({ customerId, rows: upserts }));
         batch = new Map();
         result.created += counts.created;
         result.updated += counts.updated;
         result.unchanged += counts.unchanged;
-        if (counts.created + counts.updated > 0) this.notifier.deviceChanged(customerId, null);
+        if (counts.created + counts.updated > 0) this.changes.deviceChanged(customerId, null);
       };
       const report = (error: DeviceImportError) => {
         result.error_count++;
@@ -101,10 +115,10 @@ export class ImportDevices {
       throw err;
     } finally {
       body?.destroy();
-      await this.store.delete(file.key).catch(() => undefined);
+      await this.objects.delete(file.key).catch(() => undefined);
       const changed = result.created + result.updated;
       if (failure === null || changed > 0) {
-        this.notifier.audit(command.ctx, {
+        this.changes.audit(command.ctx, {
           action: 'device.import',
           targetType: 'device_import',
           targetId: file.sha256,

@@ -1,6 +1,6 @@
-import { ATTRIBUTES_RULE, DEVICE_LIMITS, HWID_RULE, isHwid, isTagName, ServiceError, TAG_RULE, TAGS_COUNT_RULE } from '@app/contracts';
-import { byteOrder, normalizeAttributes } from '../../domain/device-rules.js';
-import type { UpsertRow } from '../../repositories/device.repository.js';
+import { ATTRIBUTES_RULE, HWID_RULE, isHwid, ServiceError } from '@app/contracts';
+import { normalizeAttributes, TAGS_ARRAY_RULE, tagSetOf } from '../../domain/device-values.js';
+import type { UpsertRow } from '../../repositories/device-import.repository.js';
 
 /** A row ready to upsert, or why it is refused. `line`: CSV line (header = 1) or JSON element (from 1). */
 export type ImportRow = (UpsertRow & { readonly line: number }) | ImportRowError;
@@ -27,7 +27,7 @@ export interface CsvColumns {
   readonly count: number;
 }
 
-/** DECISIONS: the header names the columns `hwid` and (optionally) `tags`, in any order. */
+/** The header names the columns `hwid` and (optionally) `tags`, in any order. */
 export function csvColumns(header: readonly string[]): CsvColumns {
   const names = header.map((name) => name.trim().toLowerCase());
   const expected = 'the CSV header must name the columns hwid and tags (e.g. "hwid,tags")';
@@ -71,7 +71,7 @@ export function rowFromJson(line: number, value: unknown, canWriteTags: boolean)
   if (!isHwid(hwid)) return { line, hwid: shown(hwid), error: HWID_RULE };
   let tags: string[] | null = null;
   if (row.tags !== undefined) {
-    if (!Array.isArray(row.tags)) return { line, hwid, error: 'tags must be an array of tag names' };
+    if (!Array.isArray(row.tags)) return { line, hwid, error: TAGS_ARRAY_RULE };
     const checked = checkTags(row.tags, canWriteTags);
     if (typeof checked === 'string') return { line, hwid, error: checked };
     tags = checked;
@@ -89,11 +89,8 @@ export function rowFromJson(line: number, value: unknown, canWriteTags: boolean)
 
 /** Sorted distinct tags, or the error message. */
 function checkTags(values: readonly unknown[], canWriteTags: boolean): string[] | string {
-  for (const tag of values) {
-    if (!isTagName(tag)) return typeof tag === 'string' ? `${TAG_RULE} (got ${JSON.stringify(tag.slice(0, 80))})` : TAG_RULE;
-  }
-  const tags = [...new Set(values as string[])].sort(byteOrder);
-  if (tags.length > DEVICE_LIMITS.maxTags) return TAGS_COUNT_RULE;
+  const tags = tagSetOf(values);
+  if (typeof tags === 'string') return tags;
   if (!canWriteTags) return 'setting tags needs scope tags:write';
   return tags;
 }

@@ -1,5 +1,5 @@
 import { type CustomerId, type RequestContext, requireTenant, ServiceError, type TenantRequestContext } from '@app/contracts';
-import { normalizeAttributes, normalizeHwid, normalizeKeys } from '../../domain/device-rules.js';
+import { normalizeAttributes, normalizeHwid, normalizeKeys } from '../../domain/device-values.js';
 
 /** PATCH /devices/{hwid}: each given property replaces the stored one. */
 export class UpdateDeviceCommand {

@@ -1,32 +1,32 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Device, ServiceError } from '@app/contracts';
-import { sameJson, sameList } from '../../domain/device-rules.js';
-import { toDeviceDto } from '../../domain/device.dto.js';
-import { DeviceRepository } from '../../repositories/device.repository.js';
-import { DeviceNotifier } from '../../services/device-notifier.js';
+import { sameJson, sameList } from '../../domain/device-values.js';
+import { toDeviceView } from '../../domain/device-view.js';
+import { RegistryStore } from '../../repositories/registry.store.js';
+import { DeviceChanges } from '../../services/device-changes.js';
 import type { UpdateDeviceCommand } from './update-device.command.js';
 
 /** Replaces attributes and/or keys; a request that changes nothing writes nothing (updated_at stays). */
 @Injectable()
 export class UpdateDevice {
   constructor(
-    @Inject(DeviceRepository) private readonly repository: DeviceRepository,
-    @Inject(DeviceNotifier) private readonly notifier: DeviceNotifier,
+    @Inject(RegistryStore) private readonly store: RegistryStore,
+    @Inject(DeviceChanges) private readonly changes: DeviceChanges,
   ) {}
 
   async execute(command: UpdateDeviceCommand): Promise<Device> {
     const { customerId, hwid } = command;
-    const outcome = await this.repository.transaction(async (tx) => {
-      const current = await this.repository.find({ customerId, hwid }, tx, { lock: true });
+    const outcome = await this.store.transaction(async ({ devices }) => {
+      const current = await devices.find({ customerId, hwid }, { lock: true });
       if (!current) throw ServiceError.notFound('device not found');
       const attributes = command.attributes !== undefined && !sameJson(command.attributes, current.attributes) ? command.attributes : undefined;
       const keys = command.keys !== undefined && !sameList(command.keys, current.keys) ? command.keys : undefined;
       if (attributes === undefined && keys === undefined) return { before: current, after: current };
-      return { before: current, after: await this.repository.update({ customerId, hwid, attributes, keys }, tx) };
+      return { before: current, after: await devices.update({ customerId, hwid, attributes, keys }) };
     });
-    const after = toDeviceDto(outcome.after);
+    const after = toDeviceView(outcome.after);
     if (outcome.after !== outcome.before) {
-      this.notifier.audit(command.ctx, { action: 'device.update', targetType: 'device', targetId: hwid, before: toDeviceDto(outcome.before), after });
+      this.changes.audit(command.ctx, { action: 'device.update', targetType: 'device', targetId: hwid, before: toDeviceView(outcome.before), after });
     }
     return after;
   }

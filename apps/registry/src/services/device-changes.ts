@@ -3,13 +3,12 @@ import { AdminEvents, type CustomerId, RegistryEvents, type TenantRequestContext
 import { MessageBus } from '@app/infra';
 
 /**
- * What the registry tells the rest of the service after a committed change: deviceChanged
- * (broadcast: every cache of device lookups drops the device, or all of the customer's devices
- * when `hwid` is null) and the audit entry (SPEC "Audit entry": actor, action, target, before
- * and after).
+ * What follows every committed change of devices: deviceChanged (broadcast: every cache of
+ * device lookups drops the device, or all of the customer's devices when `hwid` is null) and
+ * the audit entry (actor, action, target, before and after).
  */
 @Injectable()
-export class DeviceNotifier {
+export class DeviceChanges {
   constructor(@Inject(MessageBus) private readonly bus: MessageBus) {}
 
   deviceChanged(customerId: CustomerId, hwid: string | null): void {

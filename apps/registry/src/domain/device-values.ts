@@ -1,7 +1,9 @@
 import { createPublicKey } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
 import {
   ATTRIBUTES_RULE,
   DEVICE_LIMITS,
+  DeviceKeys,
   HWID_RULE,
   isHwid,
   isTagName,
@@ -10,11 +12,13 @@ import {
   TAG_RULE,
   TAGS_COUNT_RULE,
 } from '@app/contracts';
+import { compileCheck } from './contract-check.js';
 
 /**
- * The device rules (SPEC "Device", DECISIONS "Devices", README "Devices"), checked when a
- * command is built. Each failure is a 400 whose message names the rule. The same functions
- * validate import rows, where the message becomes the row's error.
+ * The values of a device (HW id, tags, attributes, keys), checked when a command is built
+ * with the rules of libs/contracts/src/registry (docs/api.md, "Devices"). Each failure is a
+ * 400 whose message names the rule. The same functions validate import rows, where the
+ * message becomes the row's error.
  */
 
 export function normalizeHwid(value: unknown): string {
@@ -32,14 +36,23 @@ export function byteOrder(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+export const TAGS_ARRAY_RULE = 'tags must be an array of tag names';
+
 /** A tag set: valid names, distinct, sorted in byte order, at most DEVICE_LIMITS.maxTags. */
 export function normalizeTags(value: unknown): string[] {
-  if (!Array.isArray(value)) throw ServiceError.badRequest('tags must be an array of tag names');
-  for (const tag of value) {
-    if (!isTagName(tag)) throw ServiceError.badRequest(typeof tag === 'string' ? `${TAG_RULE} (got ${JSON.stringify(tag.slice(0, 80))})` : TAG_RULE);
+  if (!Array.isArray(value)) throw ServiceError.badRequest(TAGS_ARRAY_RULE);
+  const tags = tagSetOf(value);
+  if (typeof tags === 'string') throw ServiceError.badRequest(tags);
+  return tags;
+}
+
+/** As normalizeTags for a list of values, answering the broken rule instead of throwing (import rows report it). */
+export function tagSetOf(values: readonly unknown[]): string[] | string {
+  for (const tag of values) {
+    if (!isTagName(tag)) return typeof tag === 'string' ? `${TAG_RULE} (got ${JSON.stringify(tag.slice(0, 80))})` : TAG_RULE;
   }
-  const tags = [...new Set(value as string[])].sort(byteOrder);
-  if (tags.length > DEVICE_LIMITS.maxTags) throw ServiceError.badRequest(TAGS_COUNT_RULE);
+  const tags = [...new Set(values as string[])].sort(byteOrder);
+  if (tags.length > DEVICE_LIMITS.maxTags) return TAGS_COUNT_RULE;
   return tags;
 }
 
@@ -66,20 +79,23 @@ function storableJson(value: unknown): boolean {
   return true;
 }
 
+/** DeviceKeys of the contract in two steps, so that the keys are checked in order: the list (its size), then each key (its length). */
+const checkKeyList = compileCheck(Type.Array(Type.Unknown(), { maxItems: DeviceKeys.maxItems, 'x-error': KEYS_RULE }));
+const checkKeyText = compileCheck(DeviceKeys.items);
+
 /**
- * Device public keys: at most DEVICE_LIMITS.maxKeys texts of at most maxKeyChars characters,
- * each a PEM public key or certificate, or the JSON text of a public JWK. Private keys and
- * symmetric keys are refused. Exact duplicates are dropped; the order is kept.
+ * Device public keys (the contract's DeviceKeys): each a PEM public key or certificate, or the
+ * JSON text of a public JWK. Private keys and symmetric keys are refused. Exact duplicates are
+ * dropped; the order is kept.
  */
 export function normalizeKeys(value: unknown): string[] {
-  if (!Array.isArray(value) || value.length > DEVICE_LIMITS.maxKeys) throw ServiceError.badRequest(KEYS_RULE);
-  value.forEach((key, index) => {
-    if (typeof key !== 'string' || key.length === 0 || key.length > DEVICE_LIMITS.maxKeyChars || UNSTORABLE.test(key)) {
-      throw ServiceError.badRequest(KEYS_RULE);
-    }
-    if (!isPublicKeyText(key)) throw ServiceError.badRequest(`keys[${index}] is not a public key (PEM or JWK JSON text)`);
+  const keys = checkKeyList(value).map((key, index) => {
+    const text = checkKeyText(key);
+    if (UNSTORABLE.test(text)) throw ServiceError.badRequest(KEYS_RULE);
+    if (!isPublicKeyText(text)) throw ServiceError.badRequest(`keys[${index}] is not a public key (PEM or JWK JSON text)`);
+    return text;
   });
-  return [...new Set(value as string[])];
+  return [...new Set(keys)];
 }
 
 export function isPublicKeyText(text: string): boolean {

@@ -1,8 +1,8 @@
 import type { Device } from '@app/contracts';
-import type { DeviceEntity } from '../entities/device.entity.js';
+import type { DeviceRecord } from './device.js';
 
-/** DECISIONS "Devices": the record as the API shows it. */
-export function toDeviceDto(device: DeviceEntity): Device {
+/** The device record as the API shows it (the contract's Device: RFC 3339 strings, snake_case). */
+export function toDeviceView(device: DeviceRecord): Device {
   return {
     hwid: device.hwid,
     status: device.status,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ATTRIBUTES_RULE, DEVICE_LIMITS, ErrorCode, HWID_RULE, isHwid, isTagName, KEYS_RULE, ServiceError, TAG_RULE, TAGS_COUNT_RULE } from '@app/contracts';
 import { DEVICE_CERTIFICATE, publicKeys } from '../../test/factories.js';
-import { isPublicKeyText, normalizeAttributes, normalizeHwid, normalizeKeys, normalizeTags, sameJson } from './device-rules.js';
+import { isPublicKeyText, normalizeAttributes, normalizeHwid, normalizeKeys, normalizeTags, sameJson } from './device-values.js';
 
 function errorOf(fn: () => unknown): ServiceError | undefined {
   try {

@@ -1,0 +1,38 @@
+import { affectedOf, type Tenant } from '@app/infra';
+import type { EntityManager } from 'typeorm';
+import { probeByKey } from './device-rows.js';
+
+/** One update check of a device of the customer the batch is for. */
+export interface Sighting {
+  readonly hwid: string;
+  readonly fwVersion: string;
+  readonly at: Date;
+}
+
+/** last_seen_at and last_fw_version, from the update checks' sightings. */
+export class DeviceSightingRepository {
+  constructor(private readonly manager: EntityManager) {}
+
+  /**
+   * Update checks that named devices of one customer (already one per device, the latest, in
+   * HW id order): one UPDATE for the batch, in its own transaction of RegistryStore;
+   * last_seen_at only moves forward (what GREATEST would keep) and last_fw_version comes with
+   * the latest sighting. Unknown devices are ignored. Returns the rows changed.
+   *
+   * The rows travel as one JSON parameter ([hwid, fw_version, at] each), the form the request log
+   * uses: about a third of the app's CPU per row of four pg-escaped arrays. The commit does not
+   * wait for the WAL flush: sightings are at most once anyway (a lost batch only delays
+   * last_seen_at until the device's next check), and the connection is free sooner.
+   */
+  async record(batch: Tenant<{ sightings: readonly Sighting[] }>): Promise<number> {
+    const { customerId, sightings } = batch;
+    await probeByKey(this.manager, { atMostOnce: true });
+    const result = await this.manager.query(
+      `UPDATE registry.device d SET last_seen_at = (r->>2)::timestamptz, last_fw_version = r->>1
+         FROM jsonb_array_elements($2::jsonb) AS r
+         WHERE d.customer_id = $1 AND d.hwid = r->>0 AND (d.last_seen_at IS NULL OR d.last_seen_at <= (r->>2)::timestamptz)`,
+      [customerId, JSON.stringify(sightings.map((s) => [s.hwid, s.fwVersion, s.at]))],
+    );
+    return affectedOf(result);
+  }
+}

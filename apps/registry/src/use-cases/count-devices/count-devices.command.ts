@@ -1,0 +1,15 @@
+import type { CustomerId } from '@app/contracts';
+import { customerIdOf } from '../../domain/customer-id.js';
+
+/** RegistryMessages.counts (the admin customer list): the customers as asked, and as ids. */
+export class CountDevicesCommand {
+  private constructor(
+    readonly asked: readonly string[],
+    readonly customerIds: readonly CustomerId[],
+  ) {}
+
+  static create(request: { customerIds?: unknown } | undefined): CountDevicesCommand {
+    const asked = Array.isArray(request?.customerIds) ? (request.customerIds as string[]) : [];
+    return new CountDevicesCommand(asked, asked.map(customerIdOf));
+  }
+}

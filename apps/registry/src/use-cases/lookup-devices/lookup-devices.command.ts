@@ -1,0 +1,26 @@
+import { type CustomerId, type DeviceLookupBatchRequest, type DeviceLookupRequest, MAX_DEVICE_LOOKUP_BATCH, ServiceError } from '@app/contracts';
+import { customerIdOf } from '../../domain/customer-id.js';
+
+/**
+ * RegistryMessages.lookupDevice / lookupDevices (the update check's questions). The HW ids are
+ * kept as asked: one that no device can have is answered null, not refused.
+ */
+export class LookupDevicesCommand {
+  private constructor(
+    readonly customerId: CustomerId,
+    readonly hwids: readonly unknown[],
+  ) {}
+
+  static one(request: DeviceLookupRequest | undefined): LookupDevicesCommand {
+    return new LookupDevicesCommand(customerIdOf(request?.customerId), [request?.hwid]);
+  }
+
+  static many(request: DeviceLookupBatchRequest | undefined): LookupDevicesCommand {
+    const customerId = customerIdOf(request?.customerId);
+    const hwids: unknown = request?.hwids;
+    if (!Array.isArray(hwids) || hwids.length > MAX_DEVICE_LOOKUP_BATCH) {
+      throw ServiceError.badRequest(`hwids must be an array of at most ${MAX_DEVICE_LOOKUP_BATCH} HW ids`);
+    }
+    return new LookupDevicesCommand(customerId, hwids as unknown[]);
+  }
+}

@@ -1,0 +1,62 @@
+import { type CustomerId, type DevicesSeen, isHwid } from '@app/contracts';
+import { customerIdOf } from '../../domain/customer-id.js';
+import type { Sighting } from '../../repositories/device-sighting.repository.js';
+
+/** Stored characters of a firmware version a device reported. */
+const MAX_FW_VERSION = 255;
+
+/**
+ * RegistryEvents.devicesSeen, built from the event: the valid items, the latest per device, by
+ * customer. Malformed items are not refused (an event has no one to answer) but counted in
+ * `dropped`.
+ */
+export class RecordSightingsCommand {
+  private constructor(
+    readonly byCustomer: ReadonlyMap<CustomerId, Sighting[]>,
+    readonly dropped: number,
+  ) {}
+
+  static create(event: DevicesSeen): RecordSightingsCommand {
+    const { byCustomer, dropped } = latestByCustomer(event);
+    return new RecordSightingsCommand(byCustomer, dropped);
+  }
+}
+
+/** The valid items of an event, the latest per device, by customer. */
+function latestByCustomer(event: DevicesSeen): { byCustomer: Map<CustomerId, Sighting[]>; dropped: number } {
+  const latest = new Map<CustomerId, Map<string, Sighting>>();
+  let dropped = 0;
+  // Validated once per distinct customer id text (a batch is mostly one or a few customers).
+  const customers = new Map<unknown, CustomerId | null>();
+  for (const item of Array.isArray(event?.items) ? (event.items as unknown[]) : []) {
+    const parsed = parseItem(item, customers);
+    if (!parsed) {
+      dropped++;
+      continue;
+    }
+    let devices = latest.get(parsed.customerId);
+    if (!devices) latest.set(parsed.customerId, (devices = new Map()));
+    const previous = devices.get(parsed.sighting.hwid);
+    if (!previous || previous.at <= parsed.sighting.at) devices.set(parsed.sighting.hwid, parsed.sighting);
+  }
+  return { byCustomer: new Map([...latest].map(([customerId, devices]) => [customerId, [...devices.values()]])), dropped };
+}
+
+function parseItem(item: unknown, customers: Map<unknown, CustomerId | null>): { customerId: CustomerId; sighting: Sighting } | null {
+  if (!item || typeof item !== 'object') return null;
+  const { customerId: rawCustomerId, hwid, fwVersion, at } = item as Record<string, unknown>;
+  if (!isHwid(hwid) || typeof fwVersion !== 'string' || typeof at !== 'string') return null;
+  let customerId = customers.get(rawCustomerId);
+  if (customerId === undefined) {
+    try {
+      customerId = customerIdOf(rawCustomerId);
+    } catch {
+      customerId = null;
+    }
+    customers.set(rawCustomerId, customerId);
+  }
+  if (customerId === null) return null;
+  const time = new Date(at);
+  if (Number.isNaN(time.getTime())) return null;
+  return { customerId, sighting: { hwid, fwVersion: fwVersion.replace(/\u0000/g, '').slice(0, MAX_FW_VERSION), at: time } };
+}
