@@ -12,7 +12,7 @@ import {
   TAG_RULE,
   TAGS_COUNT_RULE,
 } from '@app/contracts';
-import { compileCheck } from './contract-check.js';
+import { contractCheck } from '@app/platform';
 
 /**
  * The values of a device (HW id, tags, attributes, keys), checked when a command is built
@@ -80,8 +80,8 @@ function storableJson(value: unknown): boolean {
 }
 
 /** DeviceKeys of the contract in two steps, so that the keys are checked in order: the list (its size), then each key (its length). */
-const checkKeyList = compileCheck(Type.Array(Type.Unknown(), { maxItems: DeviceKeys.maxItems, 'x-error': KEYS_RULE }));
-const checkKeyText = compileCheck(DeviceKeys.items);
+const checkKeyList = contractCheck(Type.Array(Type.Unknown(), { maxItems: DeviceKeys.maxItems, 'x-error': KEYS_RULE }));
+const checkKeyText = contractCheck(DeviceKeys.items);
 
 /**
  * Device public keys (the contract's DeviceKeys): each a PEM public key or certificate, or the

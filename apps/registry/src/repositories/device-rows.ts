@@ -1,5 +1,5 @@
 import type { CustomerId, DeviceStatus } from '@app/contracts';
-import { toDateOrNull } from '@app/infra';
+import { toDate, toNullableDate } from '@app/infra';
 import type { EntityManager } from 'typeorm';
 import type { DeviceRecord } from '../domain/device.js';
 
@@ -17,9 +17,9 @@ export function toDeviceRecord(customerId: CustomerId, row: Row): DeviceRecord {
     attributes: (row.attributes as Record<string, unknown> | null) ?? {},
     keys: (row.keys as string[] | null) ?? [],
     hasKeys: row.has_keys === true,
-    createdAt: toDateOrNull(row.created_at)!,
-    updatedAt: toDateOrNull(row.updated_at)!,
-    lastSeenAt: toDateOrNull(row.last_seen_at),
+    createdAt: toDate(row.created_at),
+    updatedAt: toDate(row.updated_at),
+    lastSeenAt: toNullableDate(row.last_seen_at),
     lastFwVersion: row.last_fw_version === null || row.last_fw_version === undefined ? null : String(row.last_fw_version),
   };
 }

@@ -1,3 +1,5 @@
+import type { Row } from './sql-runner.js';
+
 /**
  * Small helpers for repositories, identical on both adapters (PostgreSQL and embedded PGlite
  * return the same JS types: see connect.ts).
@@ -29,6 +31,7 @@ export function toDate(value: unknown): Date {
   return value instanceof Date ? value : new Date(String(value));
 }
 
+/** A nullable timestamp column: null for null, otherwise as toDate. */
 export function toNullableDate(value: unknown): Date | null {
   return value === null || value === undefined ? null : toDate(value);
 }
@@ -80,23 +83,16 @@ export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
-type SqlRow = Record<string, unknown>;
 
-/** The rows of a raw query: TypeORM answers UPDATE and DELETE as [rows, affected], everything else as rows. */
-export async function rowsOf(result: Promise<unknown>): Promise<SqlRow[]> {
+/** The rows of a raw query (TypeORM's `query()`): TypeORM answers UPDATE and DELETE as [rows, affected], everything else as rows. */
+export async function rowsOf(result: Promise<unknown>): Promise<Row[]> {
   const raw = await result;
-  if (Array.isArray(raw) && raw.length === 2 && Array.isArray(raw[0]) && typeof raw[1] === 'number') return raw[0] as SqlRow[];
-  return (Array.isArray(raw) ? raw : []) as SqlRow[];
+  if (Array.isArray(raw) && raw.length === 2 && Array.isArray(raw[0]) && typeof raw[1] === 'number') return raw[0] as Row[];
+  return (Array.isArray(raw) ? raw : []) as Row[];
 }
 
 /** The number of rows an UPDATE or DELETE answered as [rows, affected] touched (0 otherwise). */
 export function affectedOf(raw: unknown): number {
   if (Array.isArray(raw) && raw.length === 2 && typeof raw[1] === 'number') return raw[1];
   return 0;
-}
-
-/** A timestamp column as a Date (both adapters may answer a Date or its text); null for null. */
-export function toDateOrNull(value: unknown): Date | null {
-  if (value === null || value === undefined) return null;
-  return value instanceof Date ? value : new Date(String(value));
 }

@@ -68,9 +68,12 @@ export function customerIdOf(value: unknown): CustomerId | undefined {
  * the order given; 400 names the first one that is no UUID.
  */
 export function customerIdsOf(ids: readonly unknown[] | undefined): CustomerId[] {
-  return (ids ?? []).map((id) => {
-    const customerId = customerIdOf(id);
-    if (!customerId) throw ServiceError.badRequest(`customer id must be a UUID: ${String(id)}`);
-    return customerId;
-  });
+  return (ids ?? []).map(requireCustomerId);
+}
+
+/** The customer of a message from another app (not an endpoint call, whose tenant is in its context); 400 when it is no UUID. */
+export function requireCustomerId(value: unknown): CustomerId {
+  const customerId = customerIdOf(value);
+  if (!customerId) throw ServiceError.badRequest(`customer id must be a UUID: ${String(value)}`);
+  return customerId;
 }

@@ -1,5 +1,5 @@
 import type { CustomerId } from '@app/contracts';
-import { customerIdOf } from '../../domain/customer-id.js';
+import { requireCustomerId } from '@app/platform';
 
 /** RegistryMessages.counts (the admin customer list): the customers as asked, and as ids. */
 export class CountDevicesCommand {
@@ -10,6 +10,6 @@ export class CountDevicesCommand {
 
   static create(request: { customerIds?: unknown } | undefined): CountDevicesCommand {
     const asked = Array.isArray(request?.customerIds) ? (request.customerIds as string[]) : [];
-    return new CountDevicesCommand(asked, asked.map(customerIdOf));
+    return new CountDevicesCommand(asked, asked.map(requireCustomerId));
   }
 }

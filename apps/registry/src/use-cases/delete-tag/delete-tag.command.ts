@@ -1,5 +1,5 @@
 import type { CustomerId, CustomerTagRequest } from '@app/contracts';
-import { customerIdOf } from '../../domain/customer-id.js';
+import { requireCustomerId } from '@app/platform';
 import { normalizeTag } from '../../domain/device-values.js';
 
 /** RegistryMessages.deleteTag (the Tags API, called by the firmware app), validated when built. */
@@ -11,6 +11,6 @@ export class DeleteTagCommand {
 
   static create(request: Partial<CustomerTagRequest> | undefined): DeleteTagCommand {
     const input = request ?? {};
-    return new DeleteTagCommand(customerIdOf(input.customerId), normalizeTag(input.tag));
+    return new DeleteTagCommand(requireCustomerId(input.customerId), normalizeTag(input.tag));
   }
 }

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { DEVICE_LIMITS, DeviceListQuery, type RequestContext, requireTenant, ServiceError } from '@app/contracts';
 import type { Tenant } from '@app/infra';
-import { compileCheck } from '../../domain/contract-check.js';
+import { contractCheck } from '@app/platform';
 import type { DeviceFilter } from '../../repositories/device-list.repository.js';
 
 /** The contract's query minus `customer` (the gateway resolved it into the context). */
-const checkQuery = compileCheck(Type.Omit(DeviceListQuery, ['customer']));
+const checkQuery = contractCheck(Type.Omit(DeviceListQuery, ['customer']));
 /** The contract's Offset has no maximum; past 2^53 an offset is no longer exact, so it is refused with the same rule. */
 const OFFSET_RULE = DeviceListQuery.properties.offset['x-error'] as string;
 

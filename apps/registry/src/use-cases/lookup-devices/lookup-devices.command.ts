@@ -1,5 +1,5 @@
 import { type CustomerId, type DeviceLookupBatchRequest, type DeviceLookupRequest, MAX_DEVICE_LOOKUP_BATCH, ServiceError } from '@app/contracts';
-import { customerIdOf } from '../../domain/customer-id.js';
+import { requireCustomerId } from '@app/platform';
 
 /**
  * RegistryMessages.lookupDevice / lookupDevices (the update check's questions). The HW ids are
@@ -12,11 +12,11 @@ export class LookupDevicesCommand {
   ) {}
 
   static one(request: DeviceLookupRequest | undefined): LookupDevicesCommand {
-    return new LookupDevicesCommand(customerIdOf(request?.customerId), [request?.hwid]);
+    return new LookupDevicesCommand(requireCustomerId(request?.customerId), [request?.hwid]);
   }
 
   static many(request: DeviceLookupBatchRequest | undefined): LookupDevicesCommand {
-    const customerId = customerIdOf(request?.customerId);
+    const customerId = requireCustomerId(request?.customerId);
     const hwids: unknown = request?.hwids;
     if (!Array.isArray(hwids) || hwids.length > MAX_DEVICE_LOOKUP_BATCH) {
       throw ServiceError.badRequest(`hwids must be an array of at most ${MAX_DEVICE_LOOKUP_BATCH} HW ids`);

@@ -1,5 +1,5 @@
 import { type CustomerId, type DevicesSeen, isHwid } from '@app/contracts';
-import { customerIdOf } from '../../domain/customer-id.js';
+import { requireCustomerId } from '@app/platform';
 import type { Sighting } from '../../repositories/device-sighting.repository.js';
 
 /** Stored characters of a firmware version a device reported. */
@@ -49,7 +49,7 @@ function parseItem(item: unknown, customers: Map<unknown, CustomerId | null>): {
   let customerId = customers.get(rawCustomerId);
   if (customerId === undefined) {
     try {
-      customerId = customerIdOf(rawCustomerId);
+      customerId = requireCustomerId(rawCustomerId);
     } catch {
       customerId = null;
     }

@@ -1,5 +1,5 @@
 import type { CustomerId, CustomerTagRename } from '@app/contracts';
-import { customerIdOf } from '../../domain/customer-id.js';
+import { requireCustomerId } from '@app/platform';
 import { normalizeTag } from '../../domain/device-values.js';
 
 /** RegistryMessages.renameTag (the Tags API, called by the firmware app), validated when built. */
@@ -12,6 +12,6 @@ export class RenameTagCommand {
 
   static create(request: Partial<CustomerTagRename> | undefined): RenameTagCommand {
     const input = request ?? {};
-    return new RenameTagCommand(customerIdOf(input.customerId), normalizeTag(input.from), normalizeTag(input.to));
+    return new RenameTagCommand(requireCustomerId(input.customerId), normalizeTag(input.from), normalizeTag(input.to));
   }
 }
