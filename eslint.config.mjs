@@ -1,6 +1,7 @@
 // Lint: the rules that catch real bugs in this code base. Type-aware, so floating promises
 // and non-exhaustive switches over unions/enums are errors.
 import tseslint from 'typescript-eslint';
+import boundaries from './scripts/lint/app-boundaries.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', '**/*.cjs', '**/*.mjs'] },
@@ -10,7 +11,9 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
+    plugins: { boundaries },
     rules: {
+      'boundaries/no-cross-app-imports': 'error',
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
