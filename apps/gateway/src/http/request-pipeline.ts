@@ -14,6 +14,7 @@ import {
   ServiceError,
   SESSION_COOKIES,
   type StagedFile,
+  TransportError,
 } from '@app/contracts';
 import { JsonLogger, MessageBus, type ServiceConfig, tracer, tracingEnabled } from '@app/infra';
 import { SpanKind } from '@opentelemetry/api';
@@ -204,11 +205,10 @@ export class RequestPipeline {
       stagedParts = undefined;
       this.writeReply(res, endpoint.target.reply(result, { json, baseUrl: this.config.publicUrl, path }), method === 'HEAD');
     } catch (err) {
-      if (staged && ServiceError.is(err) && err.code === ErrorCode.Unavailable && /unavailable$/.test(err.message)) {
-        void this.stager.discard(staged); // nobody received it
-      }
-      if (stagedParts && ServiceError.is(err) && err.code === ErrorCode.Unavailable && /unavailable$/.test(err.message)) {
-        for (const part of Object.values(stagedParts)) void this.multipart.discard(part, state);
+      if (TransportError.notReceived(err)) {
+        // Nobody received the staged upload: it is still ours to delete.
+        if (staged) void this.stager.discard(staged);
+        if (stagedParts) for (const part of Object.values(stagedParts)) void this.multipart.discard(part, state);
       }
       if (state.done && !res.headersSent) {
         // The client closed the connection before we answered: no failure of ours, nobody to answer.
