@@ -162,9 +162,9 @@ export const identityEndpoints = [
     body: { kind: 'none' },
     responses: {
       200: { description: 'HTML page with a form that confirms the login (POST)', contentType: 'text/html' },
-      400: { description: 'HTML page: the link is invalid, expired or used', contentType: 'text/html' },
+      400: { description: 'HTML page: the link is invalid, expired or used; problem+json when c or t is malformed', contentType: 'text/html' },
     },
-    errors: [],
+    errors: [400],
     target: {
       kind: 'message',
       message: IdentityMessages.magicLinkCheck,
@@ -186,9 +186,9 @@ export const identityEndpoints = [
     forwardHeaders: ['origin', 'sec-fetch-site'],
     responses: {
       303: { description: 'Logged in: session cookies set, Location /console', headers: { Location: 'The console' } },
-      400: { description: 'HTML page: the link is invalid, expired or used', contentType: 'text/html' },
+      400: { description: 'HTML page: the link is invalid, expired or used; problem+json when c or t is malformed', contentType: 'text/html' },
     },
-    errors: [403, 429],
+    errors: [400, 403, 429],
     target: {
       kind: 'message',
       message: IdentityMessages.magicLinkConfirm,
