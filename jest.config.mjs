@@ -1,4 +1,9 @@
-// ESM jest with @swc/jest (STACK.md). Projects: unit (fast, no servers), medium (repositories on
+import { createRequire } from 'node:module';
+
+// The path aliases are declared once, in tsconfig.json (scripts/path-aliases.cjs reads them).
+const { base, swcPaths, jestModuleNameMapper } = createRequire(import.meta.url)('./scripts/path-aliases.cjs');
+
+// ESM jest with @swc/jest. Projects: unit (fast, no servers), medium (repositories on
 // the real PostgreSQL, object store on s3rver, transports on NATS), e2e (HTTP against both runtimes).
 const swc = [
   '@swc/jest',
@@ -8,13 +13,8 @@ const swc = [
       transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
       target: 'es2022',
       keepClassNames: true,
-      baseUrl: process.cwd(),
-      paths: {
-        '@app/contracts': ['libs/contracts/src/index.ts'],
-        '@app/infra': ['libs/infra/src/index.ts'],
-        '@app/platform': ['libs/platform/src/index.ts'],
-        '@app/testing': ['libs/testing/src/index.ts'],
-      },
+      baseUrl: base,
+      paths: swcPaths,
     },
     module: { type: 'es6' },
   },
@@ -23,7 +23,7 @@ const common = {
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper: {
-    '^@app/(contracts|infra|platform|testing)$': '<rootDir>/libs/$1/src/index.ts',
+    ...jestModuleNameMapper,
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testEnvironment: 'node',

@@ -2,11 +2,15 @@
 // `npm run typecheck` does that). Fast enough to run before every start.
 import { transformFile } from '@swc/core';
 import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const outDir = join(root, 'dist');
 const sourceDirs = ['apps', 'libs', 'deploy', 'test'];
+// .swcrc holds the transform settings; the path aliases come from tsconfig.json.
+const { base, swcPaths } = createRequire(import.meta.url)('./path-aliases.cjs');
+const aliasOptions = { jsc: { baseUrl: base, paths: swcPaths } };
 
 async function* walk(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -30,7 +34,7 @@ for (const dir of sourceDirs) {
       jobs.push(
         (async () => {
           const target = join(outDir, relative(root, file)).replace(/\.ts$/, '.js');
-          const out = await transformFile(file, { cwd: root, swcrc: true, filename: file, sourceFileName: relative(dirname(target), file) });
+          const out = await transformFile(file, { cwd: root, swcrc: true, ...aliasOptions, filename: file, sourceFileName: relative(dirname(target), file) });
           await mkdir(dirname(target), { recursive: true });
           await writeAtomically(target, out.code + `\n//# sourceMappingURL=${target.split('/').pop()}.map\n`);
           if (out.map) await writeAtomically(target + '.map', out.map);

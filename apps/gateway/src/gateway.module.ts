@@ -2,16 +2,21 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { DownloadLinkSigner, downloadLinkSecret, type ServiceConfig } from '@app/infra';
 import { CustomerDirectory, InfraModule } from '@app/platform';
 import { AccessPolicy } from './auth/access-policy.js';
+import { RequestAccess } from './auth/request-access.js';
 import { Authenticator } from './auth/authenticator.js';
 import { CredentialStatusCache } from './auth/credential-status.js';
 import { SessionRenewal } from './auth/session-renewal.js';
 import { VerificationKeys } from './auth/verification-keys.js';
 import { DOWNLOAD_SIGNER, DownloadServer } from './downloads/download-server.js';
 import { ServiceHealth } from './health/service-health.js';
+import { GatewayEndpoints } from './http/gateway-endpoints.js';
 import { GatewayHttpServer } from './http/gateway-http-server.js';
+import { ReplyWriter } from './http/reply-writer.js';
+import { RequestFailure } from './http/request-failure.js';
 import { RequestPipeline } from './http/request-pipeline.js';
 import { GatewayMetrics } from './observability/metrics.js';
 import { RequestLog } from './observability/request-log.js';
+import { RequestRecorder } from './observability/request-recorder.js';
 import { PageServer } from './pages/page-server.js';
 import { BodyStager } from './uploads/body-stager.js';
 import { MultipartStager } from './uploads/multipart-stager.js';
@@ -32,14 +37,19 @@ export class GatewayModule {
         CustomerDirectory,
         Authenticator,
         AccessPolicy,
+        RequestAccess,
         BodyStager,
         MultipartStager,
         EndpointRateLimiter,
         DownloadServer,
         GatewayMetrics,
         RequestLog,
+        RequestRecorder,
         ServiceHealth,
         PageServer,
+        GatewayEndpoints,
+        ReplyWriter,
+        RequestFailure,
         RequestPipeline,
         GatewayHttpServer,
       ],

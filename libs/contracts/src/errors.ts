@@ -98,3 +98,31 @@ export class ServiceError extends Error {
     return new ServiceError(ErrorCode.Unavailable, message, headers);
   }
 }
+
+/** Why the message bus could not complete a request: the codes of TransportError. */
+export enum TransportErrorCode {
+  /** No app serves the message's pattern: nobody received the request, its payload is still the sender's. */
+  NoReceiver = 'no_receiver',
+  /** The request went out but no answer came in time: the receiver may hold (and own) its payload. */
+  NoAnswer = 'no_answer',
+}
+
+/**
+ * A request the bus could not complete, thrown by the sending side's bus client (503). It
+ * crosses no transport as itself: forwarded by an app it arrives as a plain Unavailable
+ * ServiceError, so `reason` always describes the sender's own request.
+ */
+export class TransportError extends ServiceError {
+  constructor(
+    readonly reason: TransportErrorCode,
+    readonly app: string,
+  ) {
+    super(ErrorCode.Unavailable, reason === TransportErrorCode.NoReceiver ? `${app} unavailable` : `${app} did not answer in time`);
+    this.name = 'TransportError';
+  }
+
+  /** Whether `value` says nobody received the request (the sender still owns what it staged). */
+  static notReceived(value: unknown): boolean {
+    return value instanceof TransportError && value.reason === TransportErrorCode.NoReceiver;
+  }
+}

@@ -32,11 +32,24 @@ export const Page = <T extends TSchema>(item: T) =>
 
 export const Empty = Type.Object({});
 
+/** One DNS label: letters and digits with inner hyphens, 1 to 63 characters. */
+const DNS_LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+const DNS_LABEL_ANY_CASE = DNS_LABEL.replaceAll('a-z0-9', 'A-Za-z0-9');
+
+/** A customer's domain: lower-case DNS labels joined by dots, 253 characters at most. */
+export const CUSTOMER_DOMAIN_PATTERN = `^(?=.{1,253}$)${DNS_LABEL}(?:\\.${DNS_LABEL})*$`;
+
+/**
+ * The same names in any letter case, for URLs devices build (the update check lower-cases
+ * them); the 253-character limit is the schema's maxLength.
+ */
+export const CUSTOMER_DOMAIN_ANY_CASE_PATTERN = `^${DNS_LABEL_ANY_CASE}(?:\\.${DNS_LABEL_ANY_CASE})*$`;
+
 /** Domain names as accepted for customers. */
 export const DomainName = Type.String({
   minLength: 1,
   maxLength: 253,
-  pattern: '^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$',
+  pattern: CUSTOMER_DOMAIN_PATTERN,
   'x-error': 'domain must be a lower-case DNS name',
 });
 

@@ -1,6 +1,7 @@
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { expect } from '@jest/globals';
 import { HttpReply } from './http.js';
+import { checkReplyAgainstContract, registerService } from './contract.js';
 
 /**
  * The device API for the suite. Requests are sent with their path exactly as written (node:http
@@ -59,7 +60,15 @@ export function queryString(query: Query | undefined): string {
   return text ? `?${text}` : '';
 }
 
-export function rawRequest(baseUrl: string, method: string, path: string, options: RawOptions = {}): Promise<HttpReply> {
+/** A request with the path sent exactly as given; the reply is checked against the contract (./contract.ts). */
+export async function rawRequest(baseUrl: string, method: string, path: string, options: RawOptions = {}): Promise<HttpReply> {
+  registerService(baseUrl);
+  const reply = await rawRequestUnchecked(baseUrl, method, path, options);
+  await checkReplyAgainstContract(reply);
+  return reply;
+}
+
+function rawRequestUnchecked(baseUrl: string, method: string, path: string, options: RawOptions): Promise<HttpReply> {
   const base = new URL(baseUrl);
   const headers: OutgoingHttpHeaders = { 'user-agent': 'fds-e2e', ...(options.headers ?? {}) };
   if (options.auth) headers.authorization = `Bearer ${options.auth}`;

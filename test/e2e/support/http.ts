@@ -1,11 +1,13 @@
 import { request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import { CSRF_FIELD, CSRF_HEADER, SESSION_COOKIES } from '@app/contracts';
+import { checkReplyAgainstContract, registerService } from './contract.js';
 
 /**
  * A small HTTP client for the suite, on node:http (no connection reuse, redirects never
  * followed unless asked, HEAD without a body, every Set-Cookie kept, optional local source
  * address), with the service's credentials: Bearer tokens and console sessions (the three
- * cookies plus the CSRF token, by header or `csrf` query parameter).
+ * cookies plus the CSRF token, by header or `csrf` query parameter). Every JSON reply of the
+ * service is checked against the schema its /openapi.json declares (./contract.ts).
  */
 
 export interface IdentityBody {
@@ -139,7 +141,9 @@ export class HttpReply {
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export class HttpClient {
-  constructor(readonly baseUrl: string) {}
+  constructor(readonly baseUrl: string) {
+    registerService(baseUrl);
+  }
 
   url(path: string, query?: RequestOptions['query']): string {
     const url = new URL(path.startsWith('http') ? path : `${this.baseUrl}${path}`);
@@ -226,7 +230,20 @@ function lower(headers: Record<string, string>): OutgoingHttpHeaders {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
-function send(
+/** One request, its reply checked against the contract when it comes from the service. */
+async function send(
+  method: string,
+  url: string,
+  headers: OutgoingHttpHeaders,
+  body: Buffer | undefined,
+  options: { localAddress?: string; timeoutMs?: number },
+): Promise<HttpReply> {
+  const reply = await sendUnchecked(method, url, headers, body, options);
+  await checkReplyAgainstContract(reply);
+  return reply;
+}
+
+function sendUnchecked(
   method: string,
   url: string,
   headers: OutgoingHttpHeaders,
@@ -253,7 +270,17 @@ function send(
  * whatever the body). Resolves with the response as soon as the server answers, even in
  * the middle of the upload (the rest of the body is then abandoned).
  */
-export function streamingRequest(
+export async function streamingRequest(
+  method: string,
+  url: string,
+  options: { headers?: Record<string, string>; chunks: AsyncIterable<Buffer> | Iterable<Buffer>; declaredLength?: number; timeoutMs?: number },
+): Promise<HttpReply> {
+  const reply = await streamingRequestUnchecked(method, url, options);
+  await checkReplyAgainstContract(reply);
+  return reply;
+}
+
+function streamingRequestUnchecked(
   method: string,
   url: string,
   options: { headers?: Record<string, string>; chunks: AsyncIterable<Buffer> | Iterable<Buffer>; declaredLength?: number; timeoutMs?: number },

@@ -7,13 +7,7 @@
 const Module = require('node:module');
 const path = require('node:path');
 
-const root = path.resolve(__dirname, '../../..');
-const aliases = {
-  '@app/contracts': 'libs/contracts/src/index.ts',
-  '@app/infra': 'libs/infra/src/index.ts',
-  '@app/platform': 'libs/platform/src/index.ts',
-  '@app/testing': 'libs/testing/src/index.ts',
-};
+const { root, pathAliases: aliases } = require('../../../scripts/path-aliases.cjs');
 
 if (!Module.__e2eResolveHook) {
   Module.__e2eResolveHook = true;

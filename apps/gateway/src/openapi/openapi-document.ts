@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { type EndpointDef, Problem } from '@app/contracts';
 
-/** SPEC: the machine-readable description declares version 1.0.0 and OpenAPI 3.1. */
+/** The machine-readable description declares API version 1.0.0 and OpenAPI 3.1. */
 export const API_VERSION = '1.0.0';
 
 const AREA_TAGS = [
@@ -70,7 +70,7 @@ function security(endpoint: EndpointDef): unknown[] {
     case 'principal':
       return [{ bearer: [] }, { session: [] }];
     case 'refresh':
-      return [{ session: [] }]; // the session's refresh cookie (SPEC names three schemes: bearer, session, metrics)
+      return [{ session: [] }]; // the session's refresh cookie (the document has three schemes: bearer, session, metrics)
   }
 }
 
@@ -86,13 +86,19 @@ function responses(endpoint: EndpointDef): Record<string, unknown> {
   }
   const problem = { $ref: '#/components/schemas/Problem' };
   for (const status of endpoint.errors) {
-    if (out[status]) continue;
+    const errorContent = {
+      'application/problem+json': { schema: problem },
+      ...(endpoint.errorMode === 'text' ? { 'text/plain': { schema: { type: 'string', description: '<status> <reason phrase>: <message>' } } } : {}),
+    };
+    const declared = out[status] as { content?: Record<string, unknown> } | undefined;
+    if (declared) {
+      // A status with its own response that may also be an error: both bodies are declared.
+      declared.content = { ...declared.content, ...errorContent };
+      continue;
+    }
     out[status] = {
       description: endpoint.errorMode === 'text' ? 'Error: one text line by default, problem+json with Accept: application/json' : 'Error (problem+json)',
-      content: {
-        'application/problem+json': { schema: problem },
-        ...(endpoint.errorMode === 'text' ? { 'text/plain': { schema: { type: 'string', description: '<status> <reason phrase>: <message>' } } } : {}),
-      },
+      content: errorContent,
     };
   }
   return out;

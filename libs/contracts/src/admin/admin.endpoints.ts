@@ -1,11 +1,116 @@
 import { Type } from '@sinclair/typebox';
 import { defineEndpoint } from '../endpoints/endpoint.js';
+import { IdentityMessages } from '../identity/identity.messages.js';
+import {
+  CreateCustomerRequest,
+  CustomerDomainParams,
+  CustomerSchema,
+  CustomerWithCounts,
+  EmailParams,
+  MemberSchema,
+  UpdateCustomerRequest,
+  UpdatedUser,
+  UpdateUserRequest,
+} from '../identity/identity.schemas.js';
 import { AdminMessages } from './admin.messages.js';
 import { AuditEntrySchema, AuditQuery, SecurityEventIdParams, SecurityEventSchema, SecurityEventsQuery } from './admin.schemas.js';
 
 const NoParams = Type.Object({});
 
-/** SPEC "Administrator endpoints": the audit log and the security events (stored by the admin app). */
+/**
+ * The administrators' customers and people (kept by the identity app): every customer with
+ * its counts and members, opening, changing and suspending customers, disabling people.
+ */
+export const adminAccountEndpoints = [
+  defineEndpoint({
+    operationId: 'adminListCustomers',
+    method: 'GET',
+    path: '/admin/customers',
+    tag: 'Admin',
+    summary: 'All customers with counts',
+    auth: { kind: 'principal', tenant: false, admin: 'read', notInSandbox: true },
+    errorMode: 'json',
+    params: NoParams,
+    body: { kind: 'none' },
+    responses: { 200: { description: 'Customers', schema: Type.Object({ items: Type.Array(CustomerWithCounts) }) } },
+    errors: [401, 403],
+    target: { kind: 'message', message: IdentityMessages.listCustomers, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
+  }),
+  defineEndpoint({
+    operationId: 'adminCreateCustomer',
+    method: 'POST',
+    path: '/admin/customers',
+    tag: 'Admin',
+    summary: 'Open a customer account; owner_email is invited as its first owner',
+    auth: { kind: 'principal', tenant: false, admin: 'full', notInSandbox: true },
+    errorMode: 'json',
+    params: NoParams,
+    body: { kind: 'json', schema: CreateCustomerRequest, required: true },
+    responses: { 201: { description: 'The customer', schema: Type.Object({ customer: CustomerSchema }) } },
+    errors: [400, 401, 403, 409, 503],
+    target: { kind: 'message', message: IdentityMessages.createCustomer, reply: (r) => ({ kind: 'json', status: 201, body: r }) },
+  }),
+  defineEndpoint({
+    operationId: 'adminGetCustomer',
+    method: 'GET',
+    path: '/admin/customers/{domain}',
+    tag: 'Admin',
+    summary: 'One customer with its members',
+    auth: { kind: 'principal', tenant: false, admin: 'read', notInSandbox: true },
+    errorMode: 'json',
+    params: CustomerDomainParams,
+    body: { kind: 'none' },
+    responses: {
+      200: { description: 'The customer and its members', schema: Type.Object({ customer: CustomerSchema, members: Type.Array(MemberSchema) }) },
+    },
+    errors: [401, 403, 404],
+    target: { kind: 'message', message: IdentityMessages.getCustomer, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
+  }),
+  defineEndpoint({
+    operationId: 'adminUpdateCustomer',
+    method: 'PATCH',
+    path: '/admin/customers/{domain}',
+    tag: 'Admin',
+    summary: 'Rename, suspend or reactivate a customer, or set its name and CORS origins (suspending ends its sessions and stops its tokens)',
+    auth: { kind: 'principal', tenant: false, admin: 'full', notInSandbox: true },
+    errorMode: 'json',
+    params: CustomerDomainParams,
+    body: { kind: 'json', schema: UpdateCustomerRequest, required: true },
+    responses: { 200: { description: 'The customer', schema: Type.Object({ customer: CustomerSchema }) } },
+    errors: [400, 401, 403, 404, 409, 503],
+    target: { kind: 'message', message: IdentityMessages.updateCustomer, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
+  }),
+  defineEndpoint({
+    operationId: 'adminListUsers',
+    method: 'GET',
+    path: '/admin/users',
+    tag: 'Admin',
+    summary: 'Every membership of every person',
+    auth: { kind: 'principal', tenant: false, admin: 'read', notInSandbox: true },
+    errorMode: 'json',
+    params: NoParams,
+    body: { kind: 'none' },
+    responses: { 200: { description: 'One entry per membership, by email then domain', schema: Type.Object({ items: Type.Array(MemberSchema) }) } },
+    errors: [401, 403],
+    target: { kind: 'message', message: IdentityMessages.listUsers, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
+  }),
+  defineEndpoint({
+    operationId: 'adminUpdateUser',
+    method: 'PATCH',
+    path: '/admin/users/{email}',
+    tag: 'Admin',
+    summary: 'Disable a person (ends their sessions, revokes every token they created) or enable them again',
+    auth: { kind: 'principal', tenant: false, admin: 'full', notInSandbox: true },
+    errorMode: 'json',
+    params: EmailParams,
+    body: { kind: 'json', schema: UpdateUserRequest, required: true },
+    responses: { 200: { description: 'The new state', schema: UpdatedUser } },
+    errors: [400, 401, 403, 404, 503],
+    target: { kind: 'message', message: IdentityMessages.updateUser, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
+  }),
+];
+
+/** The administrators' audit log and security events (stored by the admin app). */
 export const adminEndpoints = [
   defineEndpoint({
     operationId: 'adminAudit',

@@ -3,7 +3,7 @@ import type { HealthHistory, HealthHistoryQuery, StatusDocument } from '../healt
 import { defineEvent, defineMessage } from '../messages/message.js';
 import type { AuditEntryView, AuditQuery, SecurityEventIdParams, SecurityEventsQuery, SecurityEventView } from './admin.schemas.js';
 
-/** SPEC "Request-log entry". */
+/** One request-log entry: one per HTTP request, answered or abandoned by its client. */
 export interface RequestLogEntry {
   readonly ts: string;
   readonly domain: string | null;
@@ -24,7 +24,7 @@ export interface RequestLogBatch {
   readonly entries: readonly RequestLogEntry[];
 }
 
-/** SPEC "Audit entry": every change by people, tokens or administrators, with before and after. */
+/** An audit entry: every change by people, tokens or administrators, with before and after. */
 export interface AuditEntryInput {
   readonly ts: string;
   readonly domain: string | null;
@@ -40,7 +40,7 @@ export interface AuditEntryInput {
 
 export type SecuritySeverity = 'info' | 'warn' | 'critical';
 
-/** SPEC "Security event" as reported by an app; the admin app assigns id and notification state. */
+/** A security event as reported by an app; the admin app assigns id and notification state. */
 export interface SecurityEventInput {
   readonly ts: string;
   readonly kind: string;

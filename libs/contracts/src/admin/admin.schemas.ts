@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Limit, NullableTimestamp, Timestamp } from '../schemas.js';
 
-/** SPEC "Audit entry". `before`/`after` are {} where nothing existed before or after. */
+/** An audit entry. `before`/`after` are {} where nothing existed before or after. */
 export const AuditEntrySchema = Type.Object(
   {
     ts: Timestamp,
@@ -27,7 +27,7 @@ export const SeveritySchema = Type.Union([Type.Literal('info'), Type.Literal('wa
   'x-error': 'severity must be info, warn or critical',
 });
 
-/** SPEC "Security event". */
+/** A security event with the id and notification state the admin app gave it. */
 export const SecurityEventSchema = Type.Object(
   {
     id: Type.Integer(),

@@ -1,5 +1,5 @@
 import { healthEndpoints, downloadEndpoints } from '../health/health.endpoints.js';
-import { adminEndpoints } from '../admin/admin.endpoints.js';
+import { adminAccountEndpoints, adminEndpoints } from '../admin/admin.endpoints.js';
 import { consoleEndpoints } from '../identity/console.endpoints.js';
 import { identityEndpoints, memberEndpoints } from '../identity/identity.endpoints.js';
 import { logdataEndpoints } from '../logdata/logdata.endpoints.js';
@@ -13,6 +13,7 @@ export const ENDPOINTS: readonly EndpointDef<any, any, any>[] = [
   ...healthEndpoints,
   ...downloadEndpoints,
   ...identityEndpoints,
+  ...adminAccountEndpoints,
   ...memberEndpoints,
   ...adminEndpoints,
   ...consoleEndpoints,

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { HwId, TAG_PATTERN, TagName } from '../registry/registry.schemas.js';
-import { CustomerQuery, Limit, NullableTimestamp, Offset, Page, Timestamp } from '../schemas.js';
+import { CUSTOMER_DOMAIN_ANY_CASE_PATTERN, CustomerQuery, Limit, NullableTimestamp, Offset, Page, Timestamp } from '../schemas.js';
 
-/** DECISIONS "Firmware": FIRMWARE_MAX_BYTES defaults to 512 MiB (the value lives in ServiceConfig). */
+/** FIRMWARE_MAX_BYTES defaults to 512 MiB (the value lives in ServiceConfig; see docs/configuration.md). */
 export const FIRMWARE_DEFAULT_MAX_BYTES = 512 * 1024 * 1024;
 /** Release notes: at most 1 MiB of text. */
 export const FIRMWARE_NOTES_MAX_BYTES = 1024 * 1024;
@@ -148,7 +148,7 @@ export type ParseResult = Static<typeof ParseResult>;
 export const UpdateCheckParams = Type.Object({
   domain: Type.String({
     maxLength: 253,
-    pattern: '^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$',
+    pattern: CUSTOMER_DOMAIN_ANY_CASE_PATTERN,
     description: 'Customer domain (case-insensitive)',
     'x-error': 'domain must be a DNS name',
   }),
@@ -173,7 +173,7 @@ export const UpdateCheckQuery = Type.Object({
 });
 export type UpdateCheckQuery = Static<typeof UpdateCheckQuery>;
 
-/** DECISIONS "Firmware": the update item. */
+/** One build in an update-check answer. */
 export const UpdateItem = Type.Object(
   {
     id: Type.String(),

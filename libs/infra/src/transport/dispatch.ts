@@ -1,7 +1,7 @@
 import type { BaseRpcContext, MessageHandler, WritePacket } from '@nestjs/microservices';
 import { type Span, SpanStatusCode } from '@opentelemetry/api';
 import { firstValueFrom, isObservable, lastValueFrom } from 'rxjs';
-import { ErrorCode, ServiceError } from '@app/contracts';
+import { ErrorCode, ServiceError, TransportError, TransportErrorCode } from '@app/contracts';
 import { JsonLogger, type LogRequest, requestOfMessage } from '../logging/logger.js';
 
 /**
@@ -24,12 +24,14 @@ export function appOfPattern(pattern: string): string {
   return dot > 0 ? pattern.slice(0, dot) : pattern;
 }
 
+/** No app serves the pattern: nobody received the request. */
 export function unavailable(app: string): ServiceError {
-  return new ServiceError(ErrorCode.Unavailable, `${app} unavailable`);
+  return new TransportError(TransportErrorCode.NoReceiver, app);
 }
 
+/** The request went out but its answer did not come in time. */
 export function didNotAnswer(app: string): ServiceError {
-  return new ServiceError(ErrorCode.Unavailable, `${app} did not answer in time`);
+  return new TransportError(TransportErrorCode.NoAnswer, app);
 }
 
 /** JSON round trip, as over the wire: Dates become strings, undefined fields disappear. */

@@ -1,4 +1,4 @@
-import { type Bundle, BUNDLES, type Role, ROLES, ServiceError } from '@app/contracts';
+import { type Bundle, BUNDLES, CUSTOMER_DOMAIN_PATTERN, type Role, ROLES, ServiceError } from '@app/contracts';
 import { looksLikeEmail, normalizeEmail } from '../../domain/secrets.js';
 
 /**
@@ -33,7 +33,7 @@ export function validRole(value: unknown): Role {
   return value as Role;
 }
 
-const DOMAIN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+const DOMAIN = new RegExp(CUSTOMER_DOMAIN_PATTERN);
 export function validDomain(value: unknown, field = 'domain'): string {
   const domain = typeof value === 'string' ? value.trim().toLowerCase() : '';
   if (!DOMAIN.test(domain)) throw ServiceError.badRequest(`${field} must be a lower-case DNS name`);

@@ -1,0 +1,54 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Injectable } from '@nestjs/common';
+import { CSRF_FIELD, CSRF_HEADER, type EndpointDef, type Principal } from '@app/contracts';
+import type { ParsedBody } from '../http/http-io.js';
+import { serializeCookie } from '../http/http-io.js';
+import { headerValue, userAgentOf } from '../http/request-headers.js';
+import type { RequestState } from '../http/request-state.js';
+import { type Access, AccessPolicy, anonymousAccess } from './access-policy.js';
+
+/**
+ * The access decision of one request, from its endpoint's declared requirement and the
+ * request's credentials. A public endpoint called without credentials (the update check) is
+ * decided at once, with no AccessRequest, callback or promise.
+ */
+@Injectable()
+export class RequestAccess {
+  constructor(private readonly policy: AccessPolicy) {}
+
+  decide(endpoint: EndpointDef, method: string, req: IncomingMessage, res: ServerResponse, state: RequestState, cookies: Record<string, string>, csrfToken: string | undefined, search: URLSearchParams): Access | Promise<Access> {
+    const authorization = headerValue(req, 'authorization');
+    return (
+      anonymousAccess(endpoint.auth, { authorization, cookies }) ??
+      this.policy.check({
+        auth: endpoint.auth,
+        method,
+        credentials: { authorization, cookies, client: { ip: state.ip, userAgent: userAgentOf(req), requestId: state.requestId } },
+        // Renewed session cookies reach the browser whatever the outcome: the refresh token has rotated.
+        onRenewed: (renewed) => res.setHeader('Set-Cookie', renewed.map(serializeCookie)),
+        customerParam: search.get('customer') ?? undefined,
+        csrfToken,
+        onAuthenticated: (principal) => {
+          state.domain = principal.homeCustomer.domain;
+          state.actor = actorOf(principal);
+        },
+      })
+    );
+  }
+}
+
+/** The CSRF token of a request: the header, else the `csrf` query parameter, else the form field. */
+export function csrfTokenOf(req: IncomingMessage, search: URLSearchParams, body: ParsedBody): string | undefined {
+  return headerValue(req, CSRF_HEADER) ?? search.get(CSRF_FIELD) ?? (body.kind === 'form' ? body.fields[CSRF_FIELD] : undefined);
+}
+
+/** Notes who is calling, for whom (request log, metrics). */
+export function recordCaller(state: RequestState, access: Access): void {
+  state.domain = access.customer?.domain ?? access.principal?.homeCustomer.domain ?? null;
+  state.actor = actorOf(access.principal);
+}
+
+export function actorOf(principal: Principal | null): string | null {
+  if (!principal) return null;
+  return principal.kind === 'token' ? `token:${principal.credentialId}` : `user:${principal.userId}`;
+}

@@ -1,0 +1,49 @@
+import type { IncomingMessage } from 'node:http';
+import { type EndpointCall, type EndpointDef, type RequestContext, SESSION_COOKIES, type StagedFile } from '@app/contracts';
+import type { Access } from '../auth/access-policy.js';
+import { pickHeaders, userAgentOf } from './request-headers.js';
+import type { RequestState } from './request-state.js';
+
+/**
+ * The message an endpoint's app receives over the bus: who calls for whom (the request
+ * context), the validated input, what was staged, the forwarded headers, and for the
+ * refresh endpoint its cookie and CSRF token (the app checks those itself).
+ */
+export function endpointCall(
+  endpoint: EndpointDef,
+  req: IncomingMessage,
+  ctx: RequestContext,
+  params: unknown,
+  query: unknown,
+  body: unknown,
+  staged: StagedFile | undefined,
+  contentType: string,
+  stagedParts: Record<string, StagedFile> | undefined,
+  cookies: Record<string, string>,
+  csrfToken: string | undefined,
+): EndpointCall<unknown, unknown, unknown> {
+  return {
+    ctx,
+    params,
+    query,
+    body,
+    ...(staged ? { file: staged, contentType } : {}),
+    ...(stagedParts ? { files: stagedParts } : {}),
+    ...(endpoint.forwardHeaders ? { headers: pickHeaders(req, endpoint.forwardHeaders) } : {}),
+    ...(endpoint.auth.kind === 'refresh' ? { refresh: { token: cookies[SESSION_COOKIES.refresh] ?? null, csrfToken: csrfToken ?? null } } : {}),
+  };
+}
+
+export function requestContext(req: IncomingMessage, state: RequestState, access: Access, baseUrl: string): RequestContext {
+  const actor = state.actor ?? 'anonymous';
+  return {
+    requestId: state.requestId,
+    principal: access.principal,
+    customer: access.customer,
+    actor,
+    auditActor: access.actingAsAdmin ? `admin:${actor}` : actor,
+    ip: state.ip,
+    userAgent: userAgentOf(req),
+    baseUrl,
+  };
+}

@@ -1,0 +1,45 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Injectable } from '@nestjs/common';
+import { ErrorCode, type ErrorMode, type StagedFile, TransportError } from '@app/contracts';
+import { JsonLogger } from '@app/infra';
+import { BodyStager } from '../uploads/body-stager.js';
+import { MultipartStager } from '../uploads/multipart-stager.js';
+import { asServiceError, renderError } from './error-renderer.js';
+import type { RequestState } from './request-state.js';
+
+/**
+ * A request that failed: uploads nobody received are deleted, internal failures logged, and
+ * the error answered in the endpoint's error mode (or the connection ended if an answer had
+ * begun, or nothing sent if the client is gone).
+ */
+@Injectable()
+export class RequestFailure {
+  private readonly logger = new JsonLogger('gateway');
+
+  constructor(
+    private readonly stager: BodyStager,
+    private readonly multipart: MultipartStager,
+  ) {}
+
+  answer(err: unknown, req: IncomingMessage, res: ServerResponse, state: RequestState, mode: ErrorMode, json: boolean, path: string, staged: StagedFile | undefined, stagedParts: Record<string, StagedFile> | undefined): void {
+    const method = req.method ?? 'GET';
+    if (TransportError.notReceived(err)) {
+      // Nobody received the staged upload: it is still ours to delete.
+      if (staged) void this.stager.discard(staged);
+      if (stagedParts) for (const part of Object.values(stagedParts)) void this.multipart.discard(part, state);
+    }
+    if (state.done && !res.headersSent) {
+      // The client closed the connection before we answered: no failure of ours, nobody to answer.
+      this.logger.forRequest(state).debug('client closed the connection before the answer', { method, route: state.route, error: err instanceof Error ? err.message : String(err) });
+      return;
+    }
+    const error = asServiceError(err);
+    if (error.code === ErrorCode.Internal) this.logger.forRequest(state).error(err instanceof Error ? err : new Error(String(err)), 'request failed', { method, route: state.route });
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (!req.complete) res.setHeader('Connection', 'close'); // do not read an unwanted upload
+    renderError(res, error, { mode, wantsJson: json, path, requestId: state.requestId, head: method === 'HEAD' });
+  }
+}

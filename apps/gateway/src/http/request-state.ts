@@ -1,0 +1,27 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { clientIp } from './http-io.js';
+
+/** A client's X-Request-Id is kept when it is this safe; otherwise the gateway makes one. */
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** What the gateway learns about a request while answering it (request log, metrics, traces). */
+export interface RequestState {
+  readonly requestId: string;
+  /** performance.now() when the request arrived (a double: no BigInt per request). */
+  readonly started: number;
+  /** The client address, read once. */
+  readonly ip: string;
+  route: string;
+  domain: string | null;
+  actor: string | null;
+  bytesIn: number;
+  /** The request's log entry and metrics are recorded (once, on 'close'). */
+  done: boolean;
+}
+
+export function newRequestState(req: IncomingMessage): RequestState {
+  const header = req.headers['x-request-id'];
+  const requestId = typeof header === 'string' && REQUEST_ID_PATTERN.test(header) ? header : randomUUID();
+  return { requestId, started: performance.now(), ip: clientIp(req), route: '(unmatched)', domain: null, actor: null, bytesIn: 0, done: false };
+}
