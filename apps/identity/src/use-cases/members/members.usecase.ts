@@ -26,7 +26,7 @@ export function toMemberEntry(member: CustomerMember): MemberEntry {
 }
 
 /**
- * DECISIONS "Member API" on the customer the request acts on (an administrator's `customer=`
+ * The member API (docs/api.md "Members and administrators' operations") on the customer the request acts on (an administrator's `customer=`
  * included). Changes of one customer's members take turns on an advisory lock, so two owners
  * demoting each other at once cannot leave it without an owner.
  *
