@@ -5,7 +5,7 @@ import type { IdentityBody, Session } from './support/http.js';
 import { startRuntime, type Runtime } from './support/runtime.js';
 
 /**
- * DECISIONS "Member API" (tag Members, scope members:manage); SPEC "Roles": role scopes,
+ * The member API (tag Members, scope members:manage); docs/api.md "Roles, scopes and administrators": role scopes,
  * administrators from the operator customer; removal ends sessions and revokes tokens.
  */
 
@@ -69,7 +69,7 @@ describe('members', () => {
     });
   });
 
-  describe('roles and scopes (SPEC "Roles")', () => {
+  describe('roles and scopes', () => {
     it('viewer: every :read scope; editor: plus every :write scope; owner: plus members:manage', async () => {
       for (const [role, scopes] of [
         ['viewer', READ],
