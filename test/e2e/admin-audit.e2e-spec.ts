@@ -6,8 +6,8 @@ import { startRuntime, type Runtime } from './support/runtime.js';
 
 /**
  * The administrator endpoints GET /admin/audit, GET /admin/security/events, POST
- * /admin/security/events/{id}/ack (docs/api.md "Members and administrators' operations"). Entries come from the
- * identity app as events and are stored by the admin app.
+ * /admin/security/events/{id}/ack (docs/api.md "Members and administrators' operations"). Entries
+ * come from the identity app as events and are stored by the admin app.
  */
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
