@@ -269,7 +269,7 @@ async function main(): Promise<void> {
     OPERATOR_ADMIN_EMAIL: ADMIN_EMAIL,
     UPDATE_CHECK_RATE_PER_MINUTE: '1000000000',
     LOG_LEVEL: 'error',
-    // Node 20: the AWS SDK's one-time plain-text warning would interleave with the figures (README "Distributed mode").
+    // Node 20: the AWS SDK's one-time plain-text warning would interleave with the figures (docs/configuration.md "Variables outside the service").
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
   let redis: { db: number; url: string } | null = null;

@@ -5,9 +5,9 @@ import type { Session } from './support/http.js';
 import { startRuntime, type Runtime } from './support/runtime.js';
 
 /**
- * SPEC "Administrator endpoints": GET /admin/audit, GET /admin/security/events, POST
- * /admin/security/events/{id}/ack; "Audit entry", "Security event". Entries come from the
- * identity app as events and are stored by the admin app.
+ * The administrator endpoints GET /admin/audit, GET /admin/security/events, POST
+ * /admin/security/events/{id}/ack (docs/api.md "Members and administrators' operations"). Entries
+ * come from the identity app as events and are stored by the admin app.
  */
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -81,7 +81,7 @@ describe('admin: audit log and security events', () => {
       event = await waitForSecurityEvent(rt, { kind: 'login_code_failures' }, (e) => e.detail.email === email);
     });
 
-    it('are listed with every SPEC field, filtered by kind, severity and unacked', async () => {
+    it('are listed with every field, filtered by kind, severity and unacked', async () => {
       expect(event).toEqual({
         id: expect.any(Number),
         ts: expect.stringMatching(RFC3339),

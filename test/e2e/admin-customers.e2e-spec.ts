@@ -4,7 +4,7 @@ import type { HttpReply } from './support/http.js';
 import { createBuild, createDevice, productLine } from './support/firmware.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
-/** SPEC "Administrator endpoints": /admin/customers (create, list with counts, get with members). */
+/** The administrator endpoints (docs/api.md "Members and administrators' operations"): /admin/customers (create, list with counts, get with members). */
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 

@@ -5,7 +5,7 @@ import { letters, randomLogName } from './support/factories.js';
 import type { HttpReply } from './support/http.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
-/** SPEC "Failure responses", "CSRF" and "Errors" (both formats). */
+/** Failure responses, CSRF and errors in both formats (docs/api.md "Sessions and CSRF", "Limits and errors"). */
 
 const REALM = 'Bearer realm="service"';
 const INVALID_TOKEN = 'Bearer realm="service", error="invalid_token"';

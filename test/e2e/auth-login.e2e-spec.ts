@@ -19,7 +19,7 @@ import type { HttpReply, IdentityBody } from './support/http.js';
 import { startRuntime, type Runtime } from './support/runtime.js';
 
 /**
- * SPEC "Console login" 1-4, "Limits" (login codes), DECISIONS rate limits: enumeration-safe
+ * docs/api.md "Logging in" and the login limits of "Limits and errors": enumeration-safe
  * login, the code and link rules, the magic link (GET shows, POST uses), the limits per
  * address and per client address, and the security events login raises.
  */

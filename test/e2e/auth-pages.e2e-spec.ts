@@ -3,7 +3,7 @@ import { expectStatus } from './support/auth.js';
 import type { HttpReply } from './support/http.js';
 import { startRuntime, type Runtime } from './support/runtime.js';
 
-/** DECISIONS "Details": the pages /login, /console and /docs (the documentation with the sandbox tokens). */
+/** The pages /login, /console and /docs (the documentation with the sandbox tokens). */
 
 function expectPage(reply: HttpReply): string {
   expect(reply.status).toBe(200);

@@ -18,9 +18,9 @@ import { type IdentityBody, Session } from './support/http.js';
 import { startRuntime, type Runtime } from './support/runtime.js';
 
 /**
- * SPEC "Console login" 5-8, "CSRF", "States" (Session); DECISIONS "Ending a session ... within
- * 30 s": cookies, refresh rotation and reuse, automatic renewal of the access cookie, switch,
- * logout, and the CSRF token in the header, a form field or the query.
+ * docs/api.md "Sessions and CSRF" (a session ends on every gateway within 30 s): cookies, refresh
+ * rotation and reuse, automatic renewal of the access cookie, switch, logout, and the CSRF token in
+ * the header, a form field or the query.
  */
 
 const REUSE = 'refresh token already used: the session has been ended; log in again';

@@ -10,8 +10,8 @@ import { startRuntime, type Runtime } from './support/runtime.js';
 import { freePort, readStackState, spawnApp, stopPid } from './support/stack.js';
 
 /**
- * SPEC "API tokens", "States" (API token, User, Customer), "Failure responses" (older format);
- * DECISIONS "Token API"; the administrator endpoints PATCH /admin/customers, GET and PATCH
+ * docs/api.md "API tokens": the states of tokens, users and customers, failure responses (older
+ * format); the administrator endpoints PATCH /admin/customers, GET and PATCH
  * /admin/users; the sandbox and its public tokens.
  */
 

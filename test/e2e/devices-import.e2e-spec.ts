@@ -4,7 +4,7 @@ import { letters, sleep } from './support/factories.js';
 import { streamingRequest } from './support/http.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
-/** POST /devices/import (DECISIONS "Devices"): JSON array or CSV, upserts, per-row errors, idempotent. */
+/** POST /devices/import (docs/api.md "Devices"): JSON array or CSV, upserts, per-row errors, idempotent. */
 
 const IMPORT_MAX_BYTES = 64 * 1024 * 1024;
 

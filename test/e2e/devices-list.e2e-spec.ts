@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DeviceApi, type DeviceRecord, expectProblem, type Query, TAG_RULE } from './support/devices.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
-/** GET /devices: SPEC's filters (tag repeatable with tag_mode, q, status, has_keys) and DECISIONS' paging and order. */
+/** GET /devices (docs/api.md "Devices"): the filters (tag repeatable with tag_mode, q, status, has_keys), paging and order. */
 
 interface Model {
   hwid: string;

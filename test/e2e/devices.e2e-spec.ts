@@ -5,7 +5,7 @@ import { waitForAudit } from './support/auth.js';
 import { eventually, letters, sleep } from './support/factories.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
-/** SPEC "Device", "Devices and tags on devices", "Scopes"; DECISIONS "Devices" (everything but list filters and import). */
+/** docs/api.md "Devices": records, tags on devices and their scopes (everything but list filters and import). */
 
 const RFC3339_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 

@@ -6,7 +6,7 @@ import type { HttpReply } from './support/http.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
 /**
- * SPEC "Download links" and DECISIONS "Download links": expired links answer 410, forged or
+ * docs/api.md "Download links": expired links answer 410, forged or
  * malformed ones 404, too many downloads from one address 429 with Retry-After. The 429 test
  * downloads from a loopback address of its own, so it exhausts that address's budget only.
  */

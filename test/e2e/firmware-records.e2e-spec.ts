@@ -3,7 +3,7 @@ import { eventually } from './support/factories.js';
 import { binaryWith, createBuild, type FirmwareBuild, productLine, uploadFirmware } from './support/firmware.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
-/** SPEC "Firmware": list (filters, order, paging), get with ETag, PATCH with If-Match, build tags; DECISIONS "Details". */
+/** docs/api.md "Builds": list (filters, order, paging), get with ETag, PATCH with If-Match, build tags. */
 
 describe('firmware records', () => {
   let rt: Runtime;

@@ -5,7 +5,7 @@ import { binaryWith, type FirmwareBuild, multipart, noise, productLine, sha256, 
 import { type HttpReply, streamingRequest } from './support/http.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
-/** SPEC "Firmware" uploads (all three paths), what strings, POST /firmware/parse, downloads; DECISIONS "Firmware". */
+/** docs/api.md "Uploading a build" (all three paths), what strings, POST /firmware/parse, downloads. */
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 

@@ -4,7 +4,7 @@ import { BACKEND_APPS } from './support/constants.js';
 import { letters } from './support/factories.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
-/** SPEC "Health and public", X-Request-Id, /metrics and the machine-readable description. */
+/** docs/api.md "Health, status and metrics": health, X-Request-Id, /metrics and the machine-readable description. */
 describe('health, status, metrics and /openapi.json', () => {
   let rt: Runtime;
   let customer: CustomerFixture;

@@ -5,7 +5,7 @@ import { eventually, hexPrefix, randomContent, randomLogName, sleep } from './su
 import { streamingRequest, type HttpReply, type RequestOptions } from './support/http.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
-/** SPEC "Log data" (and the log-file rows of "Errors" and "Limits"). */
+/** docs/api.md "Log data" (and the log-file rows of "Limits and errors"). */
 
 interface LogFile {
   name: string;

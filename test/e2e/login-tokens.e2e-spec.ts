@@ -5,7 +5,7 @@ import { letters, randomEmail, sleep } from './support/factories.js';
 import { parseSetCookie, Session, type HttpReply, type IdentityBody } from './support/http.js';
 import { startRuntime, type CreatedTokenBody, type CustomerFixture, type Runtime } from './support/runtime.js';
 
-/** SPEC "Console login", "API tokens", "Identity", "API token (JWT claims)"; DECISIONS "Token API". */
+/** docs/api.md "Logging in" and "API tokens": the identity object, the JWT claims, the token API. */
 
 const READ = ['devices:read', 'fw:read', 'logdata:read', 'stats:read', 'tags:read'];
 const WRITE = ['devices:write', 'fw:write', 'logdata:write', 'tags:write'];

@@ -5,8 +5,9 @@ import type { IdentityBody, Session } from './support/http.js';
 import { startRuntime, type Runtime } from './support/runtime.js';
 
 /**
- * DECISIONS "Member API" (tag Members, scope members:manage); SPEC "Roles": role scopes,
- * administrators from the operator customer; removal ends sessions and revokes tokens.
+ * The member API (tag Members, scope members:manage); docs/api.md "Roles, scopes and
+ * administrators": role scopes, administrators from the operator customer; removal ends sessions
+ * and revokes tokens.
  */
 
 const READ = ['devices:read', 'fw:read', 'logdata:read', 'stats:read', 'tags:read'];
@@ -69,7 +70,7 @@ describe('members', () => {
     });
   });
 
-  describe('roles and scopes (SPEC "Roles")', () => {
+  describe('roles and scopes', () => {
     it('viewer: every :read scope; editor: plus every :write scope; owner: plus members:manage', async () => {
       for (const [role, scopes] of [
         ['viewer', READ],

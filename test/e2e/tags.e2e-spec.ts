@@ -3,7 +3,7 @@ import { eventually, letters } from './support/factories.js';
 import { clientAddress, createBuild, createDevice, type FirmwareBuild, productLine, updateCheckPath, type UpdateItem } from './support/firmware.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
-/** DECISIONS "Tags": counts over builds and devices, rename with merge, delete everywhere. */
+/** docs/api.md "Tags API": counts over builds and devices, rename with merge, delete everywhere. */
 
 interface TagCount {
   tag: string;

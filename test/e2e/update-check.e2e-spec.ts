@@ -5,7 +5,7 @@ import { clientAddress, createBuild, createDevice, type FirmwareBuild, productLi
 import type { HttpReply } from './support/http.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
-/** SPEC "Update check (public)" rules 1-5, type/latest, 304, 400/404/429; DECISIONS update item and tag_filter_disabled. */
+/** docs/api.md "The update check (public)": its rules, type/latest, 304, 400/404/429, the update item and tag_filter_disabled. */
 
 describe('update check', () => {
   let rt: Runtime;
@@ -118,7 +118,7 @@ describe('update check', () => {
   });
 
   describe('the answer', () => {
-    it('update items: the fields of DECISIONS with absolute 5-minute /dl links; the bytes match the SHA-256', async () => {
+    it('update items: the documented fields with absolute 5-minute /dl links; the bytes match the SHA-256', async () => {
       const reply = await check(updateCheckPath(c.domain, line, '1.0', 'dev-beta'));
       expect(reply.status).toBe(200);
       expect(reply.contentType).toMatch(/^application\/json/);

@@ -483,7 +483,7 @@ describe('tokens', () => {
   const create = (ctx: ReturnType<typeof aContext>, body: { name: string; bundle: 'read-only' | 'uploader' | 'full' | 'admin'; expires_in_days?: number }) =>
     tokens.create(aCall(ctx, { body }));
 
-  it('creates a JWT with exactly the SPEC claims and stores only its id and metadata', async () => {
+  it('creates a JWT with exactly the API-token claims and stores only its id and metadata', async () => {
     const { ctx, user, customer } = await memberWithPrincipal('editor');
     const created = await create(ctx, { name: 'ci upload', bundle: 'uploader' });
     const uploader = [...READ_SCOPES, 'fw:write', 'logdata:write'];

@@ -1,6 +1,6 @@
 /**
- * Medium-test support for the identity app: a throwaway PostgreSQL database (local server,
- * STACK.md) opened through the real database adapter, and the identity module wired with
+ * Medium-test support for the identity app: a throwaway PostgreSQL database (local server)
+ * opened through the real database adapter, and the identity module wired with
  * in-memory fakes of the MessageBus and JobQueue ports and a hand-moved clock.
  */
 import { randomBytes } from 'node:crypto';

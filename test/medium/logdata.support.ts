@@ -1,6 +1,6 @@
 /**
  * Medium-test support for the logdata app: a throwaway PostgreSQL database per suite (on the
- * local server, STACK.md), opened with the real database adapter, and the real filesystem
+ * local server), opened with the real database adapter, and the real filesystem
  * object store under a temporary DATA_DIR.
  */
 import { randomBytes, randomUUID } from 'node:crypto';

@@ -29,7 +29,7 @@ export interface S3TestServer {
 
 /**
  * s3rver on 127.0.0.1 and a random port, storing in a fresh temp directory, with one bucket.
- * s3rver checks no signatures: any credentials work (STACK.md).
+ * s3rver checks no signatures: any credentials work.
  *
  * Two fidelity fixes are patched into this s3rver instance so tests see real S3 behaviour:
  * - a PUT body is spooled to a temp file first and stored only when it arrived whole and

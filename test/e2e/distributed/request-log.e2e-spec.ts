@@ -4,7 +4,7 @@ import { eventually, letters, randomLogName } from '../support/factories.js';
 import { startRuntime, type CustomerFixture, type Runtime } from '../support/runtime.js';
 
 /**
- * SPEC "Events": every request leaves a request-log entry in the admin app. The read
+ * Every request leaves a request-log entry in the admin app. The read
  * endpoint (GET /admin/stats/events) is not declared in libs/contracts yet, so this checks the
  * admin schema's table through PostgreSQL: distributed runtime only.
  */
@@ -37,7 +37,7 @@ describe('request log (distributed)', () => {
     await rt?.stop();
   });
 
-  it('every request reaches the admin app as an entry with the SPEC fields', async () => {
+  it('every request reaches the admin app as an entry with all its fields', async () => {
     const started = Date.now();
     const ids = { file: `e2e-${letters(16)}`, health: `e2e-${letters(16)}`, unknown: `e2e-${letters(16)}`, invalid: `e2e-${letters(16)}`, upload: `e2e-${letters(16)}`, probe: `e2e-${letters(16)}` };
     const name = randomLogName();

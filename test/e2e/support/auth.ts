@@ -24,7 +24,7 @@ export function setCookies(reply: HttpReply): Map<string, ParsedSetCookie> {
   return new Map(reply.setCookies.map((line) => parseSetCookie(line)!).map((c) => [c.name, c]));
 }
 
-/** SPEC "Console login" 5: every session cookie is Path=/, HttpOnly, Secure, SameSite=Strict, and __Host- (no Domain). */
+/** Every session cookie is Path=/, HttpOnly, Secure, SameSite=Strict, and __Host- (no Domain). */
 export function expectSessionCookieAttributes(cookie: ParsedSetCookie): void {
   expect(cookie.name.startsWith('__Host-')).toBe(true);
   expect(cookie.raw).toEqual(expect.arrayContaining(['Path=/', 'HttpOnly', 'Secure', 'SameSite=Strict']));

@@ -1,6 +1,6 @@
 /**
- * The operator settings both runtimes of the e2e suite are started with (DECISIONS "Operator
- * interface"). Test data is never taken from here: factories.ts draws random names.
+ * The operator settings both runtimes of the e2e suite are started with (docs/configuration.md).
+ * Test data is never taken from here: factories.ts draws random names.
  */
 export const OPERATOR_DOMAIN = 'operator.test';
 export const OPERATOR_ADMIN_EMAIL = 'admin@operator.test';
@@ -43,7 +43,7 @@ export const FIRMWARE_ENV: Record<string, string> = {
   UPDATE_CHECK_RATE_PER_MINUTE: String(UPDATE_CHECK_RATE_PER_MINUTE),
 };
 
-/** SPEC "Limits". */
+/** Log-file size limits (docs/api.md "Limits and errors"). */
 export const LOGDATA_MAX_BYTES = 16 * 1024 * 1024;
 export const LOGDATA_SANDBOX_MAX_BYTES = 256 * 1024;
 

@@ -35,7 +35,7 @@ function state(value: unknown): Record<string, unknown> | null {
   return JSON.parse(serialized) as Record<string, unknown>;
 }
 
-/** SPEC "Audit entry": stored from every app's AdminEvents.audit, read by GET /admin/audit. */
+/** Audit entries: stored from every app's AdminEvents.audit, read by GET /admin/audit. */
 @Injectable()
 export class AuditService {
   private readonly logger = new JsonLogger('admin');
@@ -51,7 +51,7 @@ export class AuditService {
     await this.repository.insert(row);
   }
 
-  /** Newest first. `before`/`after` are {} where nothing existed (SPEC: objects). */
+  /** Newest first. `before`/`after` are {} where nothing existed (they are always objects, never null). */
   async list(call: EndpointCall<Record<string, never>, AuditQuery, undefined>): Promise<{ items: AuditEntryView[] }> {
     const limit = call.query?.limit ?? 100;
     const domain = call.query?.domain?.trim().toLowerCase() || undefined;

@@ -5,7 +5,7 @@ const bigintToNumber: ValueTransformer = {
   from: (value: unknown) => (value === null || value === undefined ? value : Number(value)),
 };
 
-/** One request (SPEC "Request-log entry"), table admin.request_log. Mapping only: the schema comes from migrations (ts also has a BRIN index, which TypeORM cannot declare). */
+/** One request's request-log entry, table admin.request_log. Mapping only: the schema comes from migrations (ts also has a BRIN index, which TypeORM cannot declare). */
 @Entity({ schema: 'admin', name: 'request_log' })
 @Index('request_log_domain_ts_idx', ['domain', 'ts'])
 export class RequestLogEntity {

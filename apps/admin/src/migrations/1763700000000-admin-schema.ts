@@ -3,7 +3,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * The admin app owns the `admin` schema (created by openAppDatabase before migrations run).
  *
- * request_log: SPEC "Request-log entry", one row per request, written in batches by the
+ * request_log: the request-log entries, one row per request, written in batches by the
  * gateways. Indexes: ts (time-range scans, retention) and (domain, ts) (per-customer stats and
  * access log). health_sample: the gateways' periodic /status evaluations for /health/history.
  * Statistics, audit entries and security events arrive here in later migrations.

@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * audit_log: SPEC "Audit entry", one row per change reported by any app (AdminEvents.audit).
- * security_event: SPEC "Security event" (AdminEvents.securityEvent); critical ones are mailed
+ * audit_log: the audit entries, one row per change reported by any app (AdminEvents.audit).
+ * security_event: the security events (AdminEvents.securityEvent); critical ones are mailed
  * to the operators, `notified_at` says when. Indexes: newest first, per customer, and the
  * critical events still to be mailed.
  */

@@ -21,7 +21,7 @@ export const NOTIFY_RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const OPERATORS_TIMEOUT_MS = 5_000;
 
 /**
- * SPEC "Security event" and "Critical security event: also emailed to the operators". Any app
+ * Security events; a critical one is also emailed to the operators. Any app
  * reports events (AdminEvents.securityEvent); one admin replica stores each. A critical one is
  * mailed at once to every full administrator (the operator customer's enabled owners and
  * editors, asked of identity: IdentityMessages.operatorEmails) through the worker's mail queue,

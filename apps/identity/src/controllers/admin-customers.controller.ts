@@ -56,7 +56,7 @@ export class AdminCustomersController {
   }
 }
 
-/** SPEC "Audit entry": administrator actions carry an `admin:` prefix. */
+/** In an audit entry, the actor of an administrator action carries an `admin:` prefix. */
 function adminActor(actor: string): string {
   return actor.startsWith('admin:') ? actor : `admin:${actor}`;
 }

@@ -8,7 +8,7 @@ type Invite = MessageRequest<typeof IdentityMessages.inviteMember>;
 type Update = MessageRequest<typeof IdentityMessages.updateMember>;
 type Remove = MessageRequest<typeof IdentityMessages.removeMember>;
 
-/** DECISIONS "Member API" (the gateway checks members:manage and the customer). */
+/** The member API of a customer (docs/api.md "Members and administrators' operations"); the gateway checks members:manage and the customer. */
 @Controller()
 export class MembersController {
   constructor(@Inject(MembersUseCase) private readonly members: MembersUseCase) {}

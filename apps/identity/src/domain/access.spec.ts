@@ -14,7 +14,7 @@ describe('administrator level from the operator role', () => {
 });
 
 describe('scopes of a person', () => {
-  it('role scopes are exactly SPEC "Roles"', () => {
+  it('role scopes: viewer reads, editor also writes, owner also manages members, no role gives none', () => {
     expect(roleScopes('viewer')).toEqual([...READ_SCOPES]);
     expect(roleScopes('editor')).toEqual([...READ_SCOPES, ...WRITE_SCOPES]);
     expect(roleScopes('owner')).toEqual([...READ_SCOPES, ...WRITE_SCOPES, 'members:manage']);

@@ -1,13 +1,13 @@
 import { type AdminLevel, type Bundle, BUNDLE_SCOPES, ErrorCode, type Role, ROLE_SCOPES, type Scope, scopeAllows, ServiceError } from '@app/contracts';
 
-/** SPEC "Roles": members of the operator customer are administrators. */
+/** Members of the operator customer are administrators: viewers read-only, editors and owners full. */
 export function adminLevelFor(operatorRole: Role | null): AdminLevel {
   if (operatorRole === 'viewer') return 'read';
   if (operatorRole === 'editor' || operatorRole === 'owner') return 'full';
   return '';
 }
 
-/** The scopes a role gives in its customer (SPEC "Roles"); none without a role. */
+/** The scopes a role gives in its customer; none without a role. */
 export function roleScopes(role: Role | null): Scope[] {
   return role ? [...ROLE_SCOPES[role]] : [];
 }
@@ -32,7 +32,7 @@ export interface TokenCaller {
 export const BUNDLE_EXCEEDS_SCOPES = 'bundle exceeds your scopes';
 
 /**
- * SPEC "A token never has more scopes than the person who created it". The `admin` bundle:
+ * A token never has more scopes than the person who created it. The `admin` bundle:
  * full administrators only, and only on the operator customer. Full administrators may ask
  * for any other bundle on any customer; everyone else only for bundles within their scopes.
  */
@@ -46,7 +46,7 @@ export function assertBundleWithinCeiling(bundle: Bundle, caller: TokenCaller, c
   if (!bundleWithinCeiling(bundle, caller, customerIsOperator)) throw new ServiceError(ErrorCode.Forbidden, BUNDLE_EXCEEDS_SCOPES);
 }
 
-/** Who sees every token of a customer (DECISIONS "Token API"): members:manage, or any administrator. */
+/** Who sees every token of a customer: members:manage, or any administrator; others see their own. */
 export function canSeeAllTokens(caller: TokenCaller): boolean {
   return caller.admin !== '' || caller.scopes.includes('members:manage') || caller.scopes.includes('admin');
 }

@@ -10,7 +10,7 @@ export interface RegisteredClaims {
   readonly exp: number;
 }
 
-/** SPEC "API token (JWT claims)", exactly. */
+/** The claims of an API token (JWT): exactly these, no others. */
 export interface ApiTokenClaims extends RegisteredClaims {
   readonly sub: string;
   readonly jti: string;

@@ -7,7 +7,7 @@ export function tokenStatus(token: { revokedAt: Date | null; expiresAt: Date }, 
   return token.expiresAt.getTime() <= now.getTime() ? 'expired' : 'active';
 }
 
-/** SPEC: a session ends after 12 hours of inactivity, 7 days in total, or when revoked. */
+/** A session ends after 12 hours of inactivity, 7 days in total, or when revoked. */
 export function sessionIsLive(session: { revokedAt: Date | null; expiresAt: Date; lastUsedAt: Date }, now: Date): boolean {
   if (session.revokedAt) return false;
   if (session.expiresAt.getTime() <= now.getTime()) return false;

@@ -1,4 +1,4 @@
-/** SPEC "Limits" and "Console login", in one place. */
+/** The fixed login limits (docs/api.md "Logging in", "Limits and errors"), in one place. */
 export const LOGIN_CODE_TTL_MS = 15 * 60 * 1000;
 export const LOGIN_CODES_PER_HOUR = 5;
 export const LOGIN_RATE_WINDOW_MS = 60 * 60 * 1000;

@@ -22,7 +22,7 @@ export function toCustomerInfo(customer: CustomerEntity): CustomerInfo {
   return { id: customer.id, domain: customer.domain, status: customer.status, isSandbox: customer.isSandbox };
 }
 
-/** SPEC "Member / user entry": membership-level `disabled` mirrors the user's state (no per-membership switch exists). */
+/** A member / user entry: membership-level `disabled` mirrors the user's state (no per-membership switch exists). */
 export function toMemberView(member: CustomerMember, domain: string): MemberView {
   return {
     email: member.email,

@@ -3,7 +3,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 /**
  * One refresh token of a session, stored as its SHA-256. Rotation marks the presented token
  * `rotated_at` and inserts the next one, so a token presented again after rotation is
- * recognised as reuse (SPEC "Console login" 7).
+ * recognised as reuse (which revokes the session).
  */
 @Entity({ schema: 'identity', name: 'refresh_tokens' })
 export class RefreshTokenEntity {

@@ -5,7 +5,7 @@ import { SERVICE_CONFIG } from '@app/platform';
 import { adminLevelFor } from '../domain/access.js';
 import type { IdentityRepositories } from '../repositories/identity.store.js';
 
-/** SPEC "Roles": who is an administrator is decided by membership of the operator customer. */
+/** Who is an administrator is decided by membership of the operator customer. */
 @Injectable()
 export class Administrators {
   constructor(@Inject(SERVICE_CONFIG) private readonly config: ServiceConfig) {}

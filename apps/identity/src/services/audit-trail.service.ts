@@ -3,7 +3,7 @@ import { AdminEvents, type SecuritySeverity } from '@app/contracts';
 import { JsonLogger, MessageBus } from '@app/infra';
 import { Clock } from './clock.js';
 
-/** SPEC "Audit entry". */
+/** An audit entry: who changed what on which customer, with the object before and after. */
 export interface AuditRecord {
   readonly actor: string;
   readonly domain: string | null;
@@ -14,7 +14,7 @@ export interface AuditRecord {
   readonly after: Record<string, unknown> | null;
 }
 
-/** SPEC "Security event" (the part the identity app raises). */
+/** A security event (the kinds the identity app raises). */
 export interface SecurityEventRecord {
   readonly kind: string;
   readonly severity: SecuritySeverity;

@@ -23,7 +23,7 @@ interface Refusal {
 }
 
 /**
- * The configurable login limits besides SPEC's own (5 codes per address per hour, 5 wrong
+ * The configurable login limits besides the fixed ones (5 codes per address per hour, 5 wrong
  * guesses per code), counted in the database so that every identity replica agrees:
  * LOGIN_RATE_PER_IP_PER_HOUR for POST /auth/login per client address,
  * LOGIN_VERIFY_RATE_PER_IP_PER_HOUR and LOGIN_VERIFY_RATE_PER_EMAIL_PER_HOUR for code

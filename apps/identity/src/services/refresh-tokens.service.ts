@@ -7,12 +7,12 @@ import { Clock } from './clock.js';
 const ROTATION_SECRET = 'refresh-rotation';
 
 /**
- * Refresh tokens rotate on every use (SPEC "Console login" 7). The successor of a token is
- * derived from it: base64url(HMAC-SHA256(secret, token)), 256 bits like the first token (drawn
- * at random). Only hashes are stored, yet a request that presents the token just rotated (a
- * concurrent request of the same browser) can be answered with the very same successor, so a
- * rotation race is not mistaken for reuse. Knowing a token without the secret (identity.secrets)
- * tells nothing about its successor.
+ * Refresh tokens rotate on every use; a reused one revokes the session. The successor of a token is
+ * derived from it: base64url(HMAC-SHA256(secret, token)), 256 bits like the first token (drawn at
+ * random). Only hashes are stored, yet a request that presents the token just rotated (a concurrent
+ * request of the same browser) can be answered with the very same successor, so a rotation race is
+ * not mistaken for reuse. Knowing a token without the secret (identity.secrets) tells nothing about
+ * its successor.
  */
 @Injectable()
 export class RefreshTokens {

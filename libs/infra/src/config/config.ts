@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 
 /**
- * The operator interface (DECISIONS "Operator interface"). Read once at start; every
+ * The operator settings (docs/configuration.md "Variables"). Read once at start; every
  * adapter choice below derives from it, so domain code never looks at the environment.
  */
 export interface ServiceConfig {

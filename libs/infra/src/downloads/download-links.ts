@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import type { FileRef } from '@app/contracts';
 import type { ServiceConfig } from '../config/config.js';
 
-/** DECISIONS "Download links": self-contained, signed, valid 5 minutes; nothing stored per link. */
+/** Download links are self-contained and signed, valid 5 minutes; nothing is stored per link. */
 export const DOWNLOAD_LINK_TTL_SECONDS = 300;
-/** SPEC: a pre-signed object-store URL is valid 60 seconds. */
+/** A pre-signed object-store URL is valid 60 seconds. */
 export const PRESIGNED_URL_TTL_SECONDS = 60;
 
 export interface DownloadLinkClaims {

@@ -21,7 +21,7 @@ export interface PresignOptions {
  * Keys are `/`-separated, made of [A-Za-z0-9._-] segments; adapters reject anything else.
  */
 export abstract class ObjectStore {
-  /** Human name for /status and the README ("filesystem" or "s3"). */
+  /** Human name for /status ("filesystem" or "s3"). */
   abstract readonly kind: 'filesystem' | 's3';
 
   /**

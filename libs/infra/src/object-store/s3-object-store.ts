@@ -26,7 +26,7 @@ export function createS3Client(config: S3Config, overrides: Partial<S3ClientConf
     region: config.region,
     forcePathStyle: config.forcePathStyle,
     // Without these the SDK sends aws-chunked bodies with checksum trailers, which s3rver
-    // (and some S3-compatible servers) store verbatim (STACK.md).
+    // (and some S3-compatible servers) store verbatim, chunk framing included.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     // A readiness probe against an unreachable endpoint answers within seconds. (No overall

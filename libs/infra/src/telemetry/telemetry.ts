@@ -1,9 +1,9 @@
 import { context, INVALID_SPAN_CONTEXT, propagation, ProxyTracerProvider, trace, type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 
 /**
- * OpenTelemetry is off unless OTEL_* variables are set (DECISIONS). When on, the NodeSDK
- * exports spans over OTLP/HTTP; trace context crosses the bus in message headers, so one
- * request's trace spans the gateway and the app that answered it.
+ * OpenTelemetry is off unless OTEL_* variables are set (docs/operations.md "Observability"). When
+ * on, the NodeSDK exports spans over OTLP/HTTP; trace context crosses the bus in message headers,
+ * so one request's trace spans the gateway and the app that answered it.
  */
 let started = false;
 

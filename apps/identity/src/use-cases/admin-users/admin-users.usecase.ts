@@ -11,7 +11,7 @@ import { validEmail } from '../shared/validate.js';
 export const USER_NOT_FOUND = 'user not found';
 
 /**
- * GET /admin/users (one entry per membership) and PATCH /admin/users/{email} (SPEC "States":
+ * GET /admin/users (one entry per membership) and PATCH /admin/users/{email} (a user's states:
  * disabling ends all the person's sessions and revokes every token they created, on every
  * customer; enabling revives none of them). An administrator cannot disable themselves (400).
  */

@@ -9,7 +9,7 @@ export interface TokenCreator {
   readonly admin: AdminLevel;
 }
 
-/** DECISIONS "Token API": POST /tokens (and the operator CLI's issueToken). */
+/** POST /tokens (and the operator CLI's issueToken); docs/api.md "API tokens". */
 export class CreateTokenCommand {
   private constructor(
     readonly customer: CustomerRef,

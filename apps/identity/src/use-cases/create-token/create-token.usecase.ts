@@ -18,8 +18,8 @@ import { CreateTokenCommand } from './create-token.command.js';
 import { TokenCreators } from './token-creator.js';
 
 /**
- * Mints an API token: checks the bundle against the creator's ceiling, signs the JWT (SPEC
- * "API token" claims) and stores only its id and metadata. The token itself is returned once.
+ * Mints an API token: checks the bundle against the creator's ceiling, signs the JWT (the claims of
+ * domain/claims.ts) and stores only its id and metadata. The token itself is returned once.
  */
 @Injectable()
 export class CreateTokenUseCase {

@@ -14,7 +14,7 @@ export const CROSS_SITE_LOGIN = 'login links must be confirmed from the serviceâ
 type Call = EndpointCall<Record<string, never>, MagicLinkQuery, undefined>;
 
 /**
- * The magic link of a login mail (SPEC "Console login" 3-4). GET shows a confirmation page and
+ * The magic link of a login mail (docs/api.md "Logging in"). GET shows a confirmation page and
  * changes nothing (mail scanners prefetch links); POST uses the link up: same 15 minutes, single
  * use and 5-wrong-guesses rule as the code of the same challenge (one challenge carries both),
  * and it counts against the verification limits. Its use retires the address's other codes and

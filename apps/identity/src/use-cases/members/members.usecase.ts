@@ -26,9 +26,9 @@ export function toMemberEntry(member: CustomerMember): MemberEntry {
 }
 
 /**
- * DECISIONS "Member API" on the customer the request acts on (an administrator's `customer=`
- * included). Changes of one customer's members take turns on an advisory lock, so two owners
- * demoting each other at once cannot leave it without an owner.
+ * The member API (docs/api.md "Members and administrators' operations") on the customer the request
+ * acts on (an administrator's `customer=` included). Changes of one customer's members take turns
+ * on an advisory lock, so two owners demoting each other at once cannot leave it without an owner.
  *
  * - invite: creates the person if new, adds the membership (409 if there), mails the invitation;
  * - role change: 409 when it would demote the last owner; gateways reload the person's

@@ -26,8 +26,8 @@ export interface ProvisioningResult {
 }
 
 /**
- * Start-up provisioning from the operator interface (DECISIONS): the operator customer, its
- * first owner (OPERATOR_ADMIN_EMAIL, only while it has no owner) and the sandbox customer
+ * Start-up provisioning from the operator settings (docs/configuration.md): the operator customer,
+ * its first owner (OPERATOR_ADMIN_EMAIL, only while it has no owner) and the sandbox customer
  * (SANDBOX_DOMAIN) with its public tokens. Idempotent; replicas starting together take turns on
  * advisory locks.
  */

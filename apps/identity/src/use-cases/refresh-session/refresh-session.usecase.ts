@@ -18,9 +18,9 @@ import type { RefreshSessionCommand } from './refresh-session.command.js';
 const invalid = () => new ServiceError(ErrorCode.Unauthenticated, REFRESH_INVALID_MESSAGE);
 
 /**
- * SPEC "Console login" 6-8. A live refresh token is rotated: marked used, its successor stored,
- * the session's last use noted (the 12-hour idle limit counts from there); the answer is the
- * successor, a new access token and the same CSRF token.
+ * Refreshing a session (docs/api.md "Sessions and CSRF"). A live refresh token is rotated: marked
+ * used, its successor stored, the session's last use noted (the 12-hour idle limit counts from
+ * there); the answer is the successor, a new access token and the same CSRF token.
  *
  * A rotated token presented again is reuse, with one exception for concurrent requests of one
  * browser: within REFRESH_REUSE_GRACE_SECONDS of its rotation, the token rotated immediately

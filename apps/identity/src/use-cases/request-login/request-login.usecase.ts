@@ -13,11 +13,11 @@ const NO_USER = '00000000-0000-0000-0000-000000000000';
 export { LOGIN_RATE_LIMITED_MESSAGE };
 
 /**
- * SPEC "Console login" 1-3. Invited or not, the caller sees the same answer and the app does
- * the same work: count against the hourly limit, draw a code and a link token, hash both and
- * store a challenge. Only an invited, enabled person's challenge can ever verify, and only
- * they get a mail. The limit (5 per address per hour) applies to both alike, under a
- * per-address advisory lock so that concurrent requests cannot exceed it; before it, the
+ * Asking for a login code (docs/api.md "Logging in"). Invited or not, the caller sees the same
+ * answer and the app does the same work: count against the hourly limit, draw a code and a link
+ * token, hash both and store a challenge. Only an invited, enabled person's challenge can ever
+ * verify, and only they get a mail. The limit (5 per address per hour) applies to both alike, under
+ * a per-address advisory lock so that concurrent requests cannot exceed it; before it, the
  * per-client-address limit (LOGIN_RATE_PER_IP_PER_HOUR, LoginLimits).
  */
 @Injectable()

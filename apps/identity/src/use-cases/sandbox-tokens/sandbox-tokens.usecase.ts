@@ -23,9 +23,9 @@ const SANDBOX_LOCK = 'identity.sandbox-tokens';
 const SYSTEM_ACTOR = 'system';
 
 /**
- * The sandbox's public tokens (DECISIONS "Operator interface": SANDBOX_DOMAIN, shown on /docs).
- * Tokens are otherwise shown once and only their id is stored; these three are public by
- * design, so their value is kept (identity.sandbox_tokens) for the documentation page.
+ * The sandbox's public tokens (the SANDBOX_DOMAIN customer, shown on /docs; docs/api.md "Sandbox
+ * and documentation"). Tokens are otherwise shown once and only their id is stored; these three are
+ * public by design, so their value is kept (identity.sandbox_tokens) for the documentation page.
  *
  * ensure() runs at start-up (after provisioning), idempotent across replicas (advisory lock):
  * a token is issued again when it is missing, revoked, expires within 30 days, was issued for

@@ -1,7 +1,7 @@
 import type { AdminLevel, IdentityObject, Role, Scope } from '@app/contracts';
 import type { UserMembership } from '../../repositories/membership.repository.js';
 
-/** SPEC "Identity": what /auth/verify, /auth/me and /auth/switch answer. */
+/** The identity object: what /auth/verify, /auth/me and /auth/switch answer. */
 export function identityObject(input: {
   email: string;
   customerDomain: string;

@@ -13,10 +13,10 @@ import { identityObject } from '../shared/identity-object.js';
 import type { StartSessionCommand } from './start-session.command.js';
 
 /**
- * SPEC "Console login" 4-6: creates the session (7 days total, 12 hours idle), its first
- * refresh token (256 random bits, stored as SHA-256), derives the CSRF token and signs the
- * 15-minute access token. Shared by code verification and the magic link. Every login of an
- * administrator raises an `admin_login` security event (info).
+ * Starting a console session (docs/api.md "Sessions and CSRF"): creates the session (7 days total,
+ * 12 hours idle), its first refresh token (256 random bits, stored as SHA-256), derives the CSRF
+ * token and signs the 15-minute access token. Shared by code verification and the magic link. Every
+ * login of an administrator raises an `admin_login` security event (info).
  */
 @Injectable()
 export class StartSessionUseCase {

@@ -22,7 +22,7 @@ const ORIGIN = /^https?:\/\/[^/\s]+$/;
  *   (customerChanged with the previous domain). Devices must then ask the update check under the
  *   new domain. The operator's and the sandbox's domains come from OPERATOR_DOMAIN and
  *   SANDBOX_DOMAIN and cannot be renamed here (400); a taken domain is 409.
- * - Suspending (SPEC "States"): the customer's tokens stop working (the gateway refuses
+ * - Suspending: the customer's tokens stop working (the gateway refuses
  *   credentials of a suspended customer; they work again after reactivation) and its sessions
  *   end (revoked, gateways told at once). The operator customer cannot be suspended (400): it
  *   would lock every administrator out.

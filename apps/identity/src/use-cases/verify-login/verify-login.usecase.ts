@@ -11,12 +11,12 @@ import { StartSessionUseCase } from '../start-session/start-session.usecase.js';
 import type { VerifyLoginCommand } from './verify-login.command.js';
 
 /**
- * SPEC "Console login" 3-4. The attempt first counts against the verification limits
- * (LoginLimits: per client address and per email). Then it takes one of the 5 allowed
- * attempts from each live challenge of the address (atomically, so parallel guessing gains
- * nothing) and compares. A match is marked used (single use, first caller wins) and the
- * address's other live challenges are retired; then the session starts. Anything else: 401.
- * A code killed by its fifth wrong guess raises a `login_code_failures` security event (warn).
+ * Verifying a login code (docs/api.md "Logging in"). The attempt first counts against the
+ * verification limits (LoginLimits: per client address and per email). Then it takes one of the 5
+ * allowed attempts from each live challenge of the address (atomically, so parallel guessing gains
+ * nothing) and compares. A match is marked used (single use, first caller wins) and the address's
+ * other live challenges are retired; then the session starts. Anything else: 401. A code killed by
+ * its fifth wrong guess raises a `login_code_failures` security event (warn).
  */
 @Injectable()
 export class VerifyLoginUseCase {
