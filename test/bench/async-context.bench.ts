@@ -41,7 +41,7 @@ async function child(mode: string): Promise<void> {
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
+  return sorted[Math.floor(sorted.length / 2)];
 }
 
 function measure(node: string): { plain: number; als: number } {
@@ -57,7 +57,7 @@ function measure(node: string): { plain: number; als: number } {
 }
 
 if (process.argv[2] === 'child') {
-  await child(process.argv[3]!);
+  await child(process.argv[3]);
 } else {
   const nodes = [process.execPath, ...(process.env.BENCH_COMPARE_NODE ? [process.env.BENCH_COMPARE_NODE] : [])];
   console.log(`async context: ${ITERATIONS.toLocaleString('en')} iterations of two awaited promises, median of ${ROUNDS} alternating rounds`);

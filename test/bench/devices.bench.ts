@@ -34,7 +34,7 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 configureLogging({ sink: () => undefined });
 
 const ms = (ns: bigint) => Number(ns) / 1e6;
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 
@@ -143,7 +143,7 @@ async function main(): Promise<void> {
 
     console.log(`bench:devices  ${DEVICES.toLocaleString('en')} devices for one customer (+${NEIGHBOUR_DEVICES.toLocaleString('en')} for a neighbour), PostgreSQL ${(await db.query('SHOW server_version')).rows[0].server_version}, standalone service on DATABASE_URL + NATS`);
     const seeding = await timed(async () => {
-      await seed(db, customerId!, 'dev-', DEVICES, pem);
+      await seed(db, customerId, 'dev-', DEVICES, pem);
       await seed(db, neighbourId, 'dev-', NEIGHBOUR_DEVICES, pem);
       await db.query('VACUUM ANALYZE registry.device');
       await db.query('VACUUM ANALYZE registry.device_tag');
@@ -212,14 +212,14 @@ async function main(): Promise<void> {
         items = (JSON.parse(run.value.text) as { items: unknown[] }).items.length;
       }
       times.sort((x, y) => x - y);
-      console.log(`    ${pad(scenario.name, 42)} ${pad(fmt(percentile(times, 50)), 6)} / ${pad(fmt(percentile(times, 95)), 6)} / ${pad(fmt(times[times.length - 1]!), 6)}  (${items} items)`);
+      console.log(`    ${pad(scenario.name, 42)} ${pad(fmt(percentile(times, 50)), 6)} / ${pad(fmt(percentile(times, 95)), 6)} / ${pad(fmt(times[times.length - 1]), 6)}  (${items} items)`);
     }
 
     // ---- the lookup message, over NATS, against the registry app of the running service
     bus = createMessageBus(loadConfig({ NATS_URL: nats.url, LOG_LEVEL: 'error' }), 'firmware');
     const lookup = (i: number) => {
       const hwid = i % 10 === 9 ? `unknown-${i}` : `dev-${String((i * 7919) % DEVICES).padStart(7, '0')}`;
-      return bus!.send(RegistryMessages.lookupDevice, { customerId: customerId!, hwid });
+      return bus!.send(RegistryMessages.lookupDevice, { customerId: customerId, hwid });
     };
     for (let i = 0; i < 200; i++) await lookup(i); // warm up
     const measure = async (count: number, concurrency: number, fn: (i: number) => Promise<unknown>) => {
@@ -244,23 +244,23 @@ async function main(): Promise<void> {
     console.log(`    ${pad(`${LOOKUPS} sequential`, 30)} ${await measure(LOOKUPS, 1, lookup)}`);
     console.log(`    ${pad(`${LOOKUPS} with 32 in flight`, 30)} ${await measure(LOOKUPS, 32, lookup)}`);
     const batchOf = (i: number) => Array.from({ length: LOOKUP_BATCH }, (_, j) => `dev-${String(((i * LOOKUP_BATCH + j) * 7919) % DEVICES).padStart(7, '0')}`);
-    const lookupMany = (i: number) => bus!.send(RegistryMessages.lookupDevices, { customerId: customerId!, hwids: batchOf(i) });
+    const lookupMany = (i: number) => bus!.send(RegistryMessages.lookupDevices, { customerId: customerId, hwids: batchOf(i) });
     console.log(`  lookup RegistryMessages.lookupDevices over NATS (${LOOKUP_BATCH} HW ids per message, one indexed query; per message):`);
     console.log(`    ${pad(`${LOOKUPS / LOOKUP_BATCH} sequential`, 30)} ${await measure(LOOKUPS / LOOKUP_BATCH, 1, lookupMany)}`);
     console.log(`    ${pad(`${LOOKUPS / LOOKUP_BATCH} with 8 in flight`, 30)} ${await measure(LOOKUPS / LOOKUP_BATCH, 8, lookupMany)}`);
     const directory = new DeviceDirectory(bus);
     directory.onModuleInit();
     // misses: each turn's misses go out as one lookupDevices message
-    console.log(`    ${pad(`DeviceDirectory, 32 misses at once`, 30)} ${await measure(LOOKUPS, 32, async (i) => directory.lookup(customerId!, `dev-${String((i * 7919 + 13) % DEVICES).padStart(7, '0')}`))}`);
-    for (let i = 0; i < 1000; i++) await directory.lookup(customerId!, `dev-${String(i).padStart(7, '0')}`);
-    console.log(`    ${pad(`DeviceDirectory, cached`, 30)} ${await measure(LOOKUPS * 10, 1, async (i) => directory.lookup(customerId!, `dev-${String(i % 1000).padStart(7, '0')}`))}`);
+    console.log(`    ${pad(`DeviceDirectory, 32 misses at once`, 30)} ${await measure(LOOKUPS, 32, async (i) => directory.lookup(customerId, `dev-${String((i * 7919 + 13) % DEVICES).padStart(7, '0')}`))}`);
+    for (let i = 0; i < 1000; i++) await directory.lookup(customerId, `dev-${String(i).padStart(7, '0')}`);
+    console.log(`    ${pad(`DeviceDirectory, cached`, 30)} ${await measure(LOOKUPS * 10, 1, async (i) => directory.lookup(customerId, `dev-${String(i % 1000).padStart(7, '0')}`))}`);
     directory.onModuleDestroy();
 
     // ---- the Tags API and admin messages
-    const tagCounts = await timed(() => bus!.send(RegistryMessages.tagCounts, { customerId: customerId! }, { timeoutMs: 60_000 }));
-    const counts = await timed(() => bus!.send(RegistryMessages.counts, { customerIds: [customerId!, neighbourId] }, { timeoutMs: 60_000 }));
+    const tagCounts = await timed(() => bus!.send(RegistryMessages.tagCounts, { customerId: customerId }, { timeoutMs: 60_000 }));
+    const counts = await timed(() => bus!.send(RegistryMessages.counts, { customerIds: [customerId, neighbourId] }, { timeoutMs: 60_000 }));
     console.log(`  RegistryMessages.tagCounts (${Object.keys(tagCounts.value).length} tags, ${(DEVICES + IMPORT_ROWS).toLocaleString('en')} devices): ${fmt(tagCounts.ms)} ms; counts (2 customers): ${fmt(counts.ms)} ms`);
-    const rename = await timed(() => bus!.send(RegistryMessages.renameTag, { customerId: customerId!, from: 'model-42', to: 'model-43' }, { timeoutMs: 60_000 }));
+    const rename = await timed(() => bus!.send(RegistryMessages.renameTag, { customerId: customerId, from: 'model-42', to: 'model-43' }, { timeoutMs: 60_000 }));
     console.log(`  RegistryMessages.renameTag model-42 -> model-43 (merge, 10,000 devices): ${fmt(rename.ms)} ms (${rename.value.devices} devices carry model-43)`);
     console.log(`  total ${((Date.now() - started) / 1000).toFixed(0)} s`);
   } finally {

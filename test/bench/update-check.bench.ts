@@ -78,7 +78,7 @@ async function load(url: string, requests: Request[], options: { seconds?: numbe
     timeout: 10,
   });
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]));
-  const cpuMicrosEach = result.requests.total ? pids.map((pid, i) => (cpuMicrosOf(pid) - cpuBefore[i]!) / result.requests.total) : [];
+  const cpuMicrosEach = result.requests.total ? pids.map((pid, i) => (cpuMicrosOf(pid) - cpuBefore[i]) / result.requests.total) : [];
   const cpuMicros = cpuMicrosEach.length ? cpuMicrosEach.reduce((a, b) => a + b, 0) : null;
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, statuses, errors: result.errors + result.timeouts, cpuMicros, cpuMicrosEach };
 }
@@ -91,9 +91,9 @@ function fastest(runs: readonly Figures[]): Figures {
 /** The median run by req/s (of an even count, the two middle runs averaged). */
 function median(runs: readonly Figures[]): Figures {
   const sorted = [...runs].sort((x, y) => x.rps - y.rps);
-  const upper = sorted[Math.floor(sorted.length / 2)]!;
+  const upper = sorted[Math.floor(sorted.length / 2)];
   if (sorted.length % 2 === 1) return upper;
-  const lower = sorted[sorted.length / 2 - 1]!;
+  const lower = sorted[sorted.length / 2 - 1];
   const mean = (f: (x: Figures) => number) => (f(lower) + f(upper)) / 2;
   const cpu = lower.cpuMicros !== null && upper.cpuMicros !== null ? mean((x) => x.cpuMicros!) : null;
   return { ...upper, rps: mean((x) => x.rps), p50: mean((x) => x.p50), p99: mean((x) => x.p99), cpuMicros: cpu };
@@ -148,7 +148,7 @@ async function paced(url: string, requests: Request[], ratePerSecond: number, se
     };
     const tick = () => {
       const due = Math.min(total, Math.floor((Number(process.hrtime.bigint() - started) / 1e9) * ratePerSecond));
-      while (sent < due) fire(requests[sent++ % requests.length]!);
+      while (sent < due) fire(requests[sent++ % requests.length]);
       if (sent < total) setTimeout(tick, 1);
     };
     tick();
@@ -224,7 +224,7 @@ async function seedDevices(db: pg.Client, customerId: string, count: number): Pr
 
 /** Update checks of `count` distinct devices of `population`, each on its product line and version CURRENT. */
 function pollers(domain: string, population: number, count: number): Request[] {
-  return disjointPollers(domain, population, count, 1)[0]!;
+  return disjointPollers(domain, population, count, 1)[0];
 }
 
 /** `runs` lists of `count` update checks each, no device in two lists (as pollers()). */
@@ -250,7 +250,7 @@ async function repeatPolls(baseUrl: string, requests: Request[]): Promise<Reques
   for (let i = 0; i < requests.length; i += 50) {
     const batch = requests.slice(i, i + 50);
     const etags = await Promise.all(batch.map(async (r) => (await fetch(`${baseUrl}${r.path}`)).headers.get('etag')));
-    batch.forEach((r, j) => out.push({ ...r, headers: etags[j] ? { 'if-none-match': etags[j]! } : {} }));
+    batch.forEach((r, j) => out.push({ ...r, headers: etags[j] ? { 'if-none-match': etags[j] } : {} }));
   }
   return out;
 }
@@ -298,7 +298,7 @@ async function main(): Promise<void> {
         body: JSON.stringify({ domain: customer.domain, name: customer.domain }),
       });
       if (created.status !== 201) throw new Error(`POST /admin/customers answered ${created.status}: ${await created.text()}`);
-      customer.id = (await db.query<{ id: string }>(`SELECT id FROM identity.customers WHERE domain = $1`, [customer.domain])).rows[0]!.id;
+      customer.id = (await db.query<{ id: string }>(`SELECT id FROM identity.customers WHERE domain = $1`, [customer.domain])).rows[0].id;
       await seedBuilds(db, customer.id);
       await seedDevices(db, customer.id, customer.devices);
     }
@@ -364,14 +364,14 @@ async function main(): Promise<void> {
     for (let round = 0; round < SIZE_ROUNDS; round++) {
       const order = round % 2 === 0 ? (['small', 'large'] as const) : (['large', 'small'] as const);
       for (const size of order) {
-        sizeRuns[size].push(await load(aUrl, sizePolls[size][round]!, { seconds: SIZE_SECONDS, pids: [standalone.pid!] }));
+        sizeRuns[size].push(await load(aUrl, sizePolls[size][round], { seconds: SIZE_SECONDS, pids: [standalone.pid!] }));
       }
     }
     const aSmall = median(sizeRuns.small);
     const aLarge = median(sizeRuns.large);
-    const roundRatios = sizeRuns.large.map((run, i) => run.rps / sizeRuns.small[i]!.rps);
+    const roundRatios = sizeRuns.large.map((run, i) => run.rps / sizeRuns.small[i].rps);
     const sortedRatios = [...roundRatios].sort((x, y) => x - y);
-    const pairedRatio = (sortedRatios[Math.floor((SIZE_ROUNDS - 1) / 2)]! + sortedRatios[Math.ceil((SIZE_ROUNDS - 1) / 2)]!) / 2;
+    const pairedRatio = (sortedRatios[Math.floor((SIZE_ROUNDS - 1) / 2)] + sortedRatios[Math.ceil((SIZE_ROUNDS - 1) / 2)]) / 2;
     await stop(standalone);
 
     // ---- (b) the distributed service on the same database
@@ -396,7 +396,7 @@ async function main(): Promise<void> {
     for (const app of appNames) {
       appPids.push(track(spawnNode(join(here, `../../apps/${app}/src/main.js`), distributedEnv, placement.servers)).pid!);
     }
-    const firstPoll = `${bUrl}${mainPolls[0]!.path}`;
+    const firstPoll = `${bUrl}${mainPolls[0].path}`;
     for (let i = 0; ; i++) {
       const status = await fetch(firstPoll).then((r) => r.status, () => 0);
       if (status === 200) break;
@@ -414,7 +414,7 @@ async function main(): Promise<void> {
     const difference = (x: number, y: number) => Math.abs(x - y) / Math.max(x, y);
     console.log(line);
     console.log(`bench:update-check  1,000 builds and 100,000 devices in one customer; ${POLLERS} distinct devices polling (version ${CURRENT});`);
-    console.log(`  autocannon ${CONNECTIONS} connections, ${SECONDS} s per run, the faster of two; machine: ${(await import('node:os')).cpus().length} cores, load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)}`);
+    console.log(`  autocannon ${CONNECTIONS} connections, ${SECONDS} s per run, the faster of two; machine: ${(await import('node:os')).cpus().length} cores, load average ${(await import('node:os')).loadavg()[0].toFixed(1)}`);
     console.log(`  ${placement.description}`);
     console.log(`  (c) bare node:http, fixed JSON body (${Buffer.byteLength(sample)} bytes): ${show(c)}`);
     console.log(`  (a) standalone service (PostgreSQL)       : ${show(a)}`);

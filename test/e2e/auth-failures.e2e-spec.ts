@@ -53,7 +53,7 @@ describe('authentication and authorisation failures', () => {
       'SELECT kid, private_pkcs8 FROM identity.signing_keys WHERE active ORDER BY created_at DESC LIMIT 1',
     );
     expect(row).toBeDefined();
-    return { kid: row!.kid, key: await importPKCS8(row!.private_pkcs8, 'EdDSA') };
+    return { kid: row.kid, key: await importPKCS8(row.private_pkcs8, 'EdDSA') };
   };
   const signWith = (claims: JWTPayload, key: Parameters<SignJWT['sign']>[0], header: { alg: string; kid?: string }) =>
     new SignJWT(claims).setProtectedHeader({ ...header, typ: 'JWT' }).sign(key);

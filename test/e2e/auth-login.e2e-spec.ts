@@ -26,7 +26,7 @@ import { startRuntime, type Runtime } from './support/runtime.js';
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
+  return sorted[Math.floor(sorted.length / 2)];
 };
 
 /** Runs `count` calls of `fn`, `concurrency` at a time. */
@@ -73,7 +73,7 @@ describe('console login', () => {
       const times = { invited: [] as number[], stranger: [] as number[] };
       const bodies = new Set<string>();
       for (let i = 0; i < invited.length; i++) {
-        for (const [kind, email] of [['invited', invited[i]!], ['stranger', strangers[i]!]] as const) {
+        for (const [kind, email] of [['invited', invited[i]], ['stranger', strangers[i]]] as const) {
           const reply = await rt.http.post('/auth/login', { json: { email } });
           expect(reply.status).toBe(202);
           bodies.add(`${reply.contentType} ${reply.text}`);
@@ -81,7 +81,7 @@ describe('console login', () => {
         }
       }
       expect(bodies.size).toBe(1);
-      expect(JSON.parse([...bodies][0]!.split(' ').slice(1).join(' '))).toEqual({ sent: true, detail: expect.any(String) });
+      expect(JSON.parse([...bodies][0].split(' ').slice(1).join(' '))).toEqual({ sent: true, detail: expect.any(String) });
       // The same work on both paths: the medians differ by far less than a round trip to a mail server.
       expect(Math.abs(median(times.invited) - median(times.stranger))).toBeLessThan(100);
       for (const email of invited) expect(await rt.mailbox.waitForCode(email, { since })).toMatch(/^\d{6}$/);

@@ -65,7 +65,7 @@ describe('console sessions', () => {
       expect(cookies.get(SESSION_COOKIES.csrf)!.value).toBe(verify.json<IdentityBody>().csrf_token);
       // Stored hashed: the refresh token itself is nowhere in the database (white box).
       const [row] = await rt.query<{ n: number }>(`SELECT count(*)::int AS n FROM identity.refresh_tokens WHERE token_hash = $1`, [cookies.get(SESSION_COOKIES.refresh)!.value]);
-      expect(row!.n).toBe(0);
+      expect(row.n).toBe(0);
     });
   });
 
@@ -146,7 +146,7 @@ describe('console sessions', () => {
       expect(refreshed.size).toBe(1);
       expect([...refreshed][0]).not.toBe(session.cookies.get(SESSION_COOKIES.refresh));
       // The session goes on with that one token.
-      const next = copies[0]!;
+      const next = copies[0];
       expectStatus(await rt.http.post('/auth/refresh', { auth: next }), 200);
       expect((await rt.http.get('/auth/me', { auth: next })).status).toBe(200);
     });
@@ -174,7 +174,7 @@ describe('console sessions', () => {
       const [key] = await rt.query<{ kid: string; private_pkcs8: string }>('SELECT kid, private_pkcs8 FROM identity.signing_keys WHERE active ORDER BY created_at DESC LIMIT 1');
       const now = Math.floor(Date.now() / 1000);
       const claims = { ...decodeJwt(session.cookies.get(SESSION_COOKIES.access)!), iat: now - 1000, nbf: now - 1000, exp: now - 60 };
-      const expired = await new SignJWT(claims).setProtectedHeader({ alg: 'EdDSA', kid: key!.kid, typ: 'JWT' }).sign(await importPKCS8(key!.private_pkcs8, 'EdDSA'));
+      const expired = await new SignJWT(claims).setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'JWT' }).sign(await importPKCS8(key.private_pkcs8, 'EdDSA'));
       const withRefresh = cloneSession(session);
       withRefresh.cookies.set(SESSION_COOKIES.access, expired);
       expect((await rt.http.get('/auth/me', { auth: withRefresh })).status).toBe(200);
@@ -192,7 +192,7 @@ describe('console sessions', () => {
       expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
       expect(new Set(tabs.map((t) => t.cookies.get(SESSION_COOKIES.refresh))).size).toBe(1);
       // No reuse was detected: the session lives on.
-      expectStatus(await rt.http.post('/auth/refresh', { auth: tabs[0]! }), 200);
+      expectStatus(await rt.http.post('/auth/refresh', { auth: tabs[0] }), 200);
     });
   });
 

@@ -124,7 +124,7 @@ describe('tokens, users and customers: lifecycle', () => {
   describe('older formats (401 asking for a new token)', () => {
     const serviceKey = async () => {
       const [row] = await rt.query<{ kid: string; private_pkcs8: string }>('SELECT kid, private_pkcs8 FROM identity.signing_keys WHERE active ORDER BY created_at DESC LIMIT 1');
-      return { kid: row!.kid, key: await importPKCS8(row!.private_pkcs8, 'EdDSA') };
+      return { kid: row.kid, key: await importPKCS8(row.private_pkcs8, 'EdDSA') };
     };
     let base: JWTPayload;
     beforeAll(async () => {
@@ -263,7 +263,7 @@ describe('tokens, users and customers: lifecycle', () => {
   describe('sandbox (SANDBOX_DOMAIN)', () => {
     const sandboxTokens = async (): Promise<Record<string, string>> => {
       const docs = (await rt.http.get('/docs')).text;
-      return Object.fromEntries([...docs.matchAll(/data-bundle="([a-z-]+)">([^<]+)</g)].map((m) => [m[1]!, m[2]!]));
+      return Object.fromEntries([...docs.matchAll(/data-bundle="([a-z-]+)">([^<]+)</g)].map((m) => [m[1], m[2]]));
     };
 
     it('has public read-only, uploader and full tokens on the documentation page, on the sandbox customer', async () => {
@@ -282,10 +282,10 @@ describe('tokens, users and customers: lifecycle', () => {
 
     it('limits: log files up to 256 KiB; no admin API, token or member management', async () => {
       const tokens = await sandboxTokens();
-      expect((await rt.http.get('/logdata', { auth: tokens['read-only']! })).status).toBe(200);
-      expect((await rt.http.put(`/logdata/${randomLogName()}`, { auth: tokens['read-only']!, body: 'x', acceptJson: true })).status).toBe(403);
-      expect((await rt.http.put(`/logdata/${randomLogName()}`, { auth: tokens.uploader!, body: randomContent(LOGDATA_SANDBOX_MAX_BYTES) })).status).toBe(200);
-      expect((await rt.http.put(`/logdata/${randomLogName()}`, { auth: tokens.uploader!, body: randomContent(LOGDATA_SANDBOX_MAX_BYTES + 1) })).status).toBe(413);
+      expect((await rt.http.get('/logdata', { auth: tokens['read-only'] })).status).toBe(200);
+      expect((await rt.http.put(`/logdata/${randomLogName()}`, { auth: tokens['read-only'], body: 'x', acceptJson: true })).status).toBe(403);
+      expect((await rt.http.put(`/logdata/${randomLogName()}`, { auth: tokens.uploader, body: randomContent(LOGDATA_SANDBOX_MAX_BYTES) })).status).toBe(200);
+      expect((await rt.http.put(`/logdata/${randomLogName()}`, { auth: tokens.uploader, body: randomContent(LOGDATA_SANDBOX_MAX_BYTES + 1) })).status).toBe(413);
       for (const [method, path] of [
         ['GET', '/admin/customers'],
         ['GET', '/admin/audit'],
@@ -295,8 +295,8 @@ describe('tokens, users and customers: lifecycle', () => {
         ['POST', '/tokens'],
         ['DELETE', `/tokens/${randomUUID()}`],
       ]) {
-        const reply = await rt.http.request(method!, path!, { auth: tokens.full!, ...(method === 'POST' ? { json: { name: 'x', bundle: 'read-only' } } : {}) });
-        expectProblem(reply, 403, path!.startsWith('/admin') ? /not available in the sandbox|missing scope admin/ : 'not available in the sandbox');
+        const reply = await rt.http.request(method, path, { auth: tokens.full, ...(method === 'POST' ? { json: { name: 'x', bundle: 'read-only' } } : {}) });
+        expectProblem(reply, 403, path.startsWith('/admin') ? /not available in the sandbox|missing scope admin/ : 'not available in the sandbox');
       }
     });
   });

@@ -371,7 +371,7 @@ describe('devices', () => {
       ['/devices/{hwid}/tags/{tag}', 'delete', 'tags:write'],
     ] as const;
     for (const [path, method, scope] of operations) expect({ path, method, ...doc.paths[path]?.[method] }).toMatchObject({ tags: ['Devices'], 'x-scope': scope });
-    expect(Object.keys(doc.paths['/devices/import']!.post!.requestBody!.content).sort()).toEqual(['application/json', 'text/csv']);
+    expect(Object.keys(doc.paths['/devices/import'].post.requestBody!.content).sort()).toEqual(['application/json', 'text/csv']);
   });
 });
 

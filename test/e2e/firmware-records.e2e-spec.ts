@@ -43,25 +43,25 @@ describe('firmware records', () => {
   describe('list', () => {
     it('sorts by build_date, then version, then id: descending by default, ascending with order=asc', async () => {
       const b = builds;
-      expect(ids(await list())).toEqual([b.e!.id, b.d!.id, b.c!.id, b.b!.id, b.a!.id]);
-      expect(ids(await list({ order: 'asc' }))).toEqual([b.a!.id, b.b!.id, b.c!.id, b.d!.id, b.e!.id]);
-      expect(ids(await list({ order: 'desc' }))).toEqual([b.e!.id, b.d!.id, b.c!.id, b.b!.id, b.a!.id]);
+      expect(ids(await list())).toEqual([b.e.id, b.d.id, b.c.id, b.b.id, b.a.id]);
+      expect(ids(await list({ order: 'asc' }))).toEqual([b.a.id, b.b.id, b.c.id, b.d.id, b.e.id]);
+      expect(ids(await list({ order: 'desc' }))).toEqual([b.e.id, b.d.id, b.c.id, b.b.id, b.a.id]);
     });
 
     it('filters: fw_name, hw_name, hw_version, fw_type, tag, status, general', async () => {
       const b = builds;
-      expect(ids(await list({ hw_name: line.hw, order: 'asc' }))).toEqual([b.a!.id, b.b!.id, b.c!.id, b.d!.id]);
-      expect(ids(await list({ hw_version: line2.rev, hw_name: line2.hw }))).toEqual([b.e!.id]);
-      expect(ids(await list({ fw_name: line2.fw }))).toEqual([b.e!.id]);
-      expect(ids(await list({ fw_type: 'EFI' }))).toEqual([b.d!.id]);
-      expect(ids(await list({ fw_type: 'AFI', order: 'asc' }))).toEqual([b.a!.id, b.b!.id, b.c!.id]);
-      expect(ids(await list({ tag: 'beta', order: 'asc' }))).toEqual([b.b!.id, b.c!.id]);
+      expect(ids(await list({ hw_name: line.hw, order: 'asc' }))).toEqual([b.a.id, b.b.id, b.c.id, b.d.id]);
+      expect(ids(await list({ hw_version: line2.rev, hw_name: line2.hw }))).toEqual([b.e.id]);
+      expect(ids(await list({ fw_name: line2.fw }))).toEqual([b.e.id]);
+      expect(ids(await list({ fw_type: 'EFI' }))).toEqual([b.d.id]);
+      expect(ids(await list({ fw_type: 'AFI', order: 'asc' }))).toEqual([b.a.id, b.b.id, b.c.id]);
+      expect(ids(await list({ tag: 'beta', order: 'asc' }))).toEqual([b.b.id, b.c.id]);
       expect(ids(await list({ tag: 'nothing' }))).toEqual([]);
-      expect(ids(await list({ general: true, order: 'asc' }))).toEqual([b.a!.id, b.c!.id]);
-      expect(ids(await list({ general: false, order: 'asc' }))).toEqual([b.b!.id, b.d!.id, b.e!.id]);
+      expect(ids(await list({ general: true, order: 'asc' }))).toEqual([b.a.id, b.c.id]);
+      expect(ids(await list({ general: false, order: 'asc' }))).toEqual([b.b.id, b.d.id, b.e.id]);
       expect(ids(await list({ status: 'active' }))).toHaveLength(5);
       expect(ids(await list({ status: 'withdrawn' }))).toEqual([]);
-      expect(ids(await list({ hw_name: line.hw, tag: 'stable', general: true }))).toEqual([b.c!.id]);
+      expect(ids(await list({ hw_name: line.hw, tag: 'stable', general: true }))).toEqual([b.c.id]);
     });
 
     it('pages with limit and offset; next_offset is null on the last page', async () => {

@@ -69,8 +69,8 @@ describe('firmware uploads', () => {
         download_count: 0,
         notes_download_count: 0,
       });
-      expect(stored!.uploaded_at).toMatch(RFC3339);
-      expect(stored!.id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(stored.uploaded_at).toMatch(RFC3339);
+      expect(stored.id).toMatch(/^[0-9a-f-]{36}$/);
     });
 
     it('PUT /firmware/ (trailing slash) is the same upload', async () => {
@@ -151,7 +151,7 @@ describe('firmware uploads', () => {
       for (const reply of replies) {
         if (reply.status === 409) continue;
         expect([200, 201]).toContain(reply.status);
-        expect(reply.json<FirmwareBuild>().id).toBe(stored[0]!.id);
+        expect(reply.json<FirmwareBuild>().id).toBe(stored[0].id);
       }
     });
 

@@ -47,7 +47,7 @@ describe('health, status, metrics and /openapi.json', () => {
     expect(reply.status).toBe(200);
     const body = reply.json<{ days: { day: string; samples: number; ok: number; degraded: number; down: number; uptime_ratio: number | null }[] }>();
     expect(body.days).toHaveLength(7);
-    expect(body.days[0]!.day).toBe(new Date().toISOString().slice(0, 10));
+    expect(body.days[0].day).toBe(new Date().toISOString().slice(0, 10));
     const sorted = [...body.days].map((d) => d.day).sort().reverse();
     expect(body.days.map((d) => d.day)).toEqual(sorted);
     for (const day of body.days) {

@@ -481,7 +481,7 @@ describe('log data', () => {
       const statuses = replies.map((r) => r.status);
       expect(statuses.filter((s) => s === 200)).toHaveLength(1);
       expect(statuses.filter((s) => s === 409)).toHaveLength(N - 1);
-      const winner = contents[statuses.indexOf(200)]!;
+      const winner = contents[statuses.indexOf(200)];
       expect((await metaOf(a.readOnly, name)).sha256).toBe(sha256(winner));
       const { reply } = await download(a.readOnly, name);
       expect(reply.body.equals(winner)).toBe(true);
@@ -494,7 +494,7 @@ describe('log data', () => {
       const statuses = replies.map((r) => r.status);
       expect(statuses.filter((s) => s === 201)).toHaveLength(1);
       expect(statuses.filter((s) => s === 409)).toHaveLength(N - 1);
-      const winner = replies[statuses.indexOf(201)]!.json<LogFile>();
+      const winner = replies[statuses.indexOf(201)].json<LogFile>();
       expect(await metaOf(a.readOnly, name)).toEqual(winner);
     });
 
@@ -513,7 +513,7 @@ describe('log data', () => {
       const statuses = replies.map((r) => r.status);
       expect(statuses.filter((s) => s === 201)).toHaveLength(1);
       expect(statuses.filter((s) => s === 200)).toHaveLength(N - 1);
-      const record = replies[0]!.json<LogFile>();
+      const record = replies[0].json<LogFile>();
       for (const reply of replies) expect(reply.json()).toEqual(record);
     });
   });

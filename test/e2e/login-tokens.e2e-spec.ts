@@ -135,7 +135,7 @@ describe('login, sessions and API tokens', () => {
       expect(reply.status).toBe(200);
       const identity = reply.json<IdentityBody>();
       expect(identity).toMatchObject({ admin: '', customer: customer.domain, email: customer.ownerEmail });
-      expect(sorted(identity.scopes)).toEqual(sorted(BUNDLE_SCOPES.uploader!));
+      expect(sorted(identity.scopes)).toEqual(sorted(BUNDLE_SCOPES.uploader));
     });
 
     it('answers 401 without credentials and with cookies of no session', async () => {
@@ -169,7 +169,7 @@ describe('login, sessions and API tokens', () => {
         expires_at: expect.stringMatching(RFC3339),
         token: expect.any(String),
       });
-      expect(sorted(created.scopes)).toEqual(sorted(BUNDLE_SCOPES.uploader!));
+      expect(sorted(created.scopes)).toEqual(sorted(BUNDLE_SCOPES.uploader));
       const lifetime = (Date.parse(created.expires_at) - Date.parse(created.created_at)) / 1000;
       expect(Math.abs(lifetime - 90 * DAY)).toBeLessThanOrEqual(2);
       expect(Date.parse(created.created_at) / 1000).toBeGreaterThanOrEqual(before - 2);
@@ -254,7 +254,7 @@ describe('login, sessions and API tokens', () => {
       expect(claims.typ).toBe('api');
       expect(claims.cust).toBe(customer.domain);
       expect(claims.cid).toMatch(UUID);
-      expect(sorted(String(claims.scp).split(' '))).toEqual(sorted(BUNDLE_SCOPES.full!));
+      expect(sorted(String(claims.scp).split(' '))).toEqual(sorted(BUNDLE_SCOPES.full));
       expect(claims.jti).toBe(created.id);
       expect(claims.exp! - claims.iat!).toBe(90 * DAY);
       expect(claims.nbf).toBeLessThanOrEqual(claims.iat!);

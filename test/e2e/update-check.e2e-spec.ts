@@ -123,12 +123,12 @@ describe('update check', () => {
       expect(reply.status).toBe(200);
       expect(reply.contentType).toMatch(/^application\/json/);
       const items = reply.json<UpdateItem[]>();
-      const g11 = items.find((i) => i.id === builds.g11!.id)!;
+      const g11 = items.find((i) => i.id === builds.g11.id)!;
       expect(Object.keys(g11).sort()).toEqual(
         ['build_date', 'fw_name', 'fw_type', 'fw_version', 'general_release', 'hw_name', 'hw_version', 'id', 'notes_url', 'sha256', 'size_bytes', 'url'].sort(),
       );
       expect(g11).toMatchObject({
-        id: builds.g11!.id,
+        id: builds.g11.id,
         fw_name: line.fw,
         fw_version: '1.1',
         fw_type: 'AFI',
@@ -136,8 +136,8 @@ describe('update check', () => {
         hw_version: line.rev,
         build_date: '2026-11-20T10:00:00.000Z',
         general_release: true,
-        size_bytes: builds.g11!.binary.length,
-        sha256: sha256(builds.g11!.binary),
+        size_bytes: builds.g11.binary.length,
+        sha256: sha256(builds.g11.binary),
       });
       expect(g11.url).toMatch(new RegExp(`^${rt.baseUrl}/dl/[^/]+$`));
       expect(g11.notes_url).toMatch(new RegExp(`^${rt.baseUrl}/dl/[^/]+$`));
@@ -149,7 +149,7 @@ describe('update check', () => {
       }
       const { reply: notes } = await rt.http.follow(g11.notes_url!);
       expect(notes.text).toBe('What is new in 1.1');
-      expect(items.find((i) => i.id === builds.rc!.id)!.notes_url).toBeNull();
+      expect(items.find((i) => i.id === builds.rc.id)!.notes_url).toBeNull();
     });
 
     it('carries an ETag and Cache-Control max-age; a matching If-None-Match gets 304 with no body', async () => {

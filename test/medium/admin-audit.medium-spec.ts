@@ -78,7 +78,7 @@ describe('audit log', () => {
     const acme = (await controller.listAudit(call({ domain: 'acme.example', limit: 100 }))).items;
     expect(acme.map((e) => e.target_id)).toEqual(['new', 'old']);
     expect(acme[0]).toEqual({ ts: '2026-11-21T09:30:00.000Z', domain: 'acme.example', actor: 'user:u-1', action: 'member.update', target_type: 'token', target_id: 'new', before: { role: 'editor' }, after: { role: 'viewer' } });
-    expect(acme[1]!.before).toEqual({});
+    expect(acme[1].before).toEqual({});
     const all = (await controller.listAudit(call({ limit: 2 }))).items;
     expect(all).toHaveLength(2);
     expect(all[0]).toMatchObject({ domain: null, action: 'user.update', actor: 'admin:user:x' });
@@ -117,14 +117,14 @@ describe('security events', () => {
 
   it('ack sets acked_at and acked_by once, writes an audit entry; unknown ids are 404', async () => {
     const [target] = (await controller.listSecurityEvents(call({ kind: 'admin_login', limit: 1 }))).items;
-    await controller.ack(call({}, { id: target!.id }, 'token:t-9'));
+    await controller.ack(call({}, { id: target.id }, 'token:t-9'));
     now = new Date(now.getTime() + 60_000);
-    await controller.ack(call({}, { id: target!.id }, 'user:someone-else'));
+    await controller.ack(call({}, { id: target.id }, 'user:someone-else'));
     const [acked] = (await controller.listSecurityEvents(call({ kind: 'admin_login', limit: 1 }))).items;
     expect(acked).toMatchObject({ acked_at: '2026-11-21T10:00:00.000Z', acked_by: 'token:t-9' });
-    expect((await controller.listSecurityEvents(call({ unacked: true, limit: 100 }))).items.map((e) => e.id)).not.toContain(target!.id);
+    expect((await controller.listSecurityEvents(call({ unacked: true, limit: 100 }))).items.map((e) => e.id)).not.toContain(target.id);
     const [entry] = (await controller.listAudit(call({ limit: 1 }))).items;
-    expect(entry).toMatchObject({ action: 'security_event.ack', target_id: String(target!.id), actor: 'admin:token:t-9', after: { acked_by: 'token:t-9' } });
+    expect(entry).toMatchObject({ action: 'security_event.ack', target_id: String(target.id), actor: 'admin:token:t-9', after: { acked_by: 'token:t-9' } });
     await expect(controller.ack(call({}, { id: 987654321 }))).rejects.toMatchObject({ status: 404 });
   });
 
@@ -134,12 +134,12 @@ describe('security events', () => {
     const mails = jobs.jobs.slice(before).filter((j) => j.queue === MAIL_QUEUE && j.name === MAIL_JOB);
     expect(mails.map((j) => (j.data as MailMessage).to).sort()).toEqual([...operators].sort());
     const [stored] = (await controller.listSecurityEvents(call({ kind: 'session_token_reuse', limit: 1 }))).items;
-    expect(stored!.notified_at).toBe(now.toISOString());
-    const mail = mails[0]!.data as MailMessage;
+    expect(stored.notified_at).toBe(now.toISOString());
+    const mail = mails[0].data as MailMessage;
     expect(mail.subject).toBe('Security alert (critical): session_token_reuse on acme.example');
-    expect(mail.text).toContain(`Event id: ${stored!.id}`);
-    expect(mail.text).toContain(`https://fw.example.test/admin/security/events/${stored!.id}/ack`);
-    expect(mails[0]!.options?.jobId).toBe(`security-event:${stored!.id}:${mail.to}`);
+    expect(mail.text).toContain(`Event id: ${stored.id}`);
+    expect(mail.text).toContain(`https://fw.example.test/admin/security/events/${stored.id}/ack`);
+    expect(mails[0].options?.jobId).toBe(`security-event:${stored.id}:${mail.to}`);
     // Once only, whoever retries.
     await moduleRef.get(SecurityEventsService).retryNotifications();
     expect(jobs.jobs.length).toBe(before + operators.length);
@@ -150,7 +150,7 @@ describe('security events', () => {
     const before = jobs.jobs.length;
     await controller.securityEvent(event({ kind: 'session_token_reuse', severity: 'critical', detail: { session_id: 's-2' } }));
     const [pending] = (await controller.listSecurityEvents(call({ kind: 'session_token_reuse', limit: 1 }))).items;
-    expect(pending!.notified_at).toBeNull();
+    expect(pending.notified_at).toBeNull();
     expect(jobs.jobs.length).toBe(before);
     identityDown = false;
     operators = [];
@@ -160,7 +160,7 @@ describe('security events', () => {
     await moduleRef.get(SecurityEventsService).retryNotifications();
     expect(jobs.jobs.slice(before).map((j) => (j.data as MailMessage).to)).toEqual(['root@operator.example']);
     const [done] = (await controller.listSecurityEvents(call({ kind: 'session_token_reuse', limit: 1 }))).items;
-    expect(done!.notified_at).not.toBeNull();
+    expect(done.notified_at).not.toBeNull();
   });
 });
 

@@ -93,7 +93,7 @@ async function tableExists(ds: DataSource, schema: string, table: string): Promi
     'SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = $1 AND table_name = $2',
     [schema, table],
   );
-  return toInt(rows[0]!.n) === 1;
+  return toInt(rows[0].n) === 1;
 }
 
 async function columnExists(ds: DataSource, schema: string, table: string, column: string): Promise<boolean> {
@@ -101,7 +101,7 @@ async function columnExists(ds: DataSource, schema: string, table: string, colum
     'SELECT count(*) AS n FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 AND column_name = $3',
     [schema, table, column],
   );
-  return toInt(rows[0]!.n) === 1;
+  return toInt(rows[0].n) === 1;
 }
 
 async function appliedMigrations(ds: DataSource, schema: string): Promise<string[]> {
@@ -111,7 +111,7 @@ async function appliedMigrations(ds: DataSource, schema: string): Promise<string
 
 async function countKey(ds: DataSource, schema: string, key: string): Promise<number> {
   const rows: Array<{ n: unknown }> = await ds.query(`SELECT count(*) AS n FROM "${schema}"."widgets" WHERE key = $1`, [key]);
-  return toInt(rows[0]!.n);
+  return toInt(rows[0].n);
 }
 
 const sleep = (ms: number) => new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), ms));

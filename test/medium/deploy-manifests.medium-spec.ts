@@ -55,14 +55,14 @@ const MAP_ENTRY = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s"'#\-[\]{},&*!|>%@`][^
 function stripComment(raw: string): string {
   let quote: string | null = null;
   for (let i = 0; i < raw.length; i++) {
-    const ch = raw[i]!;
+    const ch = raw[i];
     if (quote) {
       if (quote === '"' && ch === '\\') i++;
       else if (ch === quote) quote = null;
     } else if (ch === '"' || ch === "'") {
       // a quote only opens a quoted scalar at the start of a token
-      if (i === 0 || /[\s:[{,-]/.test(raw[i - 1]!)) quote = ch;
-    } else if (ch === '#' && (i === 0 || /\s/.test(raw[i - 1]!))) {
+      if (i === 0 || /[\s:[{,-]/.test(raw[i - 1])) quote = ch;
+    } else if (ch === '#' && (i === 0 || /\s/.test(raw[i - 1]))) {
       return raw.slice(0, i).trimEnd();
     }
   }
@@ -80,10 +80,10 @@ class YamlReader {
 
   read(): Yaml {
     if (this.lines.length === 0) return null;
-    const first = this.lines[0]!;
+    const first = this.lines[0];
     if (first.indent !== 0) this.fail(first, 'a document must start at column 0');
     const value = this.block(first.indent);
-    if (this.pos < this.lines.length) this.fail(this.lines[this.pos]!, 'unexpected content');
+    if (this.pos < this.lines.length) this.fail(this.lines[this.pos], 'unexpected content');
     return value;
   }
 
@@ -92,7 +92,7 @@ class YamlReader {
   }
 
   private block(indent: number): Yaml {
-    const line = this.lines[this.pos]!;
+    const line = this.lines[this.pos];
     if (isSequenceItem(line.text)) return this.sequence(indent);
     if (MAP_ENTRY.test(line.text)) return this.mapping(indent);
     this.fail(line, `a mapping entry or sequence item was expected, found "${line.text}"`);
@@ -101,7 +101,7 @@ class YamlReader {
   private sequence(indent: number): Yaml[] {
     const items: Yaml[] = [];
     while (this.pos < this.lines.length) {
-      const line = this.lines[this.pos]!;
+      const line = this.lines[this.pos];
       if (line.indent < indent) break;
       if (line.indent > indent) this.fail(line, 'unexpected indentation');
       if (!isSequenceItem(line.text)) break;
@@ -127,13 +127,13 @@ class YamlReader {
     const map: YamlMap = {};
     const merges: YamlMap[] = [];
     while (this.pos < this.lines.length) {
-      const line = this.lines[this.pos]!;
+      const line = this.lines[this.pos];
       if (line.indent < indent) break;
       if (line.indent > indent) this.fail(line, 'unexpected indentation');
       if (isSequenceItem(line.text)) break;
       const match = MAP_ENTRY.exec(line.text);
       if (!match) this.fail(line, `"${line.text}" is not a mapping entry`);
-      const key = unquoteKey(match[1]!, () => this.fail(line, 'bad quoted key'));
+      const key = unquoteKey(match[1], () => this.fail(line, 'bad quoted key'));
       const rest = match[2] ?? '';
       this.pos++;
       let value: Yaml;
@@ -144,7 +144,7 @@ class YamlReader {
         else if (next && next.indent === indent && isSequenceItem(next.text)) value = this.sequence(indent);
         else if (anchor) this.fail(line, 'an anchor needs a block value');
         else value = null;
-        if (anchor) this.anchors.set(anchor[1]!, value);
+        if (anchor) this.anchors.set(anchor[1], value);
       } else {
         value = this.scalar(rest, line);
       }
@@ -168,8 +168,8 @@ class YamlReader {
   private scalar(text: string, line: Line): Yaml {
     const alias = /^\*([\w.-]+)$/.exec(text);
     if (alias) {
-      if (!this.anchors.has(alias[1]!)) this.fail(line, `unknown alias *${alias[1]}`);
-      return structuredClone(this.anchors.get(alias[1]!)!);
+      if (!this.anchors.has(alias[1])) this.fail(line, `unknown alias *${alias[1]}`);
+      return structuredClone(this.anchors.get(alias[1])!);
     }
     if (text.startsWith('[') || text.startsWith('{') || text.startsWith('"')) {
       try {
@@ -220,7 +220,7 @@ export function parseYamlDocuments(text: string, file = '<yaml>'): Yaml[] {
     if (indentation.includes('\t') && raw.trim() !== '') throw new Error(`${file}:${no}: tabs are not allowed in indentation`);
     const content = stripComment(raw);
     if (content.trim() === '') return;
-    documents[documents.length - 1]!.push({ indent: indentation.length, text: content.slice(indentation.length), no });
+    documents[documents.length - 1].push({ indent: indentation.length, text: content.slice(indentation.length), no });
   });
   return documents.filter((lines) => lines.length > 0).map((lines) => new YamlReader(lines, file).read());
 }
@@ -269,15 +269,15 @@ function parseNeeds(source: string): Needs | null {
   const call = /assertDistributedConfig\(\s*config\s*,\s*\{([^}]*)\}\s*\)/.exec(source);
   if (!call) return null;
   const needs: Record<string, boolean> = {};
-  for (const [, key] of call[1]!.matchAll(/(\w+)\s*:\s*true/g)) needs[key!] = true;
-  return needs as Needs;
+  for (const [, key] of call[1].matchAll(/(\w+)\s*:\s*true/g)) needs[key] = true;
+  return needs;
 }
 
 export function codeFacts(): CodeFacts {
   const config = readRepoFile('libs/infra/src/config/config.ts');
   const configVariables = new Set<string>();
   for (const pattern of [/\b(?:integer|optional|bool|httpUrl)\(env,\s*'([A-Z][A-Z0-9_]*)'/g, /\benv\.([A-Z][A-Z0-9_]*)\b/g, /\benv\[['"]([A-Z][A-Z0-9_]*)['"]\]/g]) {
-    for (const [, name] of config.matchAll(pattern)) configVariables.add(name!);
+    for (const [, name] of config.matchAll(pattern)) configVariables.add(name);
   }
   const port = /integer\(env,\s*'PORT',\s*(\d+)/.exec(config);
   const pkg = JSON.parse(readRepoFile('package.json')) as { scripts: Record<string, string>; engines: { node: string }; devDependencies: Record<string, string> };
@@ -323,7 +323,7 @@ function checkCommand(where: string, command: Yaml[], facts: CodeFacts, problems
     problems.push(`${where}: the command names no dist/**/*.js file`);
     return null;
   }
-  const dist = parts[at]!;
+  const dist = parts[at];
   const source = dist.replace(/^dist\//, '').replace(/\.js$/, '.ts');
   if (!facts.exists(source)) problems.push(`${where}: ${dist} is built from ${source}, which does not exist`);
   const app = /^apps\/([^/]+)\/src\/main\.ts$/.exec(source)?.[1];
@@ -710,7 +710,7 @@ export function checkVariableDefaults(facts: CodeFacts): string[] {
   const base = { S3_BUCKET: 'bucket' };
   const expected = JSON.stringify(loadConfig(base));
   for (const variable of facts.documentedVariables) {
-    const literal = variable.default.split(' ')[0]!;
+    const literal = variable.default.split(' ')[0];
     if (literal === 'unset' || literal.startsWith('unset:') || /[$<]/.test(literal) || variable.name.endsWith('*')) continue;
     let actual: string;
     try {
@@ -727,7 +727,7 @@ export function checkVariableDefaults(facts: CodeFacts): string[] {
 /** The table of docs/configuration.md (`| \`NAME\` | default | meaning |`) against the list. */
 export function checkConfigurationDoc(doc: string, facts: CodeFacts, file = 'docs/configuration.md'): string[] {
   const problems: string[] = [];
-  const rows = [...doc.matchAll(/^\| `([A-Z][A-Z0-9_]*\*?)` \| ([^|]*) \|/gm)].map((m) => ({ name: m[1]!, default: m[2]!.replace(/`/g, '').trim() }));
+  const rows = [...doc.matchAll(/^\| `([A-Z][A-Z0-9_]*\*?)` \| ([^|]*) \|/gm)].map((m) => ({ name: m[1], default: m[2].replace(/`/g, '').trim() }));
   if (rows.length === 0) return [`${file}: no configuration table`];
   const listed = facts.documentedVariables;
   for (const variable of listed) {
@@ -748,7 +748,7 @@ export function checkConfigurationDoc(doc: string, facts: CodeFacts, file = 'doc
 export function checkNpmScripts(text: string, facts: CodeFacts, file: string): string[] {
   const problems: string[] = [];
   for (const [, script, placeholder] of text.matchAll(/npm run ([\w:-]+)(<)?/g)) {
-    if (!placeholder && !(script! in facts.npmScripts)) problems.push(`${file}: "npm run ${script}" is not a script in package.json`);
+    if (!placeholder && !(script in facts.npmScripts)) problems.push(`${file}: "npm run ${script}" is not a script in package.json`);
   }
   return problems;
 }
@@ -764,7 +764,7 @@ export function checkDockerfile(dockerfile: string, facts: CodeFacts): string[] 
   if (!facts.exists('scripts/build.mjs')) problems.push('deploy/Dockerfile: scripts/build.mjs does not exist');
   if (!/(npm ci|deploy\/npm-ci\.sh) --omit=dev/.test(dockerfile)) problems.push('deploy/Dockerfile: the runtime stage should install production dependencies only');
   for (const [, script] of dockerfile.matchAll(/RUN bash (\S+\.sh)/g)) {
-    if (!facts.exists(script!)) problems.push(`deploy/Dockerfile: runs ${script}, which does not exist`);
+    if (!facts.exists(script)) problems.push(`deploy/Dockerfile: runs ${script}, which does not exist`);
   }
   const user = [...dockerfile.matchAll(/^USER (\S+)/gm)].pop()?.[1];
   if (!user || user === 'root' || user === '0') problems.push('deploy/Dockerfile: the final stage must run as a non-root USER');
@@ -802,7 +802,7 @@ describe('operator files against the code', () => {
 
   it('docker-compose.yml runs every app, each with the command and configuration the code expects', () => {
     const [compose] = parseYamlDocuments(readRepoFile('docker-compose.yml'), 'docker-compose.yml');
-    expect(checkCompose(compose!, facts)).toEqual([]);
+    expect(checkCompose(compose, facts)).toEqual([]);
   });
 
   it('k8s/ has a Deployment and a Service per app, with the commands, configuration, ports and probes the code expects', () => {
@@ -890,7 +890,7 @@ services:
 `,
       'fixture.yml',
     );
-    const problems = checkCompose(compose!, facts, 'fixture.yml');
+    const problems = checkCompose(compose, facts, 'fixture.yml');
     const expected = [
       'fixture.yml services.gateway: NATS_URL points at "natz", which is not a service of this file',
       'fixture.yml services.gateway: publishes 9090 but listens on PORT 8080',

@@ -230,7 +230,7 @@ describe('BuildRepository', () => {
 
 describe('upload', () => {
   const upload = (c: CustomerRef, files: Record<string, StagedFile>, query: Record<string, unknown> = {}) =>
-    moduleRef.get(UploadBuildUseCase).executeForRequest({ ctx: ctxOf(c), params: { hw_name: 'board', hw_version: 'rev1', fw_name: 'main' }, query: query as never, body: undefined, files });
+    moduleRef.get(UploadBuildUseCase).executeForRequest({ ctx: ctxOf(c), params: { hw_name: 'board', hw_version: 'rev1', fw_name: 'main' }, query: query, body: undefined, files });
   const binary = (what: string) => Buffer.from(`\0\0@(#)${what}\0tail`, 'latin1');
 
   it('keeps the staged objects of a new build, deletes them for identical re-uploads, 409 and 422', async () => {
@@ -246,7 +246,7 @@ describe('upload', () => {
     expect(await upload(c, { firmware: again })).toEqual({ created: false, build: created.build });
     expect(await exists(store, again.key)).toBe(false);
 
-    const conflicting = await stageFile(store, binary('1.0, 2026-11-20, AFI') + 'x');
+    const conflicting = await stageFile(store, Buffer.concat([binary('1.0, 2026-11-20, AFI'), Buffer.from('x')]));
     await expect(upload(c, { firmware: conflicting })).rejects.toMatchObject({ code: ErrorCode.Conflict });
     expect(await exists(store, conflicting.key)).toBe(false);
 
@@ -257,7 +257,7 @@ describe('upload', () => {
     expect(await exists(store, unparseableNotes.key)).toBe(false);
 
     const missingName = await stageFile(store, binary('2.0, 2026-11-20, AFI'));
-    await expect(moduleRef.get(UploadBuildUseCase).executeForRequest({ ctx: ctxOf(c), params: {}, query: {} as never, body: undefined, files: { firmware: missingName } })).rejects.toMatchObject({ code: ErrorCode.BadRequest });
+    await expect(moduleRef.get(UploadBuildUseCase).executeForRequest({ ctx: ctxOf(c), params: {}, query: {}, body: undefined, files: { firmware: missingName } })).rejects.toMatchObject({ code: ErrorCode.BadRequest });
     expect(await exists(store, missingName.key)).toBe(false);
     // a retried message (the same staged key again) never deletes the build's own object
     expect((await upload(c, { firmware, notes })).created).toBe(false);

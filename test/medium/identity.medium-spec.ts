@@ -75,7 +75,7 @@ function mails(to?: string): MailMessage[] {
 function lastLoginMail(to: string): { code: string; link: string } {
   const mail = mails(to).filter((m) => m.subject.startsWith('Your login code')).at(-1);
   if (!mail) throw new Error(`no login mail for ${to}`);
-  return { code: /\b(\d{6})\b/.exec(mail.subject)![1]!, link: /https:\/\/\S+\/auth\/magic\?\S+/.exec(mail.text)![0] };
+  return { code: /\b(\d{6})\b/.exec(mail.subject)![1], link: /https:\/\/\S+\/auth\/magic\?\S+/.exec(mail.text)![0] };
 }
 
 const publicCtx = () => aContext({ principal: null, customer: null });
@@ -168,7 +168,7 @@ describe('start-up provisioning', () => {
     expect(members).toEqual([expect.objectContaining({ email: ADMIN_EMAIL, role: 'owner', lastLoginAt: null })]);
     const [invitation] = mails(ADMIN_EMAIL);
     expect(invitation).toMatchObject({ subject: 'You have been invited to operator.example' });
-    expect(invitation!.text).toContain('https://fw.example.test/login');
+    expect(invitation.text).toContain('https://fw.example.test/login');
     expect(app.bus.events(IdentityEvents.customerChanged).map((e) => e.domain).sort()).toEqual(['operator.example', SANDBOX]);
   });
 
@@ -206,7 +206,7 @@ describe('replicas starting together on an empty database', () => {
 
   it('end up with one signing key, one operator, one sandbox, one owner and one invitation', async () => {
     const [first] = replicas;
-    const [counts] = await first!.dataSource.query(
+    const [counts] = await first.dataSource.query(
       `SELECT (SELECT count(*)::int FROM identity.signing_keys) AS keys,
               (SELECT count(*)::int FROM identity.customers) AS customers,
               (SELECT count(*)::int FROM identity.memberships WHERE role = 'owner') AS owners`,
@@ -225,9 +225,9 @@ describe('signing keys', () => {
     const jwks = await app.get(KeysController).jwks();
     expect(jwks.keys).toHaveLength(1);
     const [key] = jwks.keys;
-    expect(Object.keys(key!).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x']);
+    expect(Object.keys(key).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x']);
     expect(key).toMatchObject({ alg: 'EdDSA', crv: 'Ed25519', kty: 'OKP', use: 'sig' });
-    expect(key!.kid).toBe(await calculateJwkThumbprint({ kty: 'OKP', crv: 'Ed25519', x: key!.x }));
+    expect(key.kid).toBe(await calculateJwkThumbprint({ kty: 'OKP', crv: 'Ed25519', x: key.x }));
     expect(await app.get(KeysController).verificationKeys()).toEqual({ ...jwks, retired: [] });
   });
 
@@ -307,7 +307,7 @@ describe('login', () => {
     const email = anEmail('burst');
     const results = await Promise.allSettled(Array.from({ length: 12 }, () => requestLogin(email)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
-    expect(results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason.code === ErrorCode.RateLimited)).toBe(true);
+    expect(results.filter((r) => r.status === 'rejected').every((r) => (r).reason.code === ErrorCode.RateLimited)).toBe(true);
   });
 });
 
@@ -330,7 +330,7 @@ describe('verify', () => {
     expect(Buffer.from(result.session.refresh, 'base64url')).toHaveLength(32);
 
     const { payload, protectedHeader } = await verifyJwt(result.session.access);
-    expect(protectedHeader).toMatchObject({ alg: 'EdDSA', kid: (await app.get(KeysController).jwks()).keys[0]!.kid });
+    expect(protectedHeader).toMatchObject({ alg: 'EdDSA', kid: (await app.get(KeysController).jwks()).keys[0].kid });
     const now = Math.floor(app.clock.now().getTime() / 1000);
     expect(payload).toEqual({
       iss: 'https://fw.example.test',
@@ -502,7 +502,7 @@ describe('tokens', () => {
     expect(payload).toMatchObject({ jti: created.id, sub: `user:${user.id}`, typ: 'api', cust: customer.domain, cid: customer.id, scp: uploader.join(' '), aud: ['service'] });
     expect(decodeProtectedHeader(created.token).alg).toBe('EdDSA');
     const [row] = await app.dataSource.query(`SELECT * FROM identity.api_tokens WHERE id = $1`, [created.id]);
-    expect(JSON.stringify(row)).not.toContain(created.token.split('.')[2]!);
+    expect(JSON.stringify(row)).not.toContain(created.token.split('.')[2]);
     expect(row).toMatchObject({ name: 'ci upload', bundle: 'uploader', created_by: user.id, customer_id: customer.id, revoked_at: null, last_used_at: null });
   });
 
@@ -635,7 +635,7 @@ describe('credential status', () => {
       expect(write).not.toHaveBeenCalled();
       await recorder.flush();
       expect(write).toHaveBeenCalledTimes(1);
-      expect(write.mock.calls[0]![0]).toEqual([{ id: created.id, at: new Date(app.clock.now().getTime() - 1000) }]);
+      expect(write.mock.calls[0][0]).toEqual([{ id: created.id, at: new Date(app.clock.now().getTime() - 1000) }]);
     } finally {
       write.mockRestore();
     }

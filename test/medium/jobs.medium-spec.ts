@@ -52,7 +52,7 @@ describe.each([
     await jobs.add(queue, 'hello', { n: 1, at: 'x' });
     await until(() => seen.length === 1);
     expect(seen[0]).toMatchObject({ name: 'hello', data: { n: 1, at: 'x' }, attempt: 1 });
-    expect(typeof seen[0]!.id).toBe('string');
+    expect(typeof seen[0].id).toBe('string');
   });
 
   it('retries a failing job with back-off, then succeeds', async () => {
@@ -68,7 +68,7 @@ describe.each([
     await until(() => done);
     expect(attempts.map((a) => a.attempt)).toEqual([1, 2]);
     // Exponential back-off starts at 1 s.
-    expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(900);
+    expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(900);
   });
 
   it('gives up after `attempts` tries', async () => {

@@ -138,7 +138,7 @@ describe('upload', () => {
     expect(outcomes.filter((o) => o === 'created')).toHaveLength(1);
     expect(outcomes.filter((o) => o === ErrorCode.Conflict)).toHaveLength(N - 1);
 
-    const winner = attempts[outcomes.indexOf('created')]!;
+    const winner = attempts[outcomes.indexOf('created')];
     const stored = await logdata.meta(fileCall(makeContext(customer), name));
     expect(stored.sha256).toBe(winner.sha256);
     for (const attempt of attempts) {
@@ -154,7 +154,7 @@ describe('upload', () => {
     const attempts = await Promise.all(Array.from({ length: N }, () => stageFile(store, 'identical content')));
     const results = await Promise.all(attempts.map((file) => logdata.upload(fileCall(makeContext(customer), name, file))));
     expect(results.filter((r) => r.created)).toHaveLength(1);
-    const winner = attempts[results.findIndex((r) => r.created)]!;
+    const winner = attempts[results.findIndex((r) => r.created)];
     for (const r of results) expect(r.file).toEqual(results.find((x) => x.created)!.file);
     for (const attempt of attempts) {
       expect(await exists(store, attempt.key)).toBe(attempt === winner);
@@ -239,7 +239,7 @@ describe('list', () => {
   it('filters by a case-insensitive name prefix', async () => {
     const page = await logdata.list(listCall(ctx(), { prefix: 'A' }));
     expect(page.items.map((f) => f.name)).toEqual(names.filter((n) => n.startsWith('a')));
-    expect((await logdata.list(listCall(ctx(), { prefix: names[2]!.toUpperCase() }))).items.map((f) => f.name)).toEqual([names[2]]);
+    expect((await logdata.list(listCall(ctx(), { prefix: names[2].toUpperCase() }))).items.map((f) => f.name)).toEqual([names[2]]);
     expect((await logdata.list(listCall(ctx(), { prefix: 'e' }))).items).toEqual([]);
   });
 
@@ -250,7 +250,7 @@ describe('list', () => {
     expect(before.items.map((f) => f.name)).toEqual(names.slice(0, 2));
     const both = await logdata.list(listCall(ctx(), { uploaded_after: '2026-11-01T12:00:00+02:00', uploaded_before: '2026-11-05T00:00:00Z', prefix: 'a' }));
     expect(both.items.map((f) => f.name)).toEqual(names.slice(2, 4));
-    expect(both.items[0]!.uploaded_at).toBe('2026-11-03T00:00:00.000Z');
+    expect(both.items[0].uploaded_at).toBe('2026-11-03T00:00:00.000Z');
   });
 });
 

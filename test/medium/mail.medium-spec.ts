@@ -38,23 +38,23 @@ describe('OutboxMailer', () => {
     const mails = await readOutbox(dataDir);
     expect(mails).toHaveLength(1);
     const [mail] = mails;
-    expect(mail!.file).toMatch(/outbox\/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z_alice_example\.com_[0-9a-f]{6}\.eml$/);
-    expect(mail!.to.map((a) => a.toLowerCase())).toEqual(['alice@example.com']); // nodemailer lower-cases the domain
-    expect(mail!.from).toBe(FROM);
-    expect(mail!.subject).toBe('Ihr Anmeldecode für FDS – ✓');
-    expect(mail!.text).toContain(LONG_LINE.trim());
-    expect(extractCode(mail!.text)).toBe('482913');
-    expect(mail!.headers['date']).toBeTruthy();
-    expect(mail!.messageId).toMatch(/^<.+@.+>$/);
+    expect(mail.file).toMatch(/outbox\/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z_alice_example\.com_[0-9a-f]{6}\.eml$/);
+    expect(mail.to.map((a) => a.toLowerCase())).toEqual(['alice@example.com']); // nodemailer lower-cases the domain
+    expect(mail.from).toBe(FROM);
+    expect(mail.subject).toBe('Ihr Anmeldecode für FDS – ✓');
+    expect(mail.text).toContain(LONG_LINE.trim());
+    expect(extractCode(mail.text)).toBe('482913');
+    expect(mail.headers['date']).toBeTruthy();
+    expect(mail.messageId).toMatch(/^<.+@.+>$/);
     // RFC 5322: CRLF line ends, no raw 8-bit bytes in the headers.
-    const raw = await readFile(mail!.file, 'latin1');
+    const raw = await readFile(mail.file, 'latin1');
     expect(raw).toContain('\r\n\r\n');
     expect(raw.replace(/\r\n/g, '')).not.toMatch(/\n/);
     expect(raw.slice(0, raw.indexOf('\r\n\r\n'))).toMatch(/^[\x20-\x7e\r\n\t]*$/);
 
-    const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l['file'] === mail!.file);
+    const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l['file'] === mail.file);
     expect(logged).toMatchObject({ level: 'info', app: 'mail', to: 'Alice@Example.com' });
-    expect(String(logged!['msg'])).toContain(mail!.file);
+    expect(String(logged!['msg'])).toContain(mail.file);
   });
 
   it('writes a mail once per idempotency key', async () => {

@@ -473,7 +473,7 @@ describe('import', () => {
     expect(useCase).toBeDefined();
     expect(batches.map((b) => b.size)).toEqual(Array(10).fill(1000));
     const total = Buffer.byteLength(csv);
-    expect(batches[0]!.readSoFar).toBeLessThan(total / 4); // not read whole before the first batch
+    expect(batches[0].readSoFar).toBeLessThan(total / 4); // not read whole before the first batch
     expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(64 * 1024 * 1024);
     const count = await dataSource.query(`SELECT count(*)::int AS devices, (SELECT count(*)::int FROM registry.device_tag WHERE customer_id = $1) AS tags FROM registry.device WHERE customer_id = $1`, [customer.id]);
     expect(count[0]).toEqual({ devices: 10_000, tags: 20_000 });
@@ -486,7 +486,7 @@ describe('import', () => {
     const text = plan.map((p) => p['QUERY PLAN']).join('\n');
     expect(text).toMatch(/Index Scan using device_pkey/);
     expect(text).not.toMatch(/Seq Scan/);
-    expect(await registry.lookupDevice({ customerId: customer.id, hwid: rows[42]!.split(',')[0]! })).toEqual({ status: 'active', tags: ['all', 't0'] });
+    expect(await registry.lookupDevice({ customerId: customer.id, hwid: rows[42].split(',')[0] })).toEqual({ status: 'active', tags: ['all', 't0'] });
 
     // the batched lookup of the update check's cache misses uses the same index
     const batchPlan: { 'QUERY PLAN': string }[] = await dataSource.query(`EXPLAIN SELECT hwid, status, tags FROM registry.device WHERE customer_id = $1 AND hwid = ANY($2::text[])`, [

@@ -186,8 +186,8 @@ describe.each([
     apps.push(await startReplica(config, p.app, appController(p, 'a1', seen)));
     apps.push(await startReplica(config, p.app, appController(p, 'a2', seen)));
     apps.push(await startReplica(config, `${p.app}other`, otherAppController(p, seen)));
-    bus = createMessageBus(config, 'gateway' as AppName);
-    otherBus = createMessageBus(config, 'admin' as AppName);
+    bus = createMessageBus(config, 'gateway');
+    otherBus = createMessageBus(config, 'admin');
   });
 
   afterAll(async () => {
@@ -281,7 +281,7 @@ describe.each([
       return { replica, n: request.n };
     };
     const replicaBuses = [createMessageBus(config, p.app as AppName), createMessageBus(config, p.app as AppName)];
-    const stops = [replicaBuses[0]!.serve(p.served, handler('s1')), replicaBuses[1]!.serve(p.served, handler('s2'))];
+    const stops = [replicaBuses[0].serve(p.served, handler('s1')), replicaBuses[1].serve(p.served, handler('s2'))];
     try {
       // Over NATS a subscription becomes active asynchronously: ask until answered.
       let first: { n: number } | undefined;
@@ -346,16 +346,16 @@ describe.each([
 
   it('delivers a broadcast event to every subscriber', async () => {
     const received: Record<string, string[]> = { first: [], second: [] };
-    const stopFirst = bus.subscribe(p.broadcast, (e) => void received.first!.push(e.id));
+    const stopFirst = bus.subscribe(p.broadcast, (e) => void received.first.push(e.id));
     const stopSecond = otherBus.subscribe(p.broadcast, async (e) => {
       await sleep(1);
-      received.second!.push(e.id);
+      received.second.push(e.id);
     });
     try {
       // Over NATS a subscription becomes active asynchronously: emit until both have one.
       let last = '';
       await waitFor(() => {
-        if (received.first!.includes(last) && received.second!.includes(last)) return true;
+        if (received.first.includes(last) && received.second.includes(last)) return true;
         last = randomUUID();
         otherBus.emit(p.broadcast, { id: last });
         return false;
@@ -369,7 +369,7 @@ describe.each([
     const after = randomUUID();
     bus.emit(p.broadcast, { id: after });
     await sleep(200);
-    expect([...received.first!, ...received.second!]).not.toContain(after);
+    expect([...received.first, ...received.second]).not.toContain(after);
   });
 
   it('never throws from emit, and logs what could not be sent', async () => {
@@ -381,7 +381,7 @@ describe.each([
 
 describe('message bus over NATS while NATS is down', () => {
   it('answers Unavailable instead of hanging', async () => {
-    const bus = createMessageBus({ natsUrl: 'nats://127.0.0.1:1' } as ServiceConfig, 'gateway' as AppName);
+    const bus = createMessageBus({ natsUrl: 'nats://127.0.0.1:1' } as ServiceConfig, 'gateway');
     const started = Date.now();
     const err = await rejection(bus.send(defineMessage(`${RUN}down.ping`), {}));
     expect(Date.now() - started).toBeLessThan(2500);
@@ -453,7 +453,7 @@ describe('NATS writes of one event-loop turn', () => {
     const config = { natsUrl: NATS_URL } as ServiceConfig;
     const p = protocol(`${RUN}w`);
     const app = await startReplica(config, p.app, appController(p, 'w1', { echo: {}, events: {} }));
-    const bus = createMessageBus(config, 'gateway' as AppName);
+    const bus = createMessageBus(config, 'gateway');
     try {
       expect(await bus.send(p.echo, { n: 7 })).toMatchObject({ n: 7 });
       const busConnection = (bus as unknown as { client: NatsConnection }).client;

@@ -57,7 +57,7 @@ describe('WorkerModule', () => {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     const [file] = await outbox();
-    const raw = await readFile(join(throwaway.dataDir, 'outbox', file!), 'utf8');
+    const raw = await readFile(join(throwaway.dataDir, 'outbox', file), 'utf8');
     expect(raw).toContain('To: person@example.com');
     expect(raw).toContain('Subject: Your login code');
   });

@@ -13,7 +13,7 @@ export class EventCollector extends MessageBus {
   take<P>(event: EventDef<P>): P[] {
     const taken: P[] = [];
     for (let i = 0; i < this.events.length; ) {
-      const entry = this.events[i]!;
+      const entry = this.events[i];
       if (entry.subject === event.subject) {
         taken.push(entry.payload as P);
         this.events.splice(i, 1);

@@ -34,7 +34,7 @@ const logger = new JsonLogger('cli');
 function flags(args: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
+    const arg = args[i];
     if (!arg.startsWith('--')) throw new UsageError(`unexpected argument ${arg}`);
     const value = args[i + 1];
     if (value === undefined || value.startsWith('--')) throw new UsageError(`${arg} needs a value`);

@@ -63,7 +63,7 @@ export function fileCall(
 }
 
 export function listCall(ctx: RequestContext, query: Partial<LogFileListQuery> = {}): EndpointCall<Record<string, never>, LogFileListQuery, undefined> {
-  return { ctx, params: {}, query: query as LogFileListQuery, body: undefined };
+  return { ctx, params: {}, query: query, body: undefined };
 }
 
 export function logFileEntity(overrides: Partial<LogFileEntity> = {}): LogFileEntity {

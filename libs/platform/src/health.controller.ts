@@ -24,6 +24,6 @@ export function healthController(app: BackendApp): Type<unknown> {
       return { app, database, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) };
     }
   }
-  Object.defineProperty(AppHealthController, 'name', { value: `${app[0]!.toUpperCase()}${app.slice(1)}HealthController` });
+  Object.defineProperty(AppHealthController, 'name', { value: `${app[0].toUpperCase()}${app.slice(1)}HealthController` });
   return AppHealthController;
 }

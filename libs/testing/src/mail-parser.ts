@@ -118,7 +118,7 @@ function decodeQuotedPrintable(text: string): Buffer {
   const soft = text.replace(/[ \t]+(?=\r?\n)/g, '').replace(/=\r?\n/g, '');
   const out: number[] = [];
   for (let i = 0; i < soft.length; i++) {
-    const c = soft[i]!;
+    const c = soft[i];
     if (c === '=' && /^[0-9A-Fa-f]{2}$/.test(soft.slice(i + 1, i + 3))) {
       out.push(parseInt(soft.slice(i + 1, i + 3), 16));
       i += 2;

@@ -62,7 +62,7 @@ describe('standalone process and the operator CLI on its data directory', () => 
       const lines: LogLine[] = [];
       let buffered = '';
       const ready = new Promise<void>((resolve, reject) => {
-        child.stdout!.on('data', (chunk: Buffer) => {
+        child.stdout.on('data', (chunk: Buffer) => {
           buffered += chunk.toString();
           const complete = buffered.split('\n');
           buffered = complete.pop() ?? '';
@@ -81,7 +81,7 @@ describe('standalone process and the operator CLI on its data directory', () => 
       const starting = lines.filter((l) => l.context === 'NestFactory' && l.msg === 'Starting Nest application...').map((l) => l.app);
       expect([...starting].sort()).toEqual([...apps].sort());
       for (const app of apps) {
-        const moduleName = `${app[0]!.toUpperCase()}${app.slice(1)}Module dependencies initialized`;
+        const moduleName = `${app[0].toUpperCase()}${app.slice(1)}Module dependencies initialized`;
         expect(lines.filter((l) => l.context === 'InstanceLoader' && l.msg === moduleName).map((l) => l.app)).toEqual([app]);
       }
 

@@ -59,7 +59,7 @@ export async function requestMagicLink(rt: Runtime, email: string): Promise<{ c:
   const link = /https?:\/\/\S+\/auth\/magic\?\S+/.exec(mail.text)?.[0];
   if (!link) throw new Error(`no magic link in ${mail.text}`);
   const url = new URL(link);
-  return { c: url.searchParams.get('c')!, t: url.searchParams.get('t')!, code: /\b(\d{6})\b/.exec(mail.subject)![1]! };
+  return { c: url.searchParams.get('c')!, t: url.searchParams.get('t')!, code: /\b(\d{6})\b/.exec(mail.subject)![1] };
 }
 
 /** A session from the cookies of a reply (verify, magic link). */

@@ -50,7 +50,7 @@ class Contract {
   private readonly validators = new Map<string, ValidateFunction | null>();
 
   constructor(private readonly doc: OpenApiDoc) {
-    this.ajv.addSchema(doc as object, 'openapi.json');
+    this.ajv.addSchema(doc, 'openapi.json');
     this.routes = Object.keys(doc.paths)
       .map((template) => {
         const segments = template.split('/').map((segment) => (/^\{[^}]+\}$/.test(segment) ? null : segment));
@@ -61,12 +61,12 @@ class Contract {
 
   check(reply: CheckedReply, path: string): void {
     if (reply.method === 'HEAD' || reply.body.length === 0) return;
-    const mediaType = (reply.contentType ?? '').split(';')[0]!.trim().toLowerCase();
+    const mediaType = (reply.contentType ?? '').split(';')[0].trim().toLowerCase();
     if (mediaType !== 'application/json' && !mediaType.endsWith('+json')) return;
     const method = reply.method.toLowerCase();
     const route = this.route(method, path);
     if (!route) return; // no operation: the service answers 404/405 from its own rules
-    const operation = this.doc.paths[route.template]![method]!;
+    const operation = this.doc.paths[route.template][method];
     const declared = operation.responses[String(reply.status)];
     if (!declared) return; // an undeclared status: not this check's concern
     const validate = this.validator(route.template, method, reply.status, declared, mediaType);
@@ -88,7 +88,7 @@ class Contract {
   private route(method: string, path: string): Route | undefined {
     const segments = path.split('/');
     return this.routes.find(
-      (route) => this.doc.paths[route.template]![method] !== undefined && route.segments.length === segments.length && route.segments.every((s, i) => s === null ? segments[i] !== '' : s === segments[i]),
+      (route) => this.doc.paths[route.template][method] !== undefined && route.segments.length === segments.length && route.segments.every((s, i) => s === null ? segments[i] !== '' : s === segments[i]),
     );
   }
 
@@ -98,7 +98,7 @@ class Contract {
     if (!this.validators.has(key)) {
       const content = declared.content ?? {};
       const type = mediaType in content ? mediaType : undefined;
-      const schema = type ? content[type]!.schema : undefined;
+      const schema = type ? content[type].schema : undefined;
       // A $ref into the document, so `#/components/...` references inside resolve against it.
       const pointer = ['paths', template, method, 'responses', String(status), 'content', type ?? '', 'schema'].map((part) => encodeURIComponent(part.replaceAll('~', '~0').replaceAll('/', '~1'))).join('/');
       this.validators.set(key, schema ? this.ajv.compile({ $ref: `openapi.json#/${pointer}` }) : null);

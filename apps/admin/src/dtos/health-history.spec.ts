@@ -32,9 +32,9 @@ describe('toHealthHistory', () => {
   it('gives exactly `days` entries across month and year ends', () => {
     const history = toHealthHistory([], 400, new Date('2027-01-02T00:00:00Z'));
     expect(history.days).toHaveLength(400);
-    expect(history.days[0]!.day).toBe('2027-01-02');
-    expect(history.days[1]!.day).toBe('2027-01-01');
-    expect(history.days[2]!.day).toBe('2026-12-31');
+    expect(history.days[0].day).toBe('2027-01-02');
+    expect(history.days[1].day).toBe('2027-01-01');
+    expect(history.days[2].day).toBe('2026-12-31');
     expect(new Set(history.days.map((d) => d.day)).size).toBe(400);
   });
 });

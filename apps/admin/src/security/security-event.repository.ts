@@ -43,7 +43,7 @@ export class SecurityEventRepository {
       `INSERT INTO admin.security_event (ts, kind, severity, ip, domain, detail) VALUES ($1, $2, $3, $4, $5, $6::jsonb) RETURNING ${COLUMNS}`,
       [event.ts, event.kind, event.severity, event.ip, event.domain, json(event.detail)],
     );
-    return toRow(rows[0]!);
+    return toRow(rows[0]);
   }
 
   async list(input: { kind?: string; severity?: SecuritySeverity; unacked?: boolean; limit: number }): Promise<SecurityEventRow[]> {

@@ -4,7 +4,6 @@ import { ErrorCode, type HealthSample } from '@app/contracts';
 import { fixedClock, healthSample } from '../../test/factories.js';
 import type { DailyHealthCounts } from '../dtos/health-history.js';
 import type { HealthSampleRepository } from '../repositories/health-sample.repository.js';
-import type { Clock } from './clock.js';
 import { HealthService } from './health.service.js';
 
 configureLogging({ sink: () => undefined });
@@ -19,7 +18,7 @@ function setup() {
       return [];
     },
   } as unknown as HealthSampleRepository;
-  const service = new HealthService(repository, fixedClock('2026-11-21T10:00:00Z') as Clock);
+  const service = new HealthService(repository, fixedClock('2026-11-21T10:00:00Z'));
   return { service, inserted, windows };
 }
 

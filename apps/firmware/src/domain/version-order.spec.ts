@@ -33,7 +33,7 @@ describe('version order', () => {
     ];
     for (let i = 0; i < ascending.length; i++) {
       for (let j = 0; j < ascending.length; j++) {
-        expect([ascending[i], ascending[j], sign(compareVersions(ascending[i]!, ascending[j]!))]).toEqual([ascending[i], ascending[j], sign(i - j)]);
+        expect([ascending[i], ascending[j], sign(compareVersions(ascending[i], ascending[j]))]).toEqual([ascending[i], ascending[j], sign(i - j)]);
       }
     }
     expect(compareVersions('1.2.0-rc1', '1.2.0')).toBeLessThan(0);
@@ -70,9 +70,9 @@ describe('version order', () => {
     fc.assert(
       fc.property(version, version, version, (a, b, c) => {
         const [x, y, z] = [a, b, c].sort(compareVersions);
-        expect(compareVersions(x!, y!)).toBeLessThanOrEqual(0);
-        expect(compareVersions(y!, z!)).toBeLessThanOrEqual(0);
-        expect(compareVersions(x!, z!)).toBeLessThanOrEqual(0);
+        expect(compareVersions(x, y)).toBeLessThanOrEqual(0);
+        expect(compareVersions(y, z)).toBeLessThanOrEqual(0);
+        expect(compareVersions(x, z)).toBeLessThanOrEqual(0);
         if (compareVersions(a, b) < 0 && compareVersions(b, c) < 0) expect(compareVersions(a, c)).toBeLessThan(0);
       }),
       { numRuns: 3000 },

@@ -82,14 +82,14 @@ describe('what strings', () => {
   it('counts malformed and empty markers and stops a text at the next marker', () => {
     const scan = scanWhatStringsInBuffer(bytes('@(#)@(#)1.0, 2026-11-20, AFI>@(#)\xff@(#) spaced , 2026-11-20 , afi '));
     expect(scan.found.map((f) => f.text)).toEqual(['', '1.0, 2026-11-20, AFI', '', ' spaced , 2026-11-20 , afi ']);
-    expect(parseWhatText(scan.found[0]!.text).ok).toBe(false);
-    expect(parseWhatText(scan.found[3]!.text)).toEqual({ ok: true, values: { fwVersion: 'spaced', buildDate: new Date('2026-11-20T00:00:00Z'), fwType: 'AFI' } });
+    expect(parseWhatText(scan.found[0].text).ok).toBe(false);
+    expect(parseWhatText(scan.found[3].text)).toEqual({ ok: true, values: { fwVersion: 'spaced', buildDate: new Date('2026-11-20T00:00:00Z'), fwType: 'AFI' } });
   });
 
   it('keeps at most 256 bytes of a text, and still finds a marker right after it', () => {
     const long = 'x'.repeat(400);
     const scan = scanWhatStringsInBuffer(bytes(`@(#)${long}@(#)1, 2026-11-20, AFI`));
-    expect(scan.found[0]!.text).toBe('x'.repeat(WHAT_TEXT_MAX_BYTES));
+    expect(scan.found[0].text).toBe('x'.repeat(WHAT_TEXT_MAX_BYTES));
     expect(scan.found[1]).toEqual({ index: 1, offset: 404, text: '1, 2026-11-20, AFI' });
   });
 
@@ -98,7 +98,7 @@ describe('what strings', () => {
     const scan = scanWhatStringsInBuffer(data);
     expect(scan.total).toBe(1500);
     expect(scan.found).toHaveLength(1000);
-    expect(scan.found[999]!.index).toBe(999);
+    expect(scan.found[999].index).toBe(999);
   });
 
   it('scans a stream chunk by chunk (as read back from the object store)', async () => {

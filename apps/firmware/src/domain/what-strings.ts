@@ -105,7 +105,7 @@ export class WhatStringScanner {
   private readText(data: Buffer, i: number, limit: number): number {
     const open = this.open!;
     for (; i < limit; i++) {
-      const byte = data[i]!;
+      const byte = data[i];
       if (byte === 0x40 && i + WHAT_MARKER.length <= data.length && markerAt(data, i)) {
         this.closeOpen();
         return i;

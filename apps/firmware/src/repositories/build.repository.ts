@@ -81,7 +81,7 @@ export class BuildRepository {
         build.uploadedBy,
       ],
     );
-    return rows.length ? fromRow(rows[0]!) : null;
+    return rows.length ? fromRow(rows[0]) : null;
   }
 
   async findByIdentity(identity: Tenant<BuildIdentity>): Promise<BuildEntity | null> {
@@ -91,7 +91,7 @@ export class BuildRepository {
        WHERE b.customer_id = $1 AND b.hw_name = $2 AND b.hw_version = $3 AND b.fw_name = $4 AND b.fw_version = $5 AND b.fw_type = $6`,
       [identity.customerId, identity.hwName, identity.hwVersion, identity.fwName, identity.fwVersion, identity.fwType],
     );
-    return rows.length ? fromRow(rows[0]!) : null;
+    return rows.length ? fromRow(rows[0]) : null;
   }
 
   /** null for an unknown id (also one that is no UUID). */
@@ -101,7 +101,7 @@ export class BuildRepository {
       query.id.toLowerCase(),
       query.customerId,
     ]);
-    return rows.length ? fromRow(rows[0]!) : null;
+    return rows.length ? fromRow(rows[0]) : null;
   }
 
   /** One page, sorted by build_date, then version, then id (all descending unless order=asc). */
@@ -141,7 +141,7 @@ export class BuildRepository {
     const { rows } = await sql(this.manager, `SELECT * FROM firmware.build WHERE id = $1 AND customer_id = $2 FOR UPDATE`, [id, query.customerId]);
     if (!rows.length) return null;
     const tags = await sql(this.manager, `SELECT tag FROM firmware.build_tag WHERE build_id = $1 ORDER BY tag`, [id]);
-    return fromRow({ ...rows[0]!, tags: tags.rows.map((row) => String(row.tag)) });
+    return fromRow({ ...rows[0], tags: tags.rows.map((row) => String(row.tag)) });
   }
 
   /** Sets status and tag_filter_disabled and counts one more revision; the build as stored now, tags as given. */
@@ -152,7 +152,7 @@ export class BuildRepository {
        WHERE id = $1 AND customer_id = $2 RETURNING *`,
       [query.id, query.customerId, query.status, query.tagFilterDisabled],
     );
-    return fromRow({ ...rows[0]!, tags: [...query.tags] });
+    return fromRow({ ...rows[0], tags: [...query.tags] });
   }
 
   /** Replaces the build's whole tag set. */

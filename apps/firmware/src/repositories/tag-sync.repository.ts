@@ -28,7 +28,7 @@ export class TagSyncRepository {
       query.tag,
       query.toTag ?? null,
     ]);
-    return Number(rows[0]!.id);
+    return Number(rows[0].id);
   }
 
   async nextPending(query: Tenant): Promise<TagSyncOp | null> {
@@ -66,7 +66,7 @@ export class TagSyncRepository {
 
   async isApplied(query: Tenant<{ id: number }>): Promise<boolean> {
     const { rows } = await sql(this.manager, `SELECT applied_at FROM firmware.tag_sync_op WHERE id = $1 AND customer_id = $2`, [query.id, query.customerId]);
-    return rows.length > 0 && rows[0]!.applied_at !== null;
+    return rows.length > 0 && rows[0].applied_at !== null;
   }
 
   /** Customers with operations the registry has not applied yet (cross-tenant: the start-up sweep). */

@@ -22,13 +22,13 @@ describe('AnswerCache', () => {
     const cache = new AnswerCache(3 * (2 * (3 + 1 + 100 + 106) + 192));
     const a = line();
     const bodies = ['a', 'b', 'c', 'd'].map((c) => c.repeat(100));
-    cache.set(a, '1.0', '-', answer(bodies[0]!));
-    cache.set(a, '1.0', '-', answer(bodies[1]!)); // replaces: still one
+    cache.set(a, '1.0', '-', answer(bodies[0]));
+    cache.set(a, '1.0', '-', answer(bodies[1])); // replaces: still one
     expect(cache.kept.count).toBe(1);
     expect(cache.get(a, '1.0', '-')?.body).toBe(bodies[1]);
-    cache.set(a, '1.1', '-', answer(bodies[2]!));
-    cache.set(a, '1.2', '-', answer(bodies[3]!));
-    cache.set(a, '1.3', '-', answer(bodies[0]!));
+    cache.set(a, '1.1', '-', answer(bodies[2]));
+    cache.set(a, '1.2', '-', answer(bodies[3]));
+    cache.set(a, '1.3', '-', answer(bodies[0]));
     expect(cache.kept.count).toBe(3);
     expect(cache.kept.bytes).toBeLessThanOrEqual(cache.maxBytes);
     expect(cache.get(a, '1.0', '-')).toBeUndefined();

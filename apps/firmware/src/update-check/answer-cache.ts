@@ -39,9 +39,9 @@ export class AnswerCache {
     const replaced = this.get(line, version, variant);
     if (replaced) this.drop(replaced);
     let versions = this.byLine.get(line);
-    if (!versions) this.byLine.set(line, (versions = new Map()));
+    if (!versions) this.byLine.set(line, (versions = new Map<string, Map<string, Answer>>()));
     let variants = versions.get(version);
-    if (!variants) versions.set(version, (variants = new Map()));
+    if (!variants) versions.set(version, (variants = new Map<string, Answer>()));
     variants.set(variant, answer);
     const bytes = 2 * (version.length + variant.length + answer.body.length + answer.etag.length) + 192;
     this.slots.set(answer, { line, version, variant, bytes });

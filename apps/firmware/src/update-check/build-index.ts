@@ -133,9 +133,9 @@ export class BuildIndex implements OnModuleInit, OnModuleDestroy {
     const all: IndexedBuild[][] = [];
     for (const entity of builds) {
       let versions = lines.get(entity.hwName);
-      if (!versions) lines.set(entity.hwName, (versions = new Map()));
+      if (!versions) lines.set(entity.hwName, (versions = new Map<string, Map<string, { builds: IndexedBuild[] }>>()));
       let names = versions.get(entity.hwVersion);
-      if (!names) versions.set(entity.hwVersion, (names = new Map()));
+      if (!names) versions.set(entity.hwVersion, (names = new Map<string, { builds: IndexedBuild[] }>()));
       let line = names.get(entity.fwName);
       if (!line) {
         names.set(entity.fwName, (line = { builds: [] }));

@@ -21,7 +21,7 @@ export function firstNewer(builds: readonly IndexedBuild[], key: string): number
   let hi = builds.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (builds[mid]!.orderKey > key) hi = mid;
+    if (builds[mid].orderKey > key) hi = mid;
     else lo = mid + 1;
   }
   return lo;
@@ -30,7 +30,7 @@ export function firstNewer(builds: readonly IndexedBuild[], key: string): number
 /** Whether any build newer than the current version could be offered only through a device (not general). */
 export function needsDevice(builds: readonly IndexedBuild[], selection: Pick<Selection, 'currentKey' | 'types'>): boolean {
   for (let i = firstNewer(builds, selection.currentKey); i < builds.length; i++) {
-    const build = builds[i]!;
+    const build = builds[i];
     if (!build.generalRelease && (selection.types === null || selection.types.has(build.fwType))) return true;
   }
   return false;
@@ -51,11 +51,11 @@ export function selectBuilds(builds: readonly IndexedBuild[] | undefined, select
   const chosen: IndexedBuild[] = [];
   const deviceTags = selection.device?.tags ?? [];
   for (let i = firstNewer(builds, selection.currentKey); i < builds.length; i++) {
-    const build = builds[i]!;
+    const build = builds[i];
     if (selection.types !== null && !selection.types.has(build.fwType)) continue;
     if (build.generalRelease || (selection.device && (build.tagFilterDisabled || sharesTag(build.tags, deviceTags)))) chosen.push(build);
   }
-  return selection.latest && chosen.length > 1 ? [chosen[chosen.length - 1]!] : chosen;
+  return selection.latest && chosen.length > 1 ? [chosen[chosen.length - 1]] : chosen;
 }
 
 function sharesTag(a: readonly string[], b: readonly string[]): boolean {

@@ -157,7 +157,7 @@ export class UpdateCheckService {
   }
 
   private checkIn(index: CustomerIndex, customerId: CustomerId, params: UpdateCheckParams, call: UpdateCheckCall): UpdateCheckResult | Promise<UpdateCheckResult> {
-    const query = call.query ?? ({} as UpdateCheckQuery);
+    const query = call.query ?? ({});
     const line = lineOf(index, params.hw_name, params.hw_version, params.fw_name);
     const builds = line?.builds;
     const currentKey = currentKeyOf(params.fw_version);

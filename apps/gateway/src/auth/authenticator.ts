@@ -71,7 +71,7 @@ export class Authenticator {
     if (input.authorization !== undefined) {
       const match = /^Bearer +([^\s]+) *$/i.exec(input.authorization);
       if (!match) throw AuthErrors.notBearer();
-      return { principal: await this.fromApiToken(match[1]!), csrfHash: null };
+      return { principal: await this.fromApiToken(match[1]), csrfHash: null };
     }
     const access = input.cookies[SESSION_COOKIES.access];
     const refresh = options.renew ? input.cookies[SESSION_COOKIES.refresh] : undefined;
@@ -84,7 +84,7 @@ export class Authenticator {
     } else if (!refresh) {
       return null;
     }
-    return this.renew(refresh!, input.client);
+    return this.renew(refresh, input.client);
   }
 
   /** Whether `presented` is the CSRF token of the session (constant-time). */

@@ -95,7 +95,7 @@ describe('DownloadServer streaming a file', () => {
   async function outcome(): Promise<'served' | Error> {
     for (let i = 0; i < 200 && outcomes.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(outcomes).toHaveLength(1);
-    return outcomes[0]!;
+    return outcomes[0];
   }
 
   it('serves the whole file', async () => {

@@ -26,7 +26,7 @@ function endReady(): void {
   // Responses that become ready while these are ended (a 'close' listener answering another
   // request, say) go into the same arrays and are ended by this loop too.
   for (let i = 0; i < ready.length; i++) {
-    const res = ready[i]!;
+    const res = ready[i];
     if (!res.destroyed) res.end(bodies[i]);
   }
   ready.length = 0;

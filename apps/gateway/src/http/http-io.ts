@@ -43,7 +43,7 @@ export type ParsedBody = { readonly kind: 'absent' } | { readonly kind: 'json'; 
 /** A JSON or urlencoded-form body (forms carry the `csrf` field of console pages). */
 export function parseBody(raw: Buffer, contentType: string | undefined): ParsedBody {
   if (raw.length === 0) return { kind: 'absent' };
-  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
   if (type === 'application/x-www-form-urlencoded') {
     return { kind: 'form', fields: Object.fromEntries(new URLSearchParams(raw.toString('utf8'))) };
   }

@@ -16,7 +16,7 @@ export class ReplyWriter {
     if ('cookies' in reply && reply.cookies?.length) res.setHeader('Set-Cookie', mergeSetCookie(res.getHeader('Set-Cookie'), reply.cookies.map(serializeCookie)));
     if ('headers' in reply && reply.headers) {
       const headers = reply.headers;
-      for (const name in headers) res.setHeader(name, headers[name]!);
+      for (const name in headers) res.setHeader(name, headers[name]);
     }
     switch (reply.kind) {
       case 'json':

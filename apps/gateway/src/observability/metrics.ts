@@ -27,9 +27,9 @@ export class GatewayMetrics {
       if (this.routeLabels.size < 10_000) this.routeLabels.set(route, routeLabel);
     }
     let byMethod = this.requests.get(routeLabel);
-    if (!byMethod) this.requests.set(routeLabel, (byMethod = new Map()));
+    if (!byMethod) this.requests.set(routeLabel, (byMethod = new Map<string, Map<number, number>>()));
     let byStatus = byMethod.get(method);
-    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    if (!byStatus) byMethod.set(method, (byStatus = new Map<number, number>()));
     byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
     const hKey = routeLabel;
     let histogram = this.durations.get(hKey);
@@ -37,7 +37,7 @@ export class GatewayMetrics {
       histogram = { counts: BUCKETS.map(() => 0), sum: 0, count: 0 };
       this.durations.set(hKey, histogram);
     }
-    for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]!) histogram.counts[i]!++;
+    for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]) histogram.counts[i]++;
     histogram.sum += seconds;
     histogram.count++;
     this.bytes.in += bytesIn;
@@ -71,7 +71,7 @@ export class GatewayMetrics {
     lines.push('# TYPE process_uptime_seconds gauge', `process_uptime_seconds ${Math.round(process.uptime())}`);
     const seen = new Set<string>();
     for (const [name, read] of this.gauges) {
-      const base = name.split('{')[0]!;
+      const base = name.split('{')[0];
       if (!seen.has(base)) {
         lines.push(`# TYPE ${base} gauge`);
         seen.add(base);

@@ -20,7 +20,7 @@ const AREA_TAGS = [
 
 /** Plain JSON Schema: drops TypeBox's symbol keys and nested $id (the document inlines schemas). */
 function plain(schema: TSchema): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(schema), (key, value) => (key === '$id' ? undefined : value)) as Record<string, unknown>;
+  return JSON.parse(JSON.stringify(schema), (key, value: unknown) => (key === '$id' ? undefined : value)) as Record<string, unknown>;
 }
 
 function parameters(endpoint: EndpointDef): unknown[] {

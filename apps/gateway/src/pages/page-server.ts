@@ -34,7 +34,7 @@ export class PageServer {
   ) {}
 
   async serve(req: IncomingMessage, res: ServerResponse, params: Record<string, unknown>, head: boolean): Promise<void> {
-    const path = (req.url ?? '/').split('?')[0]!;
+    const path = (req.url ?? '/').split('?')[0];
     if (path === '/login') return sendHtml(res, 200, this.login, head);
     if (path === '/console') return sendHtml(res, 200, this.console, head);
     if (path === '/docs') return sendHtml(res, 200, await this.docs(), head);

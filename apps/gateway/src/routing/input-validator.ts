@@ -41,7 +41,7 @@ export class InputValidator {
 
   query(endpoint: EndpointDef, search: URLSearchParams): Record<string, unknown> {
     const validate = this.validators.get(endpoint)?.query;
-    const declared = (endpoint.query as TSchema | undefined)?.properties as Record<string, TSchema> | undefined;
+    const declared = endpoint.query?.properties as Record<string, TSchema> | undefined;
     const query: Record<string, unknown> = {};
     for (const name of new Set(search.keys())) {
       const schema = declared?.[name];
@@ -59,7 +59,7 @@ export class InputValidator {
   private run<T>(validate: ValidateFunction | undefined, value: T, where: Location): T {
     if (!validate || validate(value)) return value;
     const errors = validate.errors ?? [];
-    const explained = errors.find((e) => typeof (e.parentSchema as Record<string, unknown> | undefined)?.['x-error'] === 'string');
+    const explained = errors.find((e) => typeof e.parentSchema?.['x-error'] === 'string');
     throw ServiceError.badRequest(describe(explained ?? errors[0], where));
   }
 }
@@ -67,7 +67,7 @@ export class InputValidator {
 function describe(error: ErrorObject | undefined, where: Location): string {
   if (!error) return `invalid ${where}`;
   const field = error.instancePath.split('/').filter(Boolean).join('.');
-  const custom = (error.parentSchema as Record<string, unknown> | undefined)?.['x-error'];
+  const custom: unknown = error.parentSchema?.['x-error'];
   switch (error.keyword) {
     case 'required': {
       const missing = (error.params as { missingProperty: string }).missingProperty;

@@ -17,7 +17,7 @@ const endpoint = (method: EndpointDef['method'], path: string): EndpointDef =>
     responses: {},
     errors: [],
     target: { kind: 'gateway', handler: 'healthz' },
-  }) as EndpointDef;
+  });
 
 describe('RouteTable', () => {
   const table = new RouteTable([endpoint('GET', '/devices/{hwid}'), endpoint('GET', '/devices/{hwid}/tags'), endpoint('PUT', '/devices/{hwid}/tags/{tag}')]);

@@ -37,7 +37,7 @@ export class RouteTable {
       const segments = parts.map((part) => {
         const param = /^\{(\w+)\}$/.exec(part);
         if (param) {
-          names.push(param[1]!);
+          names.push(param[1]);
           return null;
         }
         return part;
@@ -75,7 +75,7 @@ export class RouteTable {
       let index = 0;
       for (let i = 0; i < route.segments.length; i++) {
         if (route.segments[i] !== null) continue;
-        const raw = parts[i + 1]!;
+        const raw = parts[i + 1];
         let value = raw;
         if (raw.includes('%')) {
           try {
@@ -84,7 +84,7 @@ export class RouteTable {
             return { kind: 'bad-path' };
           }
         }
-        params[route.names[index++]!] = value;
+        params[route.names[index++]] = value;
       }
       return { kind: 'found', match: { endpoint: route.endpoint, params } };
     }
@@ -99,6 +99,6 @@ function matches(route: CompiledRoute, parts: readonly string[]): boolean {
     const segment = segments[i];
     if (segment !== null && segment !== parts[i + 1]) return false;
   }
-  for (const [i, pattern] of route.constraints) if (!pattern.test(parts[i + 1]!)) return false;
+  for (const [i, pattern] of route.constraints) if (!pattern.test(parts[i + 1])) return false;
   return true;
 }

@@ -75,7 +75,7 @@ export class MultipartStager {
       };
 
       const stagePart = (name: string, body: Readable, partType: string, source: 'file' | 'field'): void => {
-        const part = spec.parts[name]!;
+        const part = spec.parts[name];
         const maxBytes = part.maxBytes(limits);
         const key = stagingKey();
         const limiter = new HashingLimiter(maxBytes, name);

@@ -11,7 +11,7 @@ export async function stageRawUpload(stager: BodyStager, endpoint: EndpointDef, 
   if (endpoint.body.kind !== 'stream') throw new Error(`${endpoint.operationId}: not a stream body`);
   if (!customer) throw new Error(`${endpoint.operationId}: stream bodies need a tenant endpoint`);
   const accepted = endpoint.body.contentTypes;
-  if (accepted && !accepted.includes(contentType.split(';')[0]!.trim().toLowerCase())) {
+  if (accepted && !accepted.includes(contentType.split(';')[0].trim().toLowerCase())) {
     throw new ServiceError(ErrorCode.UnsupportedMediaType, `body must be ${accepted.join(' or ')}`);
   }
   const staged = await stager.stage(req, endpoint.body.maxBytes(customer), contentType);

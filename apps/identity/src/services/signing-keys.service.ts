@@ -90,7 +90,7 @@ export class SigningKeys implements OnModuleInit {
       await this.ensureKey();
       rows = await this.store.repos.signingKeys.listActive();
     }
-    const newest = rows[0]!;
+    const newest = rows[0];
     return {
       jwks: { keys: rows.map((k) => ({ alg: 'EdDSA', crv: 'Ed25519', kid: k.kid, kty: 'OKP', use: 'sig', x: k.publicX })) },
       signer: { kid: newest.kid, key: createPrivateKey(newest.privatePkcs8) },

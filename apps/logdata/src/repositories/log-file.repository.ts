@@ -65,7 +65,7 @@ export class LogFileRepository {
       .updateEntity(false)
       .execute();
     const rows = (Array.isArray(result.raw) ? result.raw : []) as LogFileRow[];
-    return rows.length ? fromRow(rows[0]!) : null;
+    return rows.length ? fromRow(rows[0]) : null;
   }
 
   findByName(query: Tenant<{ name: string }>): Promise<LogFileEntity | null> {

@@ -36,7 +36,7 @@ export class DevicesController {
 
   @MessagePattern(DeviceMessages.list.pattern)
   async list(@Payload() call: Req<'list'>): Promise<DevicePage> {
-    return this.listDevices.execute(ListDevicesCommand.create({ ctx: call.ctx, query: call.query as Record<string, unknown> | undefined }));
+    return this.listDevices.execute(ListDevicesCommand.create({ ctx: call.ctx, query: call.query }));
   }
 
   @MessagePattern(DeviceMessages.get.pattern)

@@ -119,7 +119,7 @@ export function isPublicKeyText(text: string): boolean {
     const fields = jwk as Record<string, unknown>;
     if (typeof fields.kty !== 'string' || 'd' in fields || 'k' in fields) return false;
     try {
-      return createPublicKey({ key: fields as never, format: 'jwk' }).type === 'public';
+      return createPublicKey({ key: fields, format: 'jwk' }).type === 'public';
     } catch {
       return false;
     }

@@ -27,7 +27,7 @@ export class DeviceSightingRepository {
   async record(batch: Tenant<{ sightings: readonly Sighting[] }>): Promise<number> {
     const { customerId, sightings } = batch;
     await probeByKey(this.manager, { atMostOnce: true });
-    const result = await this.manager.query(
+    const result: unknown = await this.manager.query(
       `UPDATE registry.device d SET last_seen_at = (r->>2)::timestamptz, last_fw_version = r->>1
          FROM jsonb_array_elements($2::jsonb) AS r
          WHERE d.customer_id = $1 AND d.hwid = r->>0 AND (d.last_seen_at IS NULL OR d.last_seen_at <= (r->>2)::timestamptz)`,

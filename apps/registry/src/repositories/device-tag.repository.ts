@@ -26,7 +26,7 @@ export class DeviceTagRepository {
     const tx = this.manager;
     let changed = 0;
     if (from !== to) {
-      const result = await tx.query(
+      const result: unknown = await tx.query(
         `UPDATE registry.device d
            SET tags = ARRAY(SELECT x FROM unnest(array_replace(d.tags, $2::text, $3::text)) AS x GROUP BY x ORDER BY x COLLATE "C"), updated_at = now()
            FROM registry.device_tag t
@@ -43,13 +43,13 @@ export class DeviceTagRepository {
       await tx.query(`DELETE FROM registry.device_tag WHERE customer_id = $1 AND tag = $2`, [customerId, from]);
     }
     const count = await rowsOf(tx.query(`SELECT count(*) AS n FROM registry.device_tag WHERE customer_id = $1 AND tag = $2`, [customerId, to]));
-    return { changed, devices: toInt(count[0]!.n) };
+    return { changed, devices: toInt(count[0].n) };
   }
 
   /** Removes a tag from every device of the customer; returns the devices that carried it. */
   async deleteTag(change: Tenant<{ tag: string }>): Promise<number> {
     const { customerId, tag } = change;
-    const result = await this.manager.query(
+    const result: unknown = await this.manager.query(
       `UPDATE registry.device d SET tags = array_remove(d.tags, $2::text), updated_at = now()
          FROM registry.device_tag t
          WHERE t.customer_id = $1 AND t.tag = $2 AND d.customer_id = $1 AND d.hwid = t.hwid`,

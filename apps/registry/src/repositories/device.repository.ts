@@ -32,7 +32,7 @@ export class DeviceRepository {
         query.hwid,
       ]),
     );
-    return rows.length ? toDeviceRecord(query.customerId, rows[0]!) : null;
+    return rows.length ? toDeviceRecord(query.customerId, rows[0]) : null;
   }
 
   /** The update check's question: a primary-key point lookup, status and tags only. */
@@ -41,7 +41,7 @@ export class DeviceRepository {
       this.manager.query(`SELECT status, tags FROM registry.device WHERE customer_id = $1 AND hwid = $2`, [query.customerId, query.hwid]),
     );
     if (!rows.length) return null;
-    return { status: rows[0]!.status as DeviceStatus, tags: rows[0]!.tags as string[] };
+    return { status: rows[0].status as DeviceStatus, tags: rows[0].tags as string[] };
   }
 
   /** Many devices of one customer with one indexed query; HW ids without a device are absent from the map. */
@@ -65,7 +65,7 @@ export class DeviceRepository {
     );
     if (!rows.length) return null;
     await addTagRows(this.manager, device.customerId, device.tags.map((tag) => [device.hwid, tag]));
-    return toDeviceRecord(device.customerId, rows[0]!);
+    return toDeviceRecord(device.customerId, rows[0]);
   }
 
   /** Sets the given fields (updated_at too) of a device locked earlier in the transaction. */
@@ -79,7 +79,7 @@ export class DeviceRepository {
       this.manager.query(`UPDATE registry.device d SET ${sets.join(', ')} WHERE d.customer_id = $1 AND d.hwid = $2 RETURNING ${DEVICE_COLUMNS}`, params),
     );
     if (!rows.length) throw new Error(`device ${change.hwid} vanished inside its transaction`);
-    return toDeviceRecord(change.customerId, rows[0]!);
+    return toDeviceRecord(change.customerId, rows[0]);
   }
 
   /** Replaces the tag set of a device locked earlier in the transaction (`before`: its current tags). */
@@ -96,6 +96,6 @@ export class DeviceRepository {
     const before = new Set(change.before);
     await removeTagRows(this.manager, change.customerId, change.before.filter((t) => !after.has(t)).map((tag) => [change.hwid, tag]));
     await addTagRows(this.manager, change.customerId, change.after.filter((t) => !before.has(t)).map((tag) => [change.hwid, tag]));
-    return toDeviceRecord(change.customerId, rows[0]!);
+    return toDeviceRecord(change.customerId, rows[0]);
   }
 }

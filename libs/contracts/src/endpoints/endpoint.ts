@@ -183,10 +183,17 @@ export interface EndpointDef<P extends TSchema = TSchema, Q extends TSchema = TS
   /** Error statuses this endpoint may answer, documented as problem responses. */
   readonly errors: readonly number[];
   readonly target:
-    | { readonly kind: 'message'; readonly message: MessageDef<EndpointCall<Static<P>, Static<Q>, any>, R>; readonly reply: (result: R, ctx: ReplyContext) => HttpReply }
+    | { readonly kind: 'message'; readonly message: MessageDef<EndpointCall<Static<P>, Static<Q>, unknown>, R>; readonly reply: (result: R, ctx: ReplyContext) => HttpReply }
     /** Answered by the gateway itself (health, metrics, openapi, jwks proxy, download links). */
     | { readonly kind: 'gateway'; readonly handler: GatewayHandler };
 }
+
+/**
+ * An endpoint of any schemas and reply, the element type of an endpoint list: each entry's
+ * types are checked where it is defined (defineEndpoint), and they differ from entry to entry.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list of differently typed endpoints, see above
+export type AnyEndpointDef = EndpointDef<any, any, any>;
 
 export type GatewayHandler = 'healthz' | 'readyz' | 'status' | 'metrics' | 'openapi' | 'download' | 'page';
 

@@ -6,10 +6,9 @@ import { logdataEndpoints } from '../logdata/logdata.endpoints.js';
 import { firmwareEndpoints } from '../firmware/firmware.endpoints.js';
 import { tagEndpoints } from '../tags/tags.endpoints.js';
 import { deviceEndpoints } from '../registry/registry.endpoints.js';
-import type { EndpointDef } from './endpoint.js';
+import type { AnyEndpointDef, EndpointDef } from './endpoint.js';
 
-/** Every HTTP endpoint of the service. The gateway routes, validates and documents from this list only. */
-export const ENDPOINTS: readonly EndpointDef<any, any, any>[] = [
+const ALL_ENDPOINTS: readonly AnyEndpointDef[] = [
   ...healthEndpoints,
   ...downloadEndpoints,
   ...identityEndpoints,
@@ -22,3 +21,6 @@ export const ENDPOINTS: readonly EndpointDef<any, any, any>[] = [
   ...tagEndpoints,
   ...deviceEndpoints,
 ];
+
+/** Every HTTP endpoint of the service. The gateway routes, validates and documents from this list only. */
+export const ENDPOINTS = ALL_ENDPOINTS as readonly EndpointDef[];

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineEndpoint, type EndpointDef, type HttpReply, type MultipartPart, type ReplyContext } from '../endpoints/endpoint.js';
+import { type AnyEndpointDef, defineEndpoint, type HttpReply, type MultipartPart, type ReplyContext } from '../endpoints/endpoint.js';
 import { FirmwareMessages, type FirmwareUploadResult, type UpdateCheckResult } from './firmware.messages.js';
 import {
   BUILD_ID_PATTERN,
@@ -115,7 +115,7 @@ function updateCheck(operationId: string, path: string, withHwid: boolean) {
   });
 }
 
-export const firmwareEndpoints: EndpointDef<any, any, any>[] = [
+export const firmwareEndpoints: AnyEndpointDef[] = [
   upload('uploadFirmware', '/firmware', false),
   upload('uploadFirmwareTrailingSlash', '/firmware/', false),
   upload('uploadFirmwareByPath', '/firmware/{hw_name}/{hw_version}/{fw_name}', true),

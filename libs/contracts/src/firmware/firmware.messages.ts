@@ -15,7 +15,6 @@ import type {
   TagSet,
   UpdateCheckParams,
   UpdateCheckQuery,
-  UpdateItem,
 } from './firmware.schemas.js';
 
 type NoParams = Record<string, never>;

@@ -1,4 +1,4 @@
-import { defineEndpoint, type EndpointDef } from '../endpoints/endpoint.js';
+import { type AnyEndpointDef, defineEndpoint } from '../endpoints/endpoint.js';
 import { Type } from '@sinclair/typebox';
 import { TagsMessages } from './tags.messages.js';
 import { TagChangeResult, TagCountList, TagParams, TagRenameRequest, TagsCustomerQuery } from './tags.schemas.js';
@@ -8,7 +8,7 @@ const tag = 'Tags' as const;
 const PENDING =
   'Builds change at once. Devices change in the registry; when it cannot apply the change right away (briefly down), the change is retried in the background until applied and the answer is 202 with `pending: true` (`devices` null).';
 
-export const tagEndpoints: EndpointDef<any, any, any>[] = [
+export const tagEndpoints: AnyEndpointDef[] = [
   defineEndpoint({
     operationId: 'listTags',
     method: 'GET',

@@ -203,7 +203,7 @@ function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
     try {
       lock = acquireDataDirLock(dir);
     } catch (err) {
-      return Promise.reject(err);
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
     const database = EmbeddedDatabase.open(join(dir, 'db'));
     const state: EmbeddedState = { dataDir: dir, lock, database };

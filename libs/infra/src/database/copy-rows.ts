@@ -59,7 +59,7 @@ const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n'
 function copyText(rows: readonly (readonly CopyValue[])[], width: number): string {
   let text = '';
   for (let r = 0; r < rows.length; r++) {
-    const row = rows[r]!;
+    const row = rows[r];
     if (row.length !== width) throw new TypeError(`copy row ${r} has ${row.length} values, expected ${width}`);
     for (let c = 0; c < width; c++) {
       const value = row[c];
@@ -70,7 +70,7 @@ function copyText(rows: readonly (readonly CopyValue[])[], width: number): strin
         text += String(value);
       } else if (SPECIAL.test(value)) {
         if (value.includes('\0')) throw new TypeError(`copy row ${r}, value ${c}: text cannot contain NUL`);
-        text += value.replace(/[\\\t\n\r]/g, (ch) => ESCAPES[ch]!);
+        text += value.replace(/[\\\t\n\r]/g, (ch) => ESCAPES[ch]);
       } else text += value;
     }
     text += '\n';

@@ -194,6 +194,8 @@ export class EmbeddedDatabase {
 
   /** The object TypeORM's PostgresDriver receives as `driver` (what it uses of `pg`). */
   typeormDriver(): { Pool: new (options?: unknown) => EmbeddedPool; defaults: Record<string, unknown> } {
+    // The pool class TypeORM instantiates must reach this database from its constructor.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- captured by the class expression below
     const db = this;
     return {
       Pool: class extends EmbeddedPool {

@@ -27,7 +27,7 @@ function contextFor(subject: string, headers: Record<string, string>): NatsConte
   let h = NO_HEADERS;
   for (const key in headers) {
     if (h === NO_HEADERS) h = natsHeaders();
-    h.set(key, headers[key]!);
+    h.set(key, headers[key]);
   }
   return new NatsContext([subject, h]);
 }
@@ -293,7 +293,7 @@ export class InProcessMessageBus extends MessageBus {
     void withClientSpan(event.subject, async () => {
       const headers = traceHeaders();
       const text = event.byReference ? '' : JSON.stringify(payload ?? null);
-      const copy = () => (event.byReference ? (payload ?? null) : JSON.parse(text));
+      const copy = () => (event.byReference ? (payload ?? null) : JSON.parse(text) as unknown);
       await Promise.resolve(); // delivered after emit() returns, as over the wire
       if (event.delivery === 'queue') {
         for (const server of broker().queueReceivers(event.subject)) {

@@ -186,7 +186,7 @@ export class NatsMessageBus extends MessageBus {
       const nc = await this.usableConnection(Math.min(CONNECT_WAIT_MS, timeoutMs));
       if (!nc) throw unavailable(app);
       const outgoing = this.serializer.serialize({ pattern: message.pattern, data: payload, id: randomUUID() });
-      const reply = await this.request(nc, message.pattern, outgoing.data, timeoutMs, app);
+      const reply = await this.request(nc, message.pattern, outgoing.data as Uint8Array, timeoutMs, app);
       let packet: WritePacket;
       try {
         packet = (await this.deserializer.deserialize(reply)) as WritePacket;
@@ -206,7 +206,7 @@ export class NatsMessageBus extends MessageBus {
       if (event.delivery === 'queue') {
         // A Nest event packet (no id): @EventPattern handlers in one replica per app.
         const outgoing = this.serializer.serialize({ pattern: event.subject, data: payload });
-        nc.publish(event.subject, outgoing.data, { headers });
+        nc.publish(event.subject, outgoing.data as Uint8Array, { headers });
       } else {
         nc.publish(event.subject, JSON.stringify(payload ?? null), { headers });
       }
@@ -263,7 +263,7 @@ export class NatsMessageBus extends MessageBus {
         const respond = (packet: WritePacket) => {
           try {
             // Nest's reply format (what ServerNats would publish), so send() reads it either way.
-            msg.respond(this.serializer.serialize({ ...packet, id } as never).data);
+            msg.respond(this.serializer.serialize({ ...packet, id }).data as Uint8Array);
           } catch (err) {
             logError('could not publish a reply', err, { pattern }, requestOfMessage(request.data));
           }

@@ -27,7 +27,7 @@ export class BatchLoader<G, K, V> {
   load(group: G, key: K): Promise<V> {
     return new Promise<V>((resolve, reject) => {
       let keys = this.pending.get(group);
-      if (!keys) this.pending.set(group, (keys = new Map()));
+      if (!keys) this.pending.set(group, (keys = new Map<K, Waiter<V>[]>()));
       const waiters = keys.get(key);
       if (waiters) waiters.push({ resolve, reject });
       else keys.set(key, [{ resolve, reject }]);

@@ -68,7 +68,7 @@ export class DeviceSightings implements OnModuleInit, OnModuleDestroy {
     if (typeof customerId !== 'string' || typeof fwVersion !== 'string' || !isHwid(hwid)) return;
     const time = typeof at === 'number' ? at : at.getTime();
     let devices = this.pending.get(customerId);
-    if (!devices) this.pending.set(customerId, (devices = new Map()));
+    if (!devices) this.pending.set(customerId, (devices = new Map<string, Held>()));
     const previous = devices.get(hwid);
     if (previous) {
       // Updated in place (a device checking often costs no new entry); an older check arriving late does not win.

@@ -43,7 +43,7 @@ export class GroupedTtlCache<G, K, V> {
     if (existing) this.remove(group, existing, key);
     if (this.count >= this.maxEntries) this.evictOldest();
     let entries = this.groups.get(group);
-    if (!entries) this.groups.set(group, (entries = new Map()));
+    if (!entries) this.groups.set(group, (entries = new Map<K, Entry<V>>()));
     entries.set(key, { value, expiresAt: this.now() + ttlMs });
     this.count++;
   }
@@ -97,7 +97,7 @@ export class GroupedTtlCache<G, K, V> {
         if (loads.size === 0) this.inflight.delete(group);
       });
     let loads = this.inflight.get(group);
-    if (!loads) this.inflight.set(group, (loads = new Map()));
+    if (!loads) this.inflight.set(group, (loads = new Map<K, Promise<V>>()));
     loads.set(key, promise);
     return promise;
   }

@@ -13,7 +13,7 @@ export class CountBuildsUseCase {
     const found = await this.store.repos.builds.countsByCustomer(customerIds);
     const result: Record<string, { firmware: number; tags: string[] }> = {};
     ids.forEach((id, i) => {
-      const entry = found.get(customerIds[i]!);
+      const entry = found.get(customerIds[i]);
       result[id] = { firmware: entry?.builds ?? 0, tags: entry?.tags ?? [] };
     });
     return result;

@@ -66,7 +66,7 @@ export class UploadBuildCommand {
 
   static create(input: UploadBuildInput): UploadBuildCommand {
     const params = input.params ?? {};
-    const query = input.query ?? ({} as FirmwareUploadQuery);
+    const query = input.query ?? ({});
     const pick = (field: 'hw_name' | 'hw_version' | 'fw_name'): string => {
       const fromPath = params[field];
       const fromQuery = query[field];

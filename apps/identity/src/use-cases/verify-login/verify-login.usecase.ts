@@ -36,7 +36,7 @@ export class VerifyLoginUseCase {
     for (const challenge of challenges) {
       if (loginCodeMatches(command.code, challenge.codeSalt, challenge.codeHash) && !matched) matched = challenge;
     }
-    const winner = matched as (typeof challenges)[number] | null;
+    const winner = matched;
     if (!winner?.userId || !(await this.store.repos.challenges.markUsed(winner.id, now))) {
       const killed = challenges.filter((c) => c.attempts >= LOGIN_MAX_WRONG_GUESSES && c.id !== winner?.id);
       if (killed.length) {

@@ -14,7 +14,7 @@ export class CountLogFilesUseCase {
     const found = await this.store.repos.files.countsByCustomer(customerIds);
     const result: Record<string, { count: number; storedBytes: number }> = {};
     ids.forEach((id, i) => {
-      result[id] = found.get(customerIds[i]!) ?? { count: 0, storedBytes: 0 };
+      result[id] = found.get(customerIds[i]) ?? { count: 0, storedBytes: 0 };
     });
     return result;
   }

@@ -11,7 +11,7 @@ export class CountDevices {
     const found = await this.store.repos.deviceLists.countsByCustomer(command.customerIds);
     const result: Record<string, { devices: number; tags: string[] }> = {};
     command.asked.forEach((id, i) => {
-      result[id] = found.get(command.customerIds[i]!) ?? { devices: 0, tags: [] };
+      result[id] = found.get(command.customerIds[i]) ?? { devices: 0, tags: [] };
     });
     return result;
   }

@@ -79,7 +79,7 @@ export async function* readCsvRecords(chunks: AsyncIterable<Buffer | string>, op
       if (text.charCodeAt(0) === 0xfeff) i = 1;
     }
     for (; i < text.length; i++) {
-      const c = text[i]!;
+      const c = text[i];
       if (afterCR) {
         afterCR = false;
         if (c === '\n') {

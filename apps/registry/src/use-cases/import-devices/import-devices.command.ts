@@ -22,7 +22,7 @@ export class ImportDevicesCommand {
     const ctx = requireTenant(input.ctx);
     const file = input.file;
     if (!file || typeof file.key !== 'string' || file.key === '') throw ServiceError.badRequest('import body is required');
-    const media = (input.contentType ?? file.contentType ?? '').split(';')[0]!.trim().toLowerCase();
+    const media = (input.contentType ?? file.contentType ?? '').split(';')[0].trim().toLowerCase();
     const format: ImportFormat | undefined = Object.hasOwn(FORMATS, media) ? FORMATS[media as keyof typeof FORMATS] : undefined;
     if (!format) throw new ServiceError(ErrorCode.UnsupportedMediaType, `body must be ${DEVICE_IMPORT_CONTENT_TYPES.join(' or ')}`);
     return new ImportDevicesCommand(ctx, ctx.customer.id, file, format, canWriteTags(ctx));

@@ -50,7 +50,7 @@ export function rowFromCsv(columns: CsvColumns, line: number, fields: readonly s
   if (!isHwid(hwid)) return { line, hwid: shown(hwid), error: HWID_RULE };
   let tags: string[] | null = null;
   if (columns.tags !== null) {
-    const cell = fields[columns.tags]!.trim();
+    const cell = fields[columns.tags].trim();
     const checked = checkTags(cell === '' ? [] : cell.split(/[ \t]+/), canWriteTags);
     if (typeof checked === 'string') return { line, hwid, error: checked };
     tags = checked;

@@ -78,7 +78,7 @@ export async function* readJsonArray(chunks: AsyncIterable<Buffer | string>, opt
       if (text.charCodeAt(0) === 0xfeff) i = 1;
     }
     for (; i < text.length && fatal === null; i++) {
-      const c = text[i]!;
+      const c = text[i];
       switch (state) {
         case State.Start:
           if (WHITESPACE.has(c)) break;
@@ -114,7 +114,7 @@ export async function* readJsonArray(chunks: AsyncIterable<Buffer | string>, opt
           } else {
             // copy a run of ordinary characters at once
             let j = i;
-            while (j < text.length && !'"{}[],'.includes(text[j]!)) j++;
+            while (j < text.length && !'"{}[],'.includes(text[j])) j++;
             keep(text.slice(i, Math.max(j, i + 1)));
             i = Math.max(j, i + 1) - 1;
           }

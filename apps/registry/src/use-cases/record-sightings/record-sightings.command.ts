@@ -35,7 +35,7 @@ function latestByCustomer(event: DevicesSeen): { byCustomer: Map<CustomerId, Sig
       continue;
     }
     let devices = latest.get(parsed.customerId);
-    if (!devices) latest.set(parsed.customerId, (devices = new Map()));
+    if (!devices) latest.set(parsed.customerId, (devices = new Map<string, Sighting>()));
     const previous = devices.get(parsed.sighting.hwid);
     if (!previous || previous.at <= parsed.sighting.at) devices.set(parsed.sighting.hwid, parsed.sighting);
   }
