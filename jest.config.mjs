@@ -34,7 +34,12 @@ export default {
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
     { ...common, displayName: 'medium', testMatch: ['<rootDir>/test/medium/**/*.medium-spec.ts'], setupFiles: ['<rootDir>/test/medium/medium-timeout.cjs'] },
     // Chromium (Debian package, /usr/bin/chromium) driven by playwright-core against the standalone service.
-    { ...common, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.browser-spec.ts'], setupFiles: ['<rootDir>/test/e2e/support/runtime-standalone.cjs'] },
+    {
+      ...common,
+      displayName: 'browser',
+      testMatch: ['<rootDir>/test/browser/**/*.browser-spec.ts'],
+      setupFiles: ['<rootDir>/test/e2e/support/runtime-standalone.cjs'],
+    },
     // The one end-to-end suite, run against both runtimes (test/e2e/support/runtime.ts reads E2E_RUNTIME).
     {
       ...common,

@@ -7,8 +7,40 @@
 const fs = require('fs');
 const lock = JSON.parse(fs.readFileSync('package-lock.json', 'utf8'));
 const pk = lock.packages;
-const osOf = (n) => (/darwin/.test(n) ? ['darwin'] : /win32/.test(n) ? ['win32'] : /freebsd/.test(n) ? ['freebsd'] : /android/.test(n) ? ['android'] : /openharmony/.test(n) ? ['openharmony'] : /wasm|wasi/.test(n) ? null : ['linux']);
-const cpuOf = (n) => (/arm64|aarch64/.test(n) ? ['arm64'] : /x64|x86_64/.test(n) ? ['x64'] : /ia32/.test(n) ? ['ia32'] : /arm/.test(n) ? ['arm'] : /ppc64/.test(n) ? ['ppc64'] : /s390x/.test(n) ? ['s390x'] : /riscv64/.test(n) ? ['riscv64'] : /loong64/.test(n) ? ['loong64'] : /wasm|wasi/.test(n) ? ['wasm32'] : null);
+const osOf = (n) =>
+  /darwin/.test(n)
+    ? ['darwin']
+    : /win32/.test(n)
+      ? ['win32']
+      : /freebsd/.test(n)
+        ? ['freebsd']
+        : /android/.test(n)
+          ? ['android']
+          : /openharmony/.test(n)
+            ? ['openharmony']
+            : /wasm|wasi/.test(n)
+              ? null
+              : ['linux'];
+const cpuOf = (n) =>
+  /arm64|aarch64/.test(n)
+    ? ['arm64']
+    : /x64|x86_64/.test(n)
+      ? ['x64']
+      : /ia32/.test(n)
+        ? ['ia32']
+        : /arm/.test(n)
+          ? ['arm']
+          : /ppc64/.test(n)
+            ? ['ppc64']
+            : /s390x/.test(n)
+              ? ['s390x']
+              : /riscv64/.test(n)
+                ? ['riscv64']
+                : /loong64/.test(n)
+                  ? ['loong64']
+                  : /wasm|wasi/.test(n)
+                    ? ['wasm32']
+                    : null;
 let added = 0;
 for (const [path, entry] of Object.entries(pk)) {
   for (const [name, range] of Object.entries(entry.optionalDependencies || {})) {
@@ -16,7 +48,8 @@ for (const [path, entry] of Object.entries(pk)) {
     if (pk[base + name] || pk['node_modules/' + name]) continue;
     const version = String(range).replace(/^[\^~=]/, '');
     const e = { version, dev: entry.dev || undefined, optional: true };
-    const os = osOf(name), cpu = cpuOf(name);
+    const os = osOf(name),
+      cpu = cpuOf(name);
     if (os) e.os = os;
     if (cpu) e.cpu = cpu;
     pk['node_modules/' + name] = JSON.parse(JSON.stringify(e));

@@ -7,6 +7,7 @@ const steps = [
   ['build', ['node', 'scripts/build.mjs']],
   ['typecheck', ['node_modules/.bin/tsc', '-p', 'tsconfig.json']],
   ['lint', ['node_modules/.bin/eslint', '.']],
+  ['format', ['node_modules/.bin/prettier', '--check', '.']],
   ['unit tests', [...jest, '--selectProjects', 'unit']],
   ['medium tests', [...jest, '--selectProjects', 'medium', '--runInBand']],
   ['end-to-end tests (standalone, distributed)', [...jest, '--selectProjects', 'e2e-standalone', 'e2e-distributed', '--runInBand']],

@@ -49,7 +49,15 @@ function measure(node: string): { plain: number; als: number } {
   const plain: number[] = [];
   const als: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [mode, into] of round % 2 === 0 ? ([['plain', plain], ['als', als]] as const) : ([['als', als], ['plain', plain]] as const)) {
+    for (const [mode, into] of round % 2 === 0
+      ? ([
+          ['plain', plain],
+          ['als', als],
+        ] as const)
+      : ([
+          ['als', als],
+          ['plain', plain],
+        ] as const)) {
       into.push(Number(execFileSync(node, [script, 'child', mode], { encoding: 'utf8' }).trim()));
     }
   }
@@ -64,6 +72,8 @@ if (process.argv[2] === 'child') {
   for (const node of nodes) {
     const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
     const { plain, als } = measure(node);
-    console.log(`node ${version}: plain ${plain.toFixed(1)} ns, with AsyncLocalStorage ${als.toFixed(1)} ns of CPU per iteration (x${(als / plain).toFixed(2)})`);
+    console.log(
+      `node ${version}: plain ${plain.toFixed(1)} ns, with AsyncLocalStorage ${als.toFixed(1)} ns of CPU per iteration (x${(als / plain).toFixed(2)})`,
+    );
   }
 }

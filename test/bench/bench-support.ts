@@ -74,7 +74,9 @@ export const SERVER_NODE_FLAGS = ['--enable-source-maps', '--max-semi-space-size
 export function spawnNode(script: string, env: NodeJS.ProcessEnv, cpus: string | null = null): ChildProcess {
   const args = [...SERVER_NODE_FLAGS, script];
   // taskset execs node in its own process: the child's pid is the server's.
-  return cpus ? spawn('taskset', ['-c', cpus, process.execPath, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] }) : spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  return cpus
+    ? spawn('taskset', ['-c', cpus, process.execPath, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] })
+    : spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 export interface CpuPlacement {
@@ -116,7 +118,10 @@ export function cpuPlacement(): CpuPlacement {
 
 /** Newest 6-digit code in an outbox directory of .eml files, for an address. */
 export function codeFromOutbox(outbox: string, email: string): string | null {
-  const files = readdirSync(outbox).filter((f) => f.endsWith('.eml')).sort().reverse();
+  const files = readdirSync(outbox)
+    .filter((f) => f.endsWith('.eml'))
+    .sort()
+    .reverse();
   for (const file of files) {
     const text = readFileSync(join(outbox, file), 'utf8');
     if (!text.toLowerCase().includes(email.toLowerCase())) continue;
@@ -139,10 +144,17 @@ export async function tokenViaOutbox(baseUrl: string, outbox: string, email: str
     }
   }
   if (!code) throw new Error(`no login code for ${email} in ${outbox}`);
-  const verify = await fetch(`${baseUrl}/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, code }) });
+  const verify = await fetch(`${baseUrl}/auth/verify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, code }),
+  });
   if (verify.status !== 200) throw new Error(`verify answered ${verify.status}: ${await verify.text()}`);
   const identity = (await verify.json()) as { csrf_token: string };
-  const cookies = verify.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookies = verify.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const created = await fetch(`${baseUrl}/tokens`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie: cookies, 'x-csrf-token': identity.csrf_token },

@@ -141,19 +141,29 @@ async function main(): Promise<void> {
     const neighbourId = (await db.query(`SELECT gen_random_uuid() AS id`)).rows[0].id as string;
     const pem = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString();
 
-    console.log(`bench:devices  ${DEVICES.toLocaleString('en')} devices for one customer (+${NEIGHBOUR_DEVICES.toLocaleString('en')} for a neighbour), PostgreSQL ${(await db.query('SHOW server_version')).rows[0].server_version}, standalone service on DATABASE_URL + NATS`);
+    console.log(
+      `bench:devices  ${DEVICES.toLocaleString('en')} devices for one customer (+${NEIGHBOUR_DEVICES.toLocaleString('en')} for a neighbour), PostgreSQL ${(await db.query('SHOW server_version')).rows[0].server_version}, standalone service on DATABASE_URL + NATS`,
+    );
     const seeding = await timed(async () => {
       await seed(db, customerId, 'dev-', DEVICES, pem);
       await seed(db, neighbourId, 'dev-', NEIGHBOUR_DEVICES, pem);
       await db.query('VACUUM ANALYZE registry.device');
       await db.query('VACUUM ANALYZE registry.device_tag');
     });
-    const sizes = (await db.query(`SELECT (SELECT count(*) FROM registry.device_tag)::int AS tag_rows, pg_size_pretty(pg_total_relation_size('registry.device')) AS device, pg_size_pretty(pg_total_relation_size('registry.device_tag')) AS device_tag`)).rows[0];
-    console.log(`  seed (generate_series, then VACUUM ANALYZE): ${(seeding.ms / 1000).toFixed(1)} s; device_tag rows ${sizes.tag_rows.toLocaleString('en')}; size device ${sizes.device}, device_tag ${sizes.device_tag}`);
+    const sizes = (
+      await db.query(
+        `SELECT (SELECT count(*) FROM registry.device_tag)::int AS tag_rows, pg_size_pretty(pg_total_relation_size('registry.device')) AS device, pg_size_pretty(pg_total_relation_size('registry.device_tag')) AS device_tag`,
+      )
+    ).rows[0];
+    console.log(
+      `  seed (generate_series, then VACUUM ANALYZE): ${(seeding.ms / 1000).toFixed(1)} s; device_tag rows ${sizes.tag_rows.toLocaleString('en')}; size device ${sizes.device}, device_tag ${sizes.device_tag}`,
+    );
 
     // ---- import of 100,000 CSV rows through HTTP
     const csv = (extra: string) =>
-      Buffer.from(`hwid,tags\n${Array.from({ length: IMPORT_ROWS }, (_, i) => `imp-${String(i).padStart(7, '0')},region-${i % 10} imported${extra}`).join('\n')}\n`);
+      Buffer.from(
+        `hwid,tags\n${Array.from({ length: IMPORT_ROWS }, (_, i) => `imp-${String(i).padStart(7, '0')},region-${i % 10} imported${extra}`).join('\n')}\n`,
+      );
     console.log(`  import POST /devices/import, ${IMPORT_ROWS.toLocaleString('en')} CSV rows (hwid,tags), batches of 1000:`);
     const baseline = rssOf(service.pid!);
     for (const [label, body] of [
@@ -212,7 +222,9 @@ async function main(): Promise<void> {
         items = (JSON.parse(run.value.text) as { items: unknown[] }).items.length;
       }
       times.sort((x, y) => x - y);
-      console.log(`    ${pad(scenario.name, 42)} ${pad(fmt(percentile(times, 50)), 6)} / ${pad(fmt(percentile(times, 95)), 6)} / ${pad(fmt(times[times.length - 1]), 6)}  (${items} items)`);
+      console.log(
+        `    ${pad(scenario.name, 42)} ${pad(fmt(percentile(times, 50)), 6)} / ${pad(fmt(percentile(times, 95)), 6)} / ${pad(fmt(times[times.length - 1]), 6)}  (${items} items)`,
+      );
     }
 
     // ---- the lookup message, over NATS, against the registry app of the running service
@@ -251,17 +263,27 @@ async function main(): Promise<void> {
     const directory = new DeviceDirectory(bus);
     directory.onModuleInit();
     // misses: each turn's misses go out as one lookupDevices message
-    console.log(`    ${pad(`DeviceDirectory, 32 misses at once`, 30)} ${await measure(LOOKUPS, 32, async (i) => directory.lookup(customerId, `dev-${String((i * 7919 + 13) % DEVICES).padStart(7, '0')}`))}`);
+    console.log(
+      `    ${pad(`DeviceDirectory, 32 misses at once`, 30)} ${await measure(LOOKUPS, 32, async (i) => directory.lookup(customerId, `dev-${String((i * 7919 + 13) % DEVICES).padStart(7, '0')}`))}`,
+    );
     for (let i = 0; i < 1000; i++) await directory.lookup(customerId, `dev-${String(i).padStart(7, '0')}`);
-    console.log(`    ${pad(`DeviceDirectory, cached`, 30)} ${await measure(LOOKUPS * 10, 1, async (i) => directory.lookup(customerId, `dev-${String(i % 1000).padStart(7, '0')}`))}`);
+    console.log(
+      `    ${pad(`DeviceDirectory, cached`, 30)} ${await measure(LOOKUPS * 10, 1, async (i) => directory.lookup(customerId, `dev-${String(i % 1000).padStart(7, '0')}`))}`,
+    );
     directory.onModuleDestroy();
 
     // ---- the Tags API and admin messages
     const tagCounts = await timed(() => bus!.send(RegistryMessages.tagCounts, { customerId: customerId }, { timeoutMs: 60_000 }));
     const counts = await timed(() => bus!.send(RegistryMessages.counts, { customerIds: [customerId, neighbourId] }, { timeoutMs: 60_000 }));
-    console.log(`  RegistryMessages.tagCounts (${Object.keys(tagCounts.value).length} tags, ${(DEVICES + IMPORT_ROWS).toLocaleString('en')} devices): ${fmt(tagCounts.ms)} ms; counts (2 customers): ${fmt(counts.ms)} ms`);
-    const rename = await timed(() => bus!.send(RegistryMessages.renameTag, { customerId: customerId, from: 'model-42', to: 'model-43' }, { timeoutMs: 60_000 }));
-    console.log(`  RegistryMessages.renameTag model-42 -> model-43 (merge, 10,000 devices): ${fmt(rename.ms)} ms (${rename.value.devices} devices carry model-43)`);
+    console.log(
+      `  RegistryMessages.tagCounts (${Object.keys(tagCounts.value).length} tags, ${(DEVICES + IMPORT_ROWS).toLocaleString('en')} devices): ${fmt(tagCounts.ms)} ms; counts (2 customers): ${fmt(counts.ms)} ms`,
+    );
+    const rename = await timed(() =>
+      bus!.send(RegistryMessages.renameTag, { customerId: customerId, from: 'model-42', to: 'model-43' }, { timeoutMs: 60_000 }),
+    );
+    console.log(
+      `  RegistryMessages.renameTag model-42 -> model-43 (merge, 10,000 devices): ${fmt(rename.ms)} ms (${rename.value.devices} devices carry model-43)`,
+    );
     console.log(`  total ${((Date.now() - started) / 1000).toFixed(0)} s`);
   } finally {
     await db.end().catch(() => undefined);

@@ -16,10 +16,17 @@ const body = randomBytes(SIZE);
 
 function put(url: string, token: string | null): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'PUT', headers: { 'content-length': SIZE, 'content-type': 'application/octet-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      url,
+      {
+        method: 'PUT',
+        headers: { 'content-length': SIZE, 'content-type': 'application/octet-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

@@ -66,7 +66,11 @@ async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
-async function load(url: string, requests: Request[], options: { seconds?: number; overallRate?: number; connections?: number; pids?: number[] } = {}): Promise<Figures> {
+async function load(
+  url: string,
+  requests: Request[],
+  options: { seconds?: number; overallRate?: number; connections?: number; pids?: number[] } = {},
+): Promise<Figures> {
   const pids = options.pids ?? [];
   const cpuBefore = pids.map(cpuMicrosOf);
   const result: Result = await autocannon({
@@ -80,7 +84,15 @@ async function load(url: string, requests: Request[], options: { seconds?: numbe
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]));
   const cpuMicrosEach = result.requests.total ? pids.map((pid, i) => (cpuMicrosOf(pid) - cpuBefore[i]) / result.requests.total) : [];
   const cpuMicros = cpuMicrosEach.length ? cpuMicrosEach.reduce((a, b) => a + b, 0) : null;
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, statuses, errors: result.errors + result.timeouts, cpuMicros, cpuMicrosEach };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    statuses,
+    errors: result.errors + result.timeouts,
+    cpuMicros,
+    cpuMicrosEach,
+  };
 }
 
 /** The faster of several runs (other load on the machine comes and goes). */
@@ -200,7 +212,24 @@ async function seedBuilds(db: pg.Client, customerId: string): Promise<void> {
     for (let i = 0; i < VERSIONS_PER_LINE; i++) {
       const id = randomUUID();
       const fwVersion = `2.${i}`;
-      builds.push([id, customerId, `board-${line}`, 'rev1', 'main', fwVersion, 'AFI', versionKey(fwVersion), new Date(Date.UTC(2026, 0, 1) + i * 86_400_000), i % 10 === 0, i % 10 === 5, `bench/${id}`, 1_048_576, randomBytes(32).toString('hex'), `${fwVersion}, 2026-01-01, AFI`, 'token:bench']);
+      builds.push([
+        id,
+        customerId,
+        `board-${line}`,
+        'rev1',
+        'main',
+        fwVersion,
+        'AFI',
+        versionKey(fwVersion),
+        new Date(Date.UTC(2026, 0, 1) + i * 86_400_000),
+        i % 10 === 0,
+        i % 10 === 5,
+        `bench/${id}`,
+        1_048_576,
+        randomBytes(32).toString('hex'),
+        `${fwVersion}, 2026-01-01, AFI`,
+        'token:bench',
+      ]);
       if (i % 10 !== 0 && i % 10 !== 5) tags.push([id, `ring-${i % 5}`]);
     }
   }
@@ -212,13 +241,23 @@ async function seedBuilds(db: pg.Client, customerId: string): Promise<void> {
       chunk.flat(),
     );
   }
-  await db.query(`INSERT INTO firmware.build_tag (build_id, customer_id, tag) SELECT unnest($1::uuid[]), $2, unnest($3::text[])`, [tags.map((t) => t[0]), customerId, tags.map((t) => t[1])]);
+  await db.query(`INSERT INTO firmware.build_tag (build_id, customer_id, tag) SELECT unnest($1::uuid[]), $2, unnest($3::text[])`, [
+    tags.map((t) => t[0]),
+    customerId,
+    tags.map((t) => t[1]),
+  ]);
 }
 
 /** dev-1 .. dev-N, tagged ring-(n mod 5), straight into the registry's tables. */
 async function seedDevices(db: pg.Client, customerId: string, count: number): Promise<void> {
-  await db.query(`INSERT INTO registry.device (customer_id, hwid, tags) SELECT $1, 'dev-' || g, ARRAY['ring-' || (g % 5)] FROM generate_series(1, $2::int) g`, [customerId, count]);
-  await db.query(`INSERT INTO registry.device_tag (customer_id, tag, hwid) SELECT $1, 'ring-' || (g % 5), 'dev-' || g FROM generate_series(1, $2::int) g`, [customerId, count]);
+  await db.query(`INSERT INTO registry.device (customer_id, hwid, tags) SELECT $1, 'dev-' || g, ARRAY['ring-' || (g % 5)] FROM generate_series(1, $2::int) g`, [
+    customerId,
+    count,
+  ]);
+  await db.query(`INSERT INTO registry.device_tag (customer_id, tag, hwid) SELECT $1, 'ring-' || (g % 5), 'dev-' || g FROM generate_series(1, $2::int) g`, [
+    customerId,
+    count,
+  ]);
   await db.query(`ANALYZE registry.device`);
 }
 
@@ -265,6 +304,8 @@ async function main(): Promise<void> {
   const baseEnv = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: process.env.HOME ?? '/tmp',
+    // The caller's Node options reach the servers too (e.g. an --import for a comparison run).
+    ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}),
     DATABASE_URL: database.url,
     OPERATOR_ADMIN_EMAIL: ADMIN_EMAIL,
     UPDATE_CHECK_RATE_PER_MINUTE: '1000000000',
@@ -281,7 +322,11 @@ async function main(): Promise<void> {
     const aUrl = `http://127.0.0.1:${aPort}`;
     const dataDir = tempDir('bench-update-check-');
     const standalone = track(
-      spawnNode(join(here, '../../apps/standalone/src/main.js'), { ...baseEnv, PORT: String(aPort), PUBLIC_URL: aUrl, DATA_DIR: dataDir, NATS_URL: '', REDIS_URL: '', S3_BUCKET: '', SMTP_URL: '' }, placement.servers),
+      spawnNode(
+        join(here, '../../apps/standalone/src/main.js'),
+        { ...baseEnv, PORT: String(aPort), PUBLIC_URL: aUrl, DATA_DIR: dataDir, NATS_URL: '', REDIS_URL: '', S3_BUCKET: '', SMTP_URL: '' },
+        placement.servers,
+      ),
     );
     await waitForHttp(`${aUrl}/healthz`, 60_000);
     const admin = await tokenViaOutbox(aUrl, join(dataDir, 'outbox'), ADMIN_EMAIL, 'admin');
@@ -398,7 +443,10 @@ async function main(): Promise<void> {
     }
     const firstPoll = `${bUrl}${mainPolls[0].path}`;
     for (let i = 0; ; i++) {
-      const status = await fetch(firstPoll).then((r) => r.status, () => 0);
+      const status = await fetch(firstPoll).then(
+        (r) => r.status,
+        () => 0,
+      );
       if (status === 200) break;
       if (i > 300) throw new Error(`the distributed service did not answer ${firstPoll} (last status ${status})`);
       await sleep(200);
@@ -414,27 +462,39 @@ async function main(): Promise<void> {
     const difference = (x: number, y: number) => Math.abs(x - y) / Math.max(x, y);
     console.log(line);
     console.log(`bench:update-check  1,000 builds and 100,000 devices in one customer; ${POLLERS} distinct devices polling (version ${CURRENT});`);
-    console.log(`  autocannon ${CONNECTIONS} connections, ${SECONDS} s per run, the faster of two; machine: ${(await import('node:os')).cpus().length} cores, load average ${(await import('node:os')).loadavg()[0].toFixed(1)}`);
+    console.log(
+      `  autocannon ${CONNECTIONS} connections, ${SECONDS} s per run, the faster of two; machine: ${(await import('node:os')).cpus().length} cores, load average ${(await import('node:os')).loadavg()[0].toFixed(1)}`,
+    );
     console.log(`  ${placement.description}`);
     console.log(`  (c) bare node:http, fixed JSON body (${Buffer.byteLength(sample)} bytes): ${show(c)}`);
     console.log(`  (a) standalone service (PostgreSQL)       : ${show(a)}`);
-    console.log(`      (c and a measured in turns: c ${cRuns.map((r) => r.rps.toFixed(0)).join(', ')}; a ${aRuns.map((r) => r.rps.toFixed(0)).join(', ')} req/s)`);
+    console.log(
+      `      (c and a measured in turns: c ${cRuns.map((r) => r.rps.toFixed(0)).join(', ')}; a ${aRuns.map((r) => r.rps.toFixed(0)).join(', ')} req/s)`,
+    );
     console.log(`  (b) distributed (NATS, 5 app processes)   : ${show(b)}`);
     console.log(`  ratio a/c: ${ratio(a).toFixed(2)}   (target >= 0.4)   ratio b/c: ${ratio(b).toFixed(2)}`);
     const perRequest = (x: Figures) => (x.cpuMicros && c.cpuMicros ? (c.cpuMicros / x.cpuMicros).toFixed(2) : 'n/a');
-    console.log(`  server CPU per request, bare/service (the ratio without autocannon's ceiling): (a) ${perRequest(a)}, (b) ${perRequest(b)} (all five app processes)`);
+    console.log(
+      `  server CPU per request, bare/service (the ratio without autocannon's ceiling): (a) ${perRequest(a)}, (b) ${perRequest(b)} (all five app processes)`,
+    );
     console.log(`  (b) CPU per request by process: ${appNames.map((app, i) => `${app} ${(b.cpuMicrosEach[i] ?? 0).toFixed(1)} µs`).join(', ')}`);
-    console.log(`  304 share on repeat polls with If-None-Match: (a) ${share304(a304).toFixed(3)} at ${a304.rps.toFixed(0)} req/s, (b) ${share304(b304).toFixed(3)} at ${b304.rps.toFixed(0)} req/s   (target >= 0.95)`);
+    console.log(
+      `  304 share on repeat polls with If-None-Match: (a) ${share304(a304).toFixed(3)} at ${a304.rps.toFixed(0)} req/s, (b) ${share304(b304).toFixed(3)} at ${b304.rps.toFixed(0)} req/s   (target >= 0.95)`,
+    );
     console.log(
       `  p99 at a fixed 1,000 req/s (open loop): (a) ${aFixed.p99.toFixed(1)} ms (p50 ${aFixed.p50.toFixed(1)}), (b) ${bFixed.p99.toFixed(1)} ms (p50 ${bFixed.p50.toFixed(1)}); bare ${cFixed.p99.toFixed(1)} ms   (target < 20 ms)`,
     );
     const runsOf = (size: 'small' | 'large') => sizeRuns[size].map((r) => r.rps.toFixed(0)).join(', ');
     console.log(`  (a) at 10,000 devices, runs: ${runsOf('small')} req/s`);
     console.log(`  (a) at 1,000,000 devices, runs: ${runsOf('large')} req/s`);
-    console.log(`      (each run ${SIZE_POLLERS} devices not polled before, cold device cache; ${SIZE_ROUNDS} rounds of both sizes back to back, order small, large, large, small, ...)`);
+    console.log(
+      `      (each run ${SIZE_POLLERS} devices not polled before, cold device cache; ${SIZE_ROUNDS} rounds of both sizes back to back, order small, large, large, small, ...)`,
+    );
     console.log(`  (a) at 10,000 devices    (median): ${show(aSmall)}`);
     console.log(`  (a) at 1,000,000 devices (median): ${show(aLarge)}`);
-    console.log(`  req/s 10,000 vs 1,000,000 devices, medians: ${aSmall.rps.toFixed(0)} vs ${aLarge.rps.toFixed(0)}, difference ${(difference(aSmall.rps, aLarge.rps) * 100).toFixed(1)} %`);
+    console.log(
+      `  req/s 10,000 vs 1,000,000 devices, medians: ${aSmall.rps.toFixed(0)} vs ${aLarge.rps.toFixed(0)}, difference ${(difference(aSmall.rps, aLarge.rps) * 100).toFixed(1)} %`,
+    );
     console.log(
       `  1,000,000 / 10,000 devices within each round: ${roundRatios.map((r) => r.toFixed(3)).join(', ')}; median ${pairedRatio.toFixed(3)}, difference ${(difference(pairedRatio, 1) * 100).toFixed(1)} %   (target within 10 %)`,
     );

@@ -33,7 +33,11 @@ describe('console login in a browser', () => {
       { port },
     );
     mailbox = new Mailbox(dataDir);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
   });
 
   afterAll(async () => {

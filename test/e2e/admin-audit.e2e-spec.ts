@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type AuditBody, customerWithOwner, expectProblem, expectStatus, randomPerson, type SecurityEventBody, waitForAudit, waitForSecurityEvent } from './support/auth.js';
+import {
+  type AuditBody,
+  customerWithOwner,
+  expectProblem,
+  expectStatus,
+  randomPerson,
+  type SecurityEventBody,
+  waitForAudit,
+  waitForSecurityEvent,
+} from './support/auth.js';
 import { letters } from './support/factories.js';
 import type { Session } from './support/http.js';
 import { startRuntime, type Runtime } from './support/runtime.js';
@@ -95,7 +104,8 @@ describe('admin: audit log and security events', () => {
         acked_by: null,
       });
       const list = async (query: Record<string, string | number | boolean>) =>
-        expectStatus(await rt.http.get('/admin/security/events', { auth: admin, query: { limit: 1000, ...query } }), 200).json<{ items: SecurityEventBody[] }>().items;
+        expectStatus(await rt.http.get('/admin/security/events', { auth: admin, query: { limit: 1000, ...query } }), 200).json<{ items: SecurityEventBody[] }>()
+          .items;
       expect((await list({ kind: 'login_code_failures' })).every((e) => e.kind === 'login_code_failures')).toBe(true);
       expect((await list({ severity: 'info' })).every((e) => e.severity === 'info')).toBe(true);
       expect((await list({ severity: 'warn' })).map((e) => e.id)).toContain(event.id);
@@ -118,7 +128,9 @@ describe('admin: audit log and security events', () => {
       expect(acked).toMatchObject({ acked_at: expect.stringMatching(RFC3339), acked_by: expect.stringMatching(/^token:/) });
       expect((await rt.http.post(`/admin/security/events/${event.id}/ack`, { auth: await rt.adminSession() })).status).toBe(204);
       expect(await waitForSecurityEvent(rt, {}, (e) => e.id === event.id)).toMatchObject({ acked_at: acked.acked_at, acked_by: acked.acked_by });
-      const unacked = (await rt.http.get('/admin/security/events', { auth: admin, query: { unacked: true, limit: 1000 } })).json<{ items: SecurityEventBody[] }>().items;
+      const unacked = (await rt.http.get('/admin/security/events', { auth: admin, query: { unacked: true, limit: 1000 } })).json<{
+        items: SecurityEventBody[];
+      }>().items;
       expect(unacked.map((e) => e.id)).not.toContain(event.id);
       await waitForAudit(rt, undefined, (e) => e.action === 'security_event.ack' && e.target_id === String(event.id));
     });

@@ -97,8 +97,16 @@ describe('admin: customers', () => {
 
     it('answers 400 for a missing domain, an unknown property or a bad owner_email', async () => {
       expectProblem(await rt.http.post('/admin/customers', { auth: admin, json: { name: 'x' } }), 400, 'body property domain is required');
-      expectProblem(await rt.http.post('/admin/customers', { auth: admin, json: { domain: randomDomain(), color: 'red' } }), 400, 'unknown body property color');
-      expectProblem(await rt.http.post('/admin/customers', { auth: admin, json: { domain: randomDomain(), owner_email: 'nope' } }), 400, 'email must be a valid email address');
+      expectProblem(
+        await rt.http.post('/admin/customers', { auth: admin, json: { domain: randomDomain(), color: 'red' } }),
+        400,
+        'unknown body property color',
+      );
+      expectProblem(
+        await rt.http.post('/admin/customers', { auth: admin, json: { domain: randomDomain(), owner_email: 'nope' } }),
+        400,
+        'email must be a valid email address',
+      );
     });
 
     it('answers 403 missing scope admin for non-administrators (token or session)', async () => {
@@ -186,7 +194,9 @@ describe('admin: customers', () => {
     it("lists the operator's administrator as owner of the operator customer", async () => {
       const reply = await rt.http.get(`/admin/customers/${rt.operatorDomain}`, { auth: admin });
       expect(reply.status).toBe(200);
-      expect(reply.json().members).toEqual(expect.arrayContaining([expect.objectContaining({ email: rt.adminEmail, role: 'owner', domain: rt.operatorDomain })]));
+      expect(reply.json().members).toEqual(
+        expect.arrayContaining([expect.objectContaining({ email: rt.adminEmail, role: 'owner', domain: rt.operatorDomain })]),
+      );
     });
 
     it('answers 404 for an unknown domain', async () => {

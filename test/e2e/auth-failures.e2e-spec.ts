@@ -229,7 +229,12 @@ describe('authentication and authorisation failures', () => {
     it('with Accept: application/json they answer problem+json with instance and the echoed request id', async () => {
       const absent = randomLogName();
       const requestId = `e2e-${letters(20)}`;
-      const reply = await rt.http.get(`/logdata/${absent}`, { auth: a.readOnly, acceptJson: true, headers: { 'X-Request-Id': requestId }, query: { customer: a.domain } });
+      const reply = await rt.http.get(`/logdata/${absent}`, {
+        auth: a.readOnly,
+        acceptJson: true,
+        headers: { 'X-Request-Id': requestId },
+        query: { customer: a.domain },
+      });
       expect(reply.status).toBe(404);
       expect(reply.header('x-request-id')).toBe(requestId);
       expect(reply.contentType).toMatch(/^application\/problem\+json\b/);

@@ -73,7 +73,10 @@ describe('console login', () => {
       const times = { invited: [] as number[], stranger: [] as number[] };
       const bodies = new Set<string>();
       for (let i = 0; i < invited.length; i++) {
-        for (const [kind, email] of [['invited', invited[i]], ['stranger', strangers[i]]] as const) {
+        for (const [kind, email] of [
+          ['invited', invited[i]],
+          ['stranger', strangers[i]],
+        ] as const) {
           const reply = await rt.http.post('/auth/login', { json: { email } });
           expect(reply.status).toBe(202);
           bodies.add(`${reply.contentType} ${reply.text}`);
@@ -131,7 +134,10 @@ describe('console login', () => {
     it('expire after 15 minutes, and the link with them (white box: the challenge is aged in the database)', async () => {
       const email = await invitePerson();
       const { c, t, code } = await requestMagicLink(rt, email);
-      await rt.query(`UPDATE identity.login_challenges SET expires_at = now() - interval '1 second', created_at = now() - interval '16 minutes' WHERE id = $1`, [c]);
+      await rt.query(
+        `UPDATE identity.login_challenges SET expires_at = now() - interval '1 second', created_at = now() - interval '16 minutes' WHERE id = $1`,
+        [c],
+      );
       expectProblem(await rt.http.post('/auth/verify', { json: { email, code } }), 401, 'invalid or expired code');
       expect((await rt.http.get('/auth/magic', { query: { c, t } })).status).toBe(400);
       expect((await rt.http.post('/auth/magic', { query: { c, t } })).status).toBe(400);
@@ -211,7 +217,9 @@ describe('console login', () => {
 
     it(`code verification: ${LOGIN_VERIFY_RATE_PER_IP_PER_HOUR} per client address per hour`, async () => {
       const localAddress = '127.0.0.62';
-      const replies = await inBatches(LOGIN_VERIFY_RATE_PER_IP_PER_HOUR, 20, () => rt.http.post('/auth/verify', { json: { email: randomPerson(), code: '123456' }, localAddress }));
+      const replies = await inBatches(LOGIN_VERIFY_RATE_PER_IP_PER_HOUR, 20, () =>
+        rt.http.post('/auth/verify', { json: { email: randomPerson(), code: '123456' }, localAddress }),
+      );
       expect(replies.map((r) => r.status).filter((s) => s !== 401)).toEqual([]);
       expectRateLimited(await rt.http.post('/auth/verify', { json: { email: randomPerson(), code: '123456' }, localAddress }), /too many login attempts/);
       // The magic link counts as a verification too.
@@ -233,7 +241,10 @@ describe('console login', () => {
     it('every administrator login raises admin_login (info); logins of other people do not', async () => {
       const admin = await rt.adminToken();
       const operatorEditor = randomPerson();
-      expectStatus(await rt.http.post('/members', { auth: admin, query: { customer: rt.operatorDomain }, json: { email: operatorEditor, role: 'editor' } }), 201);
+      expectStatus(
+        await rt.http.post('/members', { auth: admin, query: { customer: rt.operatorDomain }, json: { email: operatorEditor, role: 'editor' } }),
+        201,
+      );
       const session = await rt.loginAs(operatorEditor);
       expect(session.identity).toMatchObject({ admin: 'full', customer: rt.operatorDomain });
       const event = await waitForSecurityEvent(rt, { kind: 'admin_login' }, (e) => e.detail.email === operatorEditor);
@@ -242,7 +253,9 @@ describe('console login', () => {
       const member = await invitePerson();
       await rt.loginAs(member);
       await sleep(1000);
-      const events = (await rt.http.get('/admin/security/events', { auth: admin, query: { kind: 'admin_login', limit: 1000 } })).json<{ items: Array<{ detail: { email?: string } }> }>().items;
+      const events = (await rt.http.get('/admin/security/events', { auth: admin, query: { kind: 'admin_login', limit: 1000 } })).json<{
+        items: Array<{ detail: { email?: string } }>;
+      }>().items;
       expect(events.map((e) => e.detail.email)).not.toContain(member);
     });
   });

@@ -57,7 +57,8 @@ describe('pages', () => {
     const html = expectPage(await rt.http.get('/docs'));
     const openapi = (await rt.http.get('/openapi.json')).json<{ paths: Record<string, Record<string, unknown>> }>();
     for (const [path, methods] of Object.entries(openapi.paths)) {
-      for (const method of Object.keys(methods)) expect(html).toContain(`<span class="method">${method.toUpperCase()}</span> <code>${path.replaceAll('&', '&amp;')}</code>`);
+      for (const method of Object.keys(methods))
+        expect(html).toContain(`<span class="method">${method.toUpperCase()}</span> <code>${path.replaceAll('&', '&amp;')}</code>`);
     }
     for (const tag of ['Auth', 'Tokens', 'Members', 'Admin', 'Health']) expect(html).toContain(`<h2>${tag}</h2>`);
     expect(html).toContain('<h2>Sandbox</h2>');

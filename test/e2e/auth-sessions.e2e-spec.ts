@@ -64,7 +64,9 @@ describe('console sessions', () => {
       expect(cookies.get(SESSION_COOKIES.refresh)!.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(cookies.get(SESSION_COOKIES.csrf)!.value).toBe(verify.json<IdentityBody>().csrf_token);
       // Stored hashed: the refresh token itself is nowhere in the database (white box).
-      const [row] = await rt.query<{ n: number }>(`SELECT count(*)::int AS n FROM identity.refresh_tokens WHERE token_hash = $1`, [cookies.get(SESSION_COOKIES.refresh)!.value]);
+      const [row] = await rt.query<{ n: number }>(`SELECT count(*)::int AS n FROM identity.refresh_tokens WHERE token_hash = $1`, [
+        cookies.get(SESSION_COOKIES.refresh)!.value,
+      ]);
       expect(row.n).toBe(0);
     });
   });
@@ -96,7 +98,10 @@ describe('console sessions', () => {
       expect(session.cookies.get(SESSION_COOKIES.refresh)).toBe(refresh);
       expectStatus(await rt.http.post('/auth/refresh', { auth: session, csrf: 'header' }), 200);
       expectStatus(await rt.http.post('/auth/refresh', { auth: session, csrf: 'query' }), 200);
-      expectStatus(await rt.http.post('/auth/refresh', { auth: session, csrf: 'none', headers: FORM, body: `csrf=${encodeURIComponent(session.csrfToken)}` }), 200);
+      expectStatus(
+        await rt.http.post('/auth/refresh', { auth: session, csrf: 'none', headers: FORM, body: `csrf=${encodeURIComponent(session.csrfToken)}` }),
+        200,
+      );
     });
 
     it('answers 401 without a refresh cookie, with an unknown one, or once the session is idle 12 hours or 7 days old (white box)', async () => {
@@ -126,7 +131,11 @@ describe('console sessions', () => {
       expectProblem(await rt.http.post('/auth/refresh', { auth: stolen }), 401, REUSE);
       // The whole session is revoked: its current refresh token and its access cookie stop working.
       expectProblem(await rt.http.post('/auth/refresh', { auth: cloneSession(session) }), 401);
-      const me = await eventually(() => rt.http.get('/auth/me', { auth: cloneSession(session) }), (r) => r.status === 401, { timeoutMs: 30_000 });
+      const me = await eventually(
+        () => rt.http.get('/auth/me', { auth: cloneSession(session) }),
+        (r) => r.status === 401,
+        { timeoutMs: 30_000 },
+      );
       expect(me.status).toBe(401);
 
       const event = await waitForSecurityEvent(rt, { kind: 'session_token_reuse', severity: 'critical' }, (e) => e.detail.session_id === sessionId(session));
@@ -171,10 +180,14 @@ describe('console sessions', () => {
 
     it('an expired access cookie is renewed with the refresh cookie; without one it answers 401 (white box: forged with the service key)', async () => {
       const session = await person();
-      const [key] = await rt.query<{ kid: string; private_pkcs8: string }>('SELECT kid, private_pkcs8 FROM identity.signing_keys WHERE active ORDER BY created_at DESC LIMIT 1');
+      const [key] = await rt.query<{ kid: string; private_pkcs8: string }>(
+        'SELECT kid, private_pkcs8 FROM identity.signing_keys WHERE active ORDER BY created_at DESC LIMIT 1',
+      );
       const now = Math.floor(Date.now() / 1000);
       const claims = { ...decodeJwt(session.cookies.get(SESSION_COOKIES.access)!), iat: now - 1000, nbf: now - 1000, exp: now - 60 };
-      const expired = await new SignJWT(claims).setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'JWT' }).sign(await importPKCS8(key.private_pkcs8, 'EdDSA'));
+      const expired = await new SignJWT(claims)
+        .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'JWT' })
+        .sign(await importPKCS8(key.private_pkcs8, 'EdDSA'));
       const withRefresh = cloneSession(session);
       withRefresh.cookies.set(SESSION_COOKIES.access, expired);
       expect((await rt.http.get('/auth/me', { auth: withRefresh })).status).toBe(200);
@@ -226,7 +239,15 @@ describe('console sessions', () => {
 
       // CSRF in the query and in a form field work too; switching back.
       expectStatus(await rt.http.post('/auth/switch', { auth: session, csrf: 'query', json: { domain: first } }), 200);
-      expectStatus(await rt.http.post('/auth/switch', { auth: session, csrf: 'none', headers: FORM, body: `domain=${target}&csrf=${encodeURIComponent(session.csrfToken)}` }), 200);
+      expectStatus(
+        await rt.http.post('/auth/switch', {
+          auth: session,
+          csrf: 'none',
+          headers: FORM,
+          body: `domain=${target}&csrf=${encodeURIComponent(session.csrfToken)}`,
+        }),
+        200,
+      );
       expect((await rt.http.get('/auth/me', { auth: session })).json<IdentityBody>().customer).toBe(target);
     });
 
@@ -256,7 +277,11 @@ describe('console sessions', () => {
       }
       expect(session.hasAllCookies()).toBe(false);
       const started = Date.now();
-      const after = await eventually(() => rt.http.get('/auth/me', { auth: cloneSession(copy) }), (r) => r.status === 401, { timeoutMs: 30_000 });
+      const after = await eventually(
+        () => rt.http.get('/auth/me', { auth: cloneSession(copy) }),
+        (r) => r.status === 401,
+        { timeoutMs: 30_000 },
+      );
       expect(after.status).toBe(401);
       expect(Date.now() - started).toBeLessThan(30_000);
       expectProblem(await rt.http.post('/auth/refresh', { auth: cloneSession(copy) }), 401);

@@ -63,9 +63,16 @@ describe('tokens, users and customers: lifecycle', () => {
     it('the admin bundle is for full administrators only, and only on the operator customer', async () => {
       const session = await rt.adminSession();
       expectStatus(await rt.http.post('/tokens', { auth: session, json: { name: 'ops', bundle: 'admin' } }), 201);
-      expectProblem(await rt.http.post('/tokens', { auth: admin, query: { customer: a.domain }, json: { name: 'x', bundle: 'admin' } }), 403, 'bundle exceeds your scopes');
+      expectProblem(
+        await rt.http.post('/tokens', { auth: admin, query: { customer: a.domain }, json: { name: 'x', bundle: 'admin' } }),
+        403,
+        'bundle exceeds your scopes',
+      );
       // Any other bundle on any customer.
-      const created = expectStatus(await rt.http.post('/tokens', { auth: admin, query: { customer: a.domain }, json: { name: 'support', bundle: 'full' } }), 201).json();
+      const created = expectStatus(
+        await rt.http.post('/tokens', { auth: admin, query: { customer: a.domain }, json: { name: 'support', bundle: 'full' } }),
+        201,
+      ).json();
       expect(decodeJwt(created.token).cust).toBe(a.domain);
     });
 
@@ -85,7 +92,11 @@ describe('tokens, users and customers: lifecycle', () => {
       expect((await tokenRecord(a.owner, created.id))?.last_used_at).toBeNull();
       const before = Date.now() - 2000;
       expect((await rt.http.get('/logdata', { auth: created.token })).status).toBe(200);
-      const record = await eventually(() => tokenRecord(a.owner, created.id), (r) => r?.last_used_at !== null, { timeoutMs: 20_000 });
+      const record = await eventually(
+        () => tokenRecord(a.owner, created.id),
+        (r) => r?.last_used_at !== null,
+        { timeoutMs: 20_000 },
+      );
       expect(Date.parse(record!.last_used_at!)).toBeGreaterThanOrEqual(before);
     });
 
@@ -96,7 +107,15 @@ describe('tokens, users and customers: lifecycle', () => {
         const port = await freePort();
         const child = spawnApp('gateway', { ...state.appEnv, PORT: String(port) }, state.logDir);
         const client = new HttpClient(`http://127.0.0.1:${port}`);
-        await eventually(() => client.get('/healthz').then((r) => r.status, () => 0), (s) => s === 200, { timeoutMs: 30_000 });
+        await eventually(
+          () =>
+            client.get('/healthz').then(
+              (r) => r.status,
+              () => 0,
+            ),
+          (s) => s === 200,
+          { timeoutMs: 30_000 },
+        );
         second = { client, child };
       }
       try {
@@ -107,7 +126,11 @@ describe('tokens, users and customers: lifecycle', () => {
         const revokedAt = Date.now();
         expect((await rt.http.delete(`/tokens/${created.id}`, { auth: a.owner })).status).toBe(204);
         for (const client of [rt.http, second.client]) {
-          const reply = await eventually(() => client.get('/logdata', { auth: created.token }), (r) => r.status === 401, { timeoutMs: 30_000, intervalMs: 250 });
+          const reply = await eventually(
+            () => client.get('/logdata', { auth: created.token }),
+            (r) => r.status === 401,
+            { timeoutMs: 30_000, intervalMs: 250 },
+          );
           expect(reply.status).toBe(401);
           expect(reply.json().detail).toBe(REVOKED);
         }
@@ -123,7 +146,9 @@ describe('tokens, users and customers: lifecycle', () => {
 
   describe('older formats (401 asking for a new token)', () => {
     const serviceKey = async () => {
-      const [row] = await rt.query<{ kid: string; private_pkcs8: string }>('SELECT kid, private_pkcs8 FROM identity.signing_keys WHERE active ORDER BY created_at DESC LIMIT 1');
+      const [row] = await rt.query<{ kid: string; private_pkcs8: string }>(
+        'SELECT kid, private_pkcs8 FROM identity.signing_keys WHERE active ORDER BY created_at DESC LIMIT 1',
+      );
       return { kid: row.kid, key: await importPKCS8(row.private_pkcs8, 'EdDSA') };
     };
     let base: JWTPayload;
@@ -150,14 +175,17 @@ describe('tokens, users and customers: lifecycle', () => {
       const { privateKey, publicKey } = generateKeyPairSync('ed25519');
       const x = publicKey.export({ format: 'jwk' }).x!;
       const kid = await calculateJwkThumbprint({ kty: 'OKP', crv: 'Ed25519', x });
-      await rt.query(`INSERT INTO identity.signing_keys (kid, alg, public_x, private_pkcs8, active, created_at) VALUES ($1, 'EdDSA', $2, $3, false, now() - interval '400 days')`, [
-        kid,
-        x,
-        privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-      ]);
+      await rt.query(
+        `INSERT INTO identity.signing_keys (kid, alg, public_x, private_pkcs8, active, created_at) VALUES ($1, 'EdDSA', $2, $3, false, now() - interval '400 days')`,
+        [kid, x, privateKey.export({ format: 'pem', type: 'pkcs8' }).toString()],
+      );
       const token = await new SignJWT(base).setProtectedHeader({ alg: 'EdDSA', kid, typ: 'JWT' }).sign(privateKey);
       // The gateway learns of retired keys when it reloads its key set (an unknown kid does so at most every 5 s).
-      const reply = await eventually(() => rt.http.get('/logdata', { auth: token }), (r) => /create a new token/.test(r.text), { timeoutMs: 15_000, intervalMs: 1000 });
+      const reply = await eventually(
+        () => rt.http.get('/logdata', { auth: token }),
+        (r) => /create a new token/.test(r.text),
+        { timeoutMs: 15_000, intervalMs: 1000 },
+      );
       expectProblem(reply, 401, 'token format is no longer supported: create a new token');
       expect(JSON.stringify((await rt.http.get('/.well-known/jwks.json')).json())).not.toContain(kid);
     });
@@ -175,20 +203,38 @@ describe('tokens, users and customers: lifecycle', () => {
       const reply = expectStatus(await rt.http.patch(`/admin/users/${email}`, { auth: admin, json: { disabled: true } }), 200);
       expect(reply.json()).toEqual({ disabled: true, email });
       expectProblem(await rt.http.get('/logdata', { auth: token.token }), 401, REVOKED);
-      const me = await eventually(() => rt.http.get('/auth/me', { auth: session }), (r) => r.status === 401, { timeoutMs: 30_000 });
+      const me = await eventually(
+        () => rt.http.get('/auth/me', { auth: session }),
+        (r) => r.status === 401,
+        { timeoutMs: 30_000 },
+      );
       expect(me.status).toBe(401);
       expect(await tokenRecord(a.owner, token.id)).toMatchObject({ status: 'revoked' });
-      const users = (await rt.http.get('/admin/users', { auth: admin })).json<{ items: Array<{ email: string; domain: string; user_disabled: boolean; disabled: boolean; role: string }> }>().items;
-      expect(users.filter((u) => u.email === email).map((u) => [u.domain, u.role, u.user_disabled]).sort()).toEqual(
+      const users = (await rt.http.get('/admin/users', { auth: admin })).json<{
+        items: Array<{ email: string; domain: string; user_disabled: boolean; disabled: boolean; role: string }>;
+      }>().items;
+      expect(
+        users
+          .filter((u) => u.email === email)
+          .map((u) => [u.domain, u.role, u.user_disabled])
+          .sort(),
+      ).toEqual(
         [
           [a.domain, 'editor', true],
           [b.domain, 'viewer', true],
         ].sort(),
       );
       const entry = await waitForAudit(rt, undefined, (e) => e.action === 'user.update' && e.target_id === email);
-      expect(entry).toMatchObject({ actor: expect.stringMatching(/^admin:/), before: { disabled: false }, after: expect.objectContaining({ disabled: true, tokens_revoked: 1 }) });
+      expect(entry).toMatchObject({
+        actor: expect.stringMatching(/^admin:/),
+        before: { disabled: false },
+        after: expect.objectContaining({ disabled: true, tokens_revoked: 1 }),
+      });
 
-      expect(expectStatus(await rt.http.patch(`/admin/users/${email}`, { auth: admin, json: { disabled: false } }), 200).json()).toEqual({ disabled: false, email });
+      expect(expectStatus(await rt.http.patch(`/admin/users/${email}`, { auth: admin, json: { disabled: false } }), 200).json()).toEqual({
+        disabled: false,
+        email,
+      });
       expectProblem(await rt.http.get('/logdata', { auth: token.token }), 401, REVOKED);
       expect((await rt.http.get('/auth/me', { auth: session })).status).toBe(401);
       // A new login works again.
@@ -214,9 +260,21 @@ describe('tokens, users and customers: lifecycle', () => {
       expect((await rt.http.get('/logdata', { auth: token.token })).status).toBe(200);
       const reply = expectStatus(await rt.http.patch(`/admin/customers/${c.domain}`, { auth: admin, json: { status: 'suspended' } }), 200);
       expect(reply.json().customer).toMatchObject({ domain: c.domain, status: 'suspended' });
-      const refused = await eventually(() => rt.http.get('/logdata', { auth: token.token }), (r) => r.status === 401, { timeoutMs: 30_000 });
+      const refused = await eventually(
+        () => rt.http.get('/logdata', { auth: token.token }),
+        (r) => r.status === 401,
+        { timeoutMs: 30_000 },
+      );
       expect(refused.json().detail).toBe(REVOKED);
-      expect((await eventually(() => rt.http.get('/auth/me', { auth: c.owner }), (r) => r.status === 401, { timeoutMs: 30_000 })).status).toBe(401);
+      expect(
+        (
+          await eventually(
+            () => rt.http.get('/auth/me', { auth: c.owner }),
+            (r) => r.status === 401,
+            { timeoutMs: 30_000 },
+          )
+        ).status,
+      ).toBe(401);
       // Its people get no login code while it is their only customer.
       const since = Date.now();
       expect((await rt.http.post('/auth/login', { json: { email: c.ownerEmail } })).status).toBe(202);
@@ -226,7 +284,15 @@ describe('tokens, users and customers: lifecycle', () => {
       expect(audit).toMatchObject({ before: expect.objectContaining({ status: 'active', domain: c.domain }), actor: expect.stringMatching(/^admin:/) });
 
       expectStatus(await rt.http.patch(`/admin/customers/${c.domain}`, { auth: admin, json: { status: 'active' } }), 200);
-      expect((await eventually(() => rt.http.get('/logdata', { auth: token.token }), (r) => r.status === 200, { timeoutMs: 30_000 })).status).toBe(200);
+      expect(
+        (
+          await eventually(
+            () => rt.http.get('/logdata', { auth: token.token }),
+            (r) => r.status === 200,
+            { timeoutMs: 30_000 },
+          )
+        ).status,
+      ).toBe(200);
       expect((await rt.http.get('/auth/me', { auth: c.owner })).status).toBe(401);
     });
 
@@ -234,15 +300,24 @@ describe('tokens, users and customers: lifecycle', () => {
       const c = await customerWithOwner(rt);
       const token = await rt.createToken(c.owner, 'read-only');
       const name = `Renamed ${letters(6)}`;
-      const updated = expectStatus(await rt.http.patch(`/admin/customers/${c.domain}`, { auth: admin, json: { name, cors_origins: ['https://console.example.com'] } }), 200).json().customer;
+      const updated = expectStatus(
+        await rt.http.patch(`/admin/customers/${c.domain}`, { auth: admin, json: { name, cors_origins: ['https://console.example.com'] } }),
+        200,
+      ).json().customer;
       expect(updated).toMatchObject({ domain: c.domain, name, cors_origins: ['https://console.example.com'], status: 'active' });
 
       const renamed = randomDomain();
-      expect(expectStatus(await rt.http.patch(`/admin/customers/${c.domain}`, { auth: admin, json: { domain: renamed } }), 200).json().customer.domain).toBe(renamed);
+      expect(expectStatus(await rt.http.patch(`/admin/customers/${c.domain}`, { auth: admin, json: { domain: renamed } }), 200).json().customer.domain).toBe(
+        renamed,
+      );
       expect((await rt.http.get(`/admin/customers/${renamed}`, { auth: admin })).status).toBe(200);
       expect((await rt.http.get(`/admin/customers/${c.domain}`, { auth: admin })).status).toBe(404);
       expect((await rt.http.get('/logdata', { auth: token.token })).status).toBe(200);
-      const me = await eventually(async () => (await rt.http.get('/auth/me', { auth: token.token })).json<IdentityBody>(), (m) => m.customer === renamed, { timeoutMs: 30_000 });
+      const me = await eventually(
+        async () => (await rt.http.get('/auth/me', { auth: token.token })).json<IdentityBody>(),
+        (m) => m.customer === renamed,
+        { timeoutMs: 30_000 },
+      );
       expect(me.customer).toBe(renamed);
       expect((await rt.http.get('/logdata', { auth: admin, query: { customer: renamed } })).status).toBe(200);
 
@@ -285,7 +360,9 @@ describe('tokens, users and customers: lifecycle', () => {
       expect((await rt.http.get('/logdata', { auth: tokens['read-only'] })).status).toBe(200);
       expect((await rt.http.put(`/logdata/${randomLogName()}`, { auth: tokens['read-only'], body: 'x', acceptJson: true })).status).toBe(403);
       expect((await rt.http.put(`/logdata/${randomLogName()}`, { auth: tokens.uploader, body: randomContent(LOGDATA_SANDBOX_MAX_BYTES) })).status).toBe(200);
-      expect((await rt.http.put(`/logdata/${randomLogName()}`, { auth: tokens.uploader, body: randomContent(LOGDATA_SANDBOX_MAX_BYTES + 1) })).status).toBe(413);
+      expect((await rt.http.put(`/logdata/${randomLogName()}`, { auth: tokens.uploader, body: randomContent(LOGDATA_SANDBOX_MAX_BYTES + 1) })).status).toBe(
+        413,
+      );
       for (const [method, path] of [
         ['GET', '/admin/customers'],
         ['GET', '/admin/audit'],

@@ -79,7 +79,9 @@ describe('device import', () => {
       const changed = csv.replace(`${p}007,t2 fleet`, `${p}007,t2 fleet extra`);
       expect(await api.imported(api.importCsv(changed))).toMatchObject({ created: 0, updated: 1, unchanged: 49 });
       const after = await listAll(p);
-      expect(after.filter((d, i) => JSON.stringify(d) !== JSON.stringify(before[i])).map((d) => [d.hwid, d.tags])).toEqual([[`${p}007`, ['extra', 'fleet', 't2']]]);
+      expect(after.filter((d, i) => JSON.stringify(d) !== JSON.stringify(before[i])).map((d) => [d.hwid, d.tags])).toEqual([
+        [`${p}007`, ['extra', 'fleet', 't2']],
+      ]);
     });
 
     it('a tags column replaces the tag set (an empty cell clears it); a file with only hwid keeps tags; status is never touched', async () => {

@@ -43,7 +43,32 @@ describe('device list', () => {
   let api: DeviceApi;
   const model: Model[] = [];
   // LIKE wildcards (% _), a backslash, byte order traps (upper before lower case, ~ last), path characters
-  const names = ['a', 'a%', 'a%b', 'a_', 'a_b', 'ab', 'abc', 'A', 'AB', 'aB', 'B1', 'b/1', 'b?2', 'b#3', 'x\\y', '~z', '!x', 'z~', 'zz', 'x.1', 'x.10', 'x.2', 'm:1', 'Q'];
+  const names = [
+    'a',
+    'a%',
+    'a%b',
+    'a_',
+    'a_b',
+    'ab',
+    'abc',
+    'A',
+    'AB',
+    'aB',
+    'B1',
+    'b/1',
+    'b?2',
+    'b#3',
+    'x\\y',
+    '~z',
+    '!x',
+    'z~',
+    'zz',
+    'x.1',
+    'x.10',
+    'x.2',
+    'm:1',
+    'Q',
+  ];
   const pool = ['red', 'green', 'blue', 'Red'];
 
   beforeAll(async () => {
@@ -104,7 +129,12 @@ describe('device list', () => {
   });
 
   it('pages with limit and offset; next_offset leads to the next page and is null on the last', async () => {
-    for (const filter of [{ tags: [] }, { tags: ['red', 'green'] }, { tags: ['red', 'blue'], tagMode: 'all' as const }, { tags: [], status: 'active' as const, q: 'a' }]) {
+    for (const filter of [
+      { tags: [] },
+      { tags: ['red', 'green'] },
+      { tags: ['red', 'blue'], tagMode: 'all' as const },
+      { tags: [], status: 'active' as const, q: 'a' },
+    ]) {
       const all = expected(model, filter);
       const seen: string[] = [];
       let offset: number | null = 0;

@@ -82,13 +82,21 @@ describe('devices', () => {
       expectProblem(await api.create({}), 400, 'body property hwid is required');
       expectProblem(await api.create({ hwid: hwid(), status: 'withdrawn' }), 400, 'unknown body property status');
       expectProblem(await api.create({ hwid: hwid(), tags: ['-x'] }), 400, TAG_RULE);
-      expectProblem(await api.create({ hwid: hwid(), tags: Array.from({ length: 65 }, (_, i) => `t${i}`) }), 400, 'tags must be an array of at most 64 tag names');
+      expectProblem(
+        await api.create({ hwid: hwid(), tags: Array.from({ length: 65 }, (_, i) => `t${i}`) }),
+        400,
+        'tags must be an array of at most 64 tag names',
+      );
       expectProblem(await api.create({ hwid: hwid(), attributes: ['x'] }), 400, 'attributes must be a JSON object of at most 8192 bytes');
       expectProblem(await api.create({ hwid: hwid(), attributes: { big: 'x'.repeat(8200) } }), 400, 'attributes must be a JSON object of at most 8192 bytes');
       expectProblem(await api.create({ hwid: hwid(), keys: ['not a key'] }), 400, 'keys[0] is not a public key (PEM or JWK JSON text)');
       expectProblem(await api.create({ hwid: hwid(), keys: [publicKeys().privatePem] }), 400, 'keys[0] is not a public key (PEM or JWK JSON text)');
       expectProblem(await api.create({ hwid: hwid(), keys: 'x' }), 400, /^keys must be at most 8 public keys/);
-      expectProblem(await rawRequest(rt.baseUrl, 'POST', '/devices', { auth: a.full, body: '{"hwid":', contentType: 'application/json' }), 400, 'body is not valid JSON');
+      expectProblem(
+        await rawRequest(rt.baseUrl, 'POST', '/devices', { auth: a.full, body: '{"hwid":', contentType: 'application/json' }),
+        400,
+        'body is not valid JSON',
+      );
     });
   });
 
@@ -135,10 +143,21 @@ describe('devices', () => {
       expect((await api.list({ status: 'withdrawn', q: id })).json().items).toEqual([record]);
       // tags and attributes of a withdrawn device can still change
       expect((await api.addTag(id, 'more')).status).toBe(204);
-      expect((await api.update(id, { attributes: { serial: 43 } })).json()).toMatchObject({ status: 'withdrawn', attributes: { serial: 43 }, tags: ['keep-me', 'more'] });
+      expect((await api.update(id, { attributes: { serial: 43 } })).json()).toMatchObject({
+        status: 'withdrawn',
+        attributes: { serial: 43 },
+        tags: ['keep-me', 'more'],
+      });
       const active = await api.reactivate(id);
       expect(active.status).toBe(200);
-      expect(active.json()).toMatchObject({ hwid: id, status: 'active', tags: ['keep-me', 'more'], attributes: { serial: 43 }, keys: [pem], created_at: created.created_at });
+      expect(active.json()).toMatchObject({
+        hwid: id,
+        status: 'active',
+        tags: ['keep-me', 'more'],
+        attributes: { serial: 43 },
+        keys: [pem],
+        created_at: created.created_at,
+      });
       expect((await api.reactivate(id)).json<DeviceRecord>().status).toBe('active');
       expect((await api.list({ status: 'active', q: id })).json().items.map((d: DeviceRecord) => d.hwid)).toEqual([id]);
     });
@@ -327,7 +346,12 @@ describe('devices', () => {
     expect(await find('device.tags.add')).toMatchObject({ before: { tags: ['one', 'two'] }, after: { tags: ['one', 'three', 'two'] } });
     expect(await find('device.tags.remove')).toMatchObject({ before: { tags: ['one', 'three', 'two'] }, after: { tags: ['three', 'two'] } });
     const imported = await waitForAudit(rt, a.domain, (e) => e.action === 'device.import' && (e.after as { created?: number } | null)?.created === 2);
-    expect(imported).toMatchObject({ actor, target_type: 'device_import', before: {}, after: { format: 'csv', rows: 3, created: 2, updated: 0, unchanged: 0, error_count: 1 } });
+    expect(imported).toMatchObject({
+      actor,
+      target_type: 'device_import',
+      before: {},
+      after: { format: 'csv', rows: 3, created: 2, updated: 0, unchanged: 0, error_count: 1 },
+    });
     const admin = await rt.adminToken();
     const byAdmin = hwid('by-admin');
     await api.as(admin, a.domain).created({ hwid: byAdmin });
@@ -356,7 +380,9 @@ describe('devices', () => {
   });
 
   it('is described in /openapi.json under the Devices tag with its scopes', async () => {
-    const doc = (await rt.http.get('/openapi.json')).json<{ paths: Record<string, Record<string, { tags: string[]; 'x-scope'?: string; requestBody?: { content: Record<string, unknown> } }>> }>();
+    const doc = (await rt.http.get('/openapi.json')).json<{
+      paths: Record<string, Record<string, { tags: string[]; 'x-scope'?: string; requestBody?: { content: Record<string, unknown> } }>>;
+    }>();
     const operations = [
       ['/devices', 'get', 'devices:read'],
       ['/devices', 'post', 'devices:write'],
@@ -370,8 +396,8 @@ describe('devices', () => {
       ['/devices/{hwid}/tags/{tag}', 'put', 'tags:write'],
       ['/devices/{hwid}/tags/{tag}', 'delete', 'tags:write'],
     ] as const;
-    for (const [path, method, scope] of operations) expect({ path, method, ...doc.paths[path]?.[method] }).toMatchObject({ tags: ['Devices'], 'x-scope': scope });
+    for (const [path, method, scope] of operations)
+      expect({ path, method, ...doc.paths[path]?.[method] }).toMatchObject({ tags: ['Devices'], 'x-scope': scope });
     expect(Object.keys(doc.paths['/devices/import'].post.requestBody!.content).sort()).toEqual(['application/json', 'text/csv']);
   });
 });
-

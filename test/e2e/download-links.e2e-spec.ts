@@ -79,16 +79,22 @@ describe('download links', () => {
 
   describe('forged, tampered or garbage links answer 404', () => {
     const cases: [string, () => string][] = [
-      ['a changed signature', () => {
-        const [body, sig] = token.split('.') as [string, string];
-        const flipped = sig[0] === 'A' ? `B${sig.slice(1)}` : `A${sig.slice(1)}`;
-        return `${body}.${flipped}`;
-      }],
-      ['claims changed without re-signing (later expiry)', () => {
-        const claims = claimsOf(token);
-        const body = Buffer.from(JSON.stringify({ ...claims, exp: claims.exp + 3600 })).toString('base64url');
-        return `${body}.${token.split('.')[1]}`;
-      }],
+      [
+        'a changed signature',
+        () => {
+          const [body, sig] = token.split('.') as [string, string];
+          const flipped = sig[0] === 'A' ? `B${sig.slice(1)}` : `A${sig.slice(1)}`;
+          return `${body}.${flipped}`;
+        },
+      ],
+      [
+        'claims changed without re-signing (later expiry)',
+        () => {
+          const claims = claimsOf(token);
+          const body = Buffer.from(JSON.stringify({ ...claims, exp: claims.exp + 3600 })).toString('base64url');
+          return `${body}.${token.split('.')[1]}`;
+        },
+      ],
       ['a link signed with another key', () => new DownloadLinkSigner(`other-${letters(40)}`).sign(claimsOf(token).file as never)],
       ['garbage', () => letters(40)],
       ['two dots', () => `${token}.x`],

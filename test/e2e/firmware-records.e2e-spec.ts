@@ -144,7 +144,15 @@ describe('firmware records', () => {
 
     it('other properties and bad values are 400; fw:write is needed; unknown builds are 404', async () => {
       const build = await createBuild(rt, c.uploader, productLine(), '3.3');
-      for (const body of [{ fw_version: '9' }, { general_release: true }, { status: 'deleted' }, { tags: ['not valid'] }, { tags: 'a' }, { tag_filter_disabled: 'yes' }, []]) {
+      for (const body of [
+        { fw_version: '9' },
+        { general_release: true },
+        { status: 'deleted' },
+        { tags: ['not valid'] },
+        { tags: 'a' },
+        { tag_filter_disabled: 'yes' },
+        [],
+      ]) {
         const reply = await patch(build.id, body);
         expect([JSON.stringify(body), reply.status]).toEqual([JSON.stringify(body), 400]);
       }
@@ -159,7 +167,8 @@ describe('firmware records', () => {
       await patch(build.id, { status: 'withdrawn', tags: ['audit'] });
       const admin = await rt.adminToken();
       const entry = await eventually(
-        async () => (await rt.http.get('/admin/audit', { auth: admin, query: { domain: c.domain, limit: 100 } })).json<{ items: Record<string, unknown>[] }>().items,
+        async () =>
+          (await rt.http.get('/admin/audit', { auth: admin, query: { domain: c.domain, limit: 100 } })).json<{ items: Record<string, unknown>[] }>().items,
         (items) => items.some((e) => e.action === 'firmware.update' && e.target_id === build.id),
       );
       expect(entry.find((e) => e.action === 'firmware.update' && e.target_id === build.id)).toMatchObject({

@@ -90,7 +90,13 @@ describe('firmware uploads', () => {
       const path = `/firmware/${encodeURIComponent(line.hw)}/${encodeURIComponent(line.rev)}/${encodeURIComponent(line.fw)}`;
       const reply = await uploadFirmware(rt, a.uploader, { path, firmware: binaryWith(['3.1, 2026-11-20T10:00:00+02:00, MFI']), acceptJson: true });
       expect(reply.status).toBe(201);
-      expect(reply.json<FirmwareBuild>()).toMatchObject({ hw_name: 'board/x?#%', hw_version: 'rev+1', fw_name: line.fw, fw_type: 'MFI', build_date: '2026-11-20T08:00:00.000Z' });
+      expect(reply.json<FirmwareBuild>()).toMatchObject({
+        hw_name: 'board/x?#%',
+        hw_version: 'rev+1',
+        fw_name: line.fw,
+        fw_type: 'MFI',
+        build_date: '2026-11-20T08:00:00.000Z',
+      });
     });
 
     it('a first segment that is no build id followed by `tags` is still the upload path form', async () => {
@@ -144,7 +150,11 @@ describe('firmware uploads', () => {
     it('concurrent uploads of one identity: one build, the others identical re-uploads or 409', async () => {
       const line = productLine();
       const same = binaryWith(['7.0, 2026-11-20, AFI']);
-      const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => uploadFirmware(rt, a.uploader, { path: byPath(line), firmware: i < 3 ? same : binaryWith(['7.0, 2026-11-20, AFI']), acceptJson: true })));
+      const replies = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          uploadFirmware(rt, a.uploader, { path: byPath(line), firmware: i < 3 ? same : binaryWith(['7.0, 2026-11-20, AFI']), acceptJson: true }),
+        ),
+      );
       const stored = await list(a.readOnly, { hw_name: line.hw });
       expect(stored).toHaveLength(1);
       expect(replies.filter((r) => r.status === 201)).toHaveLength(1);
@@ -157,7 +167,9 @@ describe('firmware uploads', () => {
 
     it('builds of one customer are invisible to another', async () => {
       const line = productLine();
-      const created = (await uploadFirmware(rt, a.uploader, { path: byPath(line), firmware: binaryWith(['1.0, 2026-11-20, AFI']), acceptJson: true })).json<FirmwareBuild>();
+      const created = (
+        await uploadFirmware(rt, a.uploader, { path: byPath(line), firmware: binaryWith(['1.0, 2026-11-20, AFI']), acceptJson: true })
+      ).json<FirmwareBuild>();
       expect((await rt.http.get(`/firmware/${created.id}`, { auth: b.readOnly })).status).toBe(404);
       expect(await list(b.readOnly, { hw_name: line.hw })).toEqual([]);
       // the same identity is free in the other customer
@@ -170,7 +182,11 @@ describe('firmware uploads', () => {
       const line = productLine();
       const reply = await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { hw_name: 'other' }, firmware: binaryWith(['1.0, 2026-11-20, AFI']) });
       expectTextError(reply, 400, 'Bad Request', `hw_name differs between the path (${line.hw}) and the query (other)`);
-      const agree = await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { hw_name: line.hw, fw_name: line.fw }, firmware: binaryWith(['1.0, 2026-11-20, AFI']) });
+      const agree = await uploadFirmware(rt, a.uploader, {
+        path: byPath(line),
+        query: { hw_name: line.hw, fw_name: line.fw },
+        firmware: binaryWith(['1.0, 2026-11-20, AFI']),
+      });
       expect(agree.status).toBe(200);
     });
 
@@ -186,7 +202,12 @@ describe('firmware uploads', () => {
     it('query values that agree with the what string are accepted; contradicting ones are 422', async () => {
       const line = productLine();
       const firmware = binaryWith(['8.1, 2026-11-20T10:00:00Z, EFI']);
-      const ok = await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { fw_version: '8.1', fw_type: 'EFI', build_date: '2026-11-20T11:00:00+01:00' }, firmware, acceptJson: true });
+      const ok = await uploadFirmware(rt, a.uploader, {
+        path: byPath(line),
+        query: { fw_version: '8.1', fw_type: 'EFI', build_date: '2026-11-20T11:00:00+01:00' },
+        firmware,
+        acceptJson: true,
+      });
       expect(ok.status).toBe(201);
       for (const [query, message] of [
         [{ fw_version: '8.2' }, 'fw_version 8.2 contradicts the what string (8.1)'],
@@ -200,7 +221,12 @@ describe('firmware uploads', () => {
     it('no what string: fw_version from the query (422 without), fw_type AFI and build_date now by default', async () => {
       const line = productLine();
       const plain = noise(3000);
-      expectTextError(await uploadFirmware(rt, a.uploader, { path: byPath(line), firmware: plain }), 422, 'Unprocessable Entity', /no what string .* fw_version is missing/);
+      expectTextError(
+        await uploadFirmware(rt, a.uploader, { path: byPath(line), firmware: plain }),
+        422,
+        'Unprocessable Entity',
+        /no what string .* fw_version is missing/,
+      );
       const before = Date.now();
       const reply = await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { fw_version: '0.9-rc1' }, firmware: plain, acceptJson: true });
       expect(reply.status).toBe(201);
@@ -218,10 +244,30 @@ describe('firmware uploads', () => {
 
     it('bad query values are 400', async () => {
       const line = productLine();
-      expectTextError(await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { fw_type: 'XFI' }, firmware: noise(10) }), 400, 'Bad Request', 'fw_type must be AFI, EFI or MFI');
-      expectTextError(await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { build_date: 'yesterday' }, firmware: noise(10) }), 400, 'Bad Request', 'build_date must be an RFC 3339 timestamp');
-      expectTextError(await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { what_index: '-1' }, firmware: noise(10) }), 400, 'Bad Request', 'what_index must be a non-negative integer');
-      expectTextError(await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { general_release: 'maybe' }, firmware: noise(10) }), 400, 'Bad Request', 'general_release must be true or false');
+      expectTextError(
+        await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { fw_type: 'XFI' }, firmware: noise(10) }),
+        400,
+        'Bad Request',
+        'fw_type must be AFI, EFI or MFI',
+      );
+      expectTextError(
+        await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { build_date: 'yesterday' }, firmware: noise(10) }),
+        400,
+        'Bad Request',
+        'build_date must be an RFC 3339 timestamp',
+      );
+      expectTextError(
+        await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { what_index: '-1' }, firmware: noise(10) }),
+        400,
+        'Bad Request',
+        'what_index must be a non-negative integer',
+      );
+      expectTextError(
+        await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { general_release: 'maybe' }, firmware: noise(10) }),
+        400,
+        'Bad Request',
+        'general_release must be true or false',
+      );
     });
   });
 
@@ -234,7 +280,12 @@ describe('firmware uploads', () => {
       expect(second.json<FirmwareBuild>()).toMatchObject({ fw_version: '4.0.2', fw_type: 'EFI', what_string: '4.0.2, 2026-11-21T10:00:00Z, EFI' });
       const first = await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { what_index: 1 }, firmware, acceptJson: true });
       expect(first.json<FirmwareBuild>()).toMatchObject({ fw_version: '4.0.1', fw_type: 'AFI' });
-      expectTextError(await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { what_index: 3 }, firmware }), 422, 'Unprocessable Entity', 'what_index 3 is out of range: the binary has 3 what strings');
+      expectTextError(
+        await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { what_index: 3 }, firmware }),
+        422,
+        'Unprocessable Entity',
+        'what_index 3 is out of range: the binary has 3 what strings',
+      );
       expectTextError(
         await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { what_index: 0, fw_version: '1' }, firmware: noise(100) }),
         422,
@@ -263,8 +314,23 @@ describe('firmware uploads', () => {
       const result = reply.json();
       expect(result).toMatchObject({ size_bytes: firmware.length, sha256: sha256(firmware), total: 3 });
       expect(result.what_strings).toEqual([
-        { index: 0, offset: 64, text: '1.2.3, 2026-11-20T10:00:00Z, AFI', fw_version: '1.2.3', build_date: '2026-11-20T10:00:00.000Z', fw_type: 'AFI', error: null },
-        expect.objectContaining({ index: 1, text: 'not a version string', fw_version: null, build_date: null, fw_type: null, error: expect.stringContaining('comma-separated') }),
+        {
+          index: 0,
+          offset: 64,
+          text: '1.2.3, 2026-11-20T10:00:00Z, AFI',
+          fw_version: '1.2.3',
+          build_date: '2026-11-20T10:00:00.000Z',
+          fw_type: 'AFI',
+          error: null,
+        },
+        expect.objectContaining({
+          index: 1,
+          text: 'not a version string',
+          fw_version: null,
+          build_date: null,
+          fw_type: null,
+          error: expect.stringContaining('comma-separated'),
+        }),
         expect.objectContaining({ index: 2, text: '2.0, 2026-02-30, AFI', fw_version: null, error: expect.stringContaining('build_date') }),
       ]);
       expect(await list(a.readOnly)).toEqual(before);
@@ -280,19 +346,34 @@ describe('firmware uploads', () => {
       const line = productLine();
       const firmware = binaryWith(['1.0, 2026-11-20, AFI']);
       const noFirmware = multipart([{ name: 'notes', data: 'n', filename: 'n.txt' }]);
-      expectTextError(await rt.http.put(byPath(line), { auth: a.uploader, body: noFirmware.body, headers: { 'content-type': noFirmware.contentType } }), 400, 'Bad Request', 'multipart part firmware is required');
+      expectTextError(
+        await rt.http.put(byPath(line), { auth: a.uploader, body: noFirmware.body, headers: { 'content-type': noFirmware.contentType } }),
+        400,
+        'Bad Request',
+        'multipart part firmware is required',
+      );
       const twice = multipart([
         { name: 'firmware', data: firmware, filename: 'a.bin' },
         { name: 'firmware', data: firmware, filename: 'b.bin' },
       ]);
-      expectTextError(await rt.http.put(byPath(line), { auth: a.uploader, body: twice.body, headers: { 'content-type': twice.contentType } }), 400, 'Bad Request', 'multipart part firmware appears more than once');
+      expectTextError(
+        await rt.http.put(byPath(line), { auth: a.uploader, body: twice.body, headers: { 'content-type': twice.contentType } }),
+        400,
+        'Bad Request',
+        'multipart part firmware appears more than once',
+      );
       const withField = multipart([
         { name: 'comment', data: 'ignored' },
         { name: 'firmware', data: firmware, filename: 'fw.bin' },
         { name: 'extra', data: noise(1000), filename: 'x.bin' },
         { name: 'notes', data: 'Fixed the bootloader.\nÄnderungen: keine.' },
       ]);
-      const reply = await rt.http.put(byPath(line), { auth: a.uploader, body: withField.body, headers: { 'content-type': withField.contentType }, acceptJson: true });
+      const reply = await rt.http.put(byPath(line), {
+        auth: a.uploader,
+        body: withField.body,
+        headers: { 'content-type': withField.contentType },
+        acceptJson: true,
+      });
       expect(reply.status).toBe(201);
       const build = reply.json<FirmwareBuild>();
       const notes = Buffer.from('Fixed the bootloader.\nÄnderungen: keine.', 'utf8');
@@ -301,8 +382,17 @@ describe('firmware uploads', () => {
 
     it('a body that is not multipart/form-data is 415; a broken one is 400', async () => {
       const line = productLine();
-      expectTextError(await rt.http.put(byPath(line), { auth: a.uploader, body: 'raw', headers: { 'content-type': 'application/octet-stream' } }), 415, 'Unsupported Media Type', 'body must be multipart/form-data');
-      const broken = await rt.http.put(byPath(line), { auth: a.uploader, body: '--x\r\nContent-Disposition: form-data; name="firmware"; filename="a"\r\n\r\nabc', headers: { 'content-type': 'multipart/form-data; boundary=x' } });
+      expectTextError(
+        await rt.http.put(byPath(line), { auth: a.uploader, body: 'raw', headers: { 'content-type': 'application/octet-stream' } }),
+        415,
+        'Unsupported Media Type',
+        'body must be multipart/form-data',
+      );
+      const broken = await rt.http.put(byPath(line), {
+        auth: a.uploader,
+        body: '--x\r\nContent-Disposition: form-data; name="firmware"; filename="a"\r\n\r\nabc',
+        headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      });
       expect(broken.status).toBe(400);
     });
 
@@ -330,7 +420,11 @@ describe('firmware uploads', () => {
         chunks: body(FIRMWARE_MAX_BYTES + 512 * 1024, 'firmware'),
       });
       expectTextError(reply, 413, 'Payload Too Large', `firmware larger than the limit of ${FIRMWARE_MAX_BYTES} bytes`);
-      const notes = await uploadFirmware(rt, a.uploader, { path: byPath(line), firmware: binaryWith(['1.0, 2026-11-20, AFI']), notes: Buffer.alloc(1024 * 1024 + 1, 'n') });
+      const notes = await uploadFirmware(rt, a.uploader, {
+        path: byPath(line),
+        firmware: binaryWith(['1.0, 2026-11-20, AFI']),
+        notes: Buffer.alloc(1024 * 1024 + 1, 'n'),
+      });
       expectTextError(notes, 413, 'Payload Too Large', `notes larger than the limit of ${1024 * 1024} bytes`);
       const parse = await streamingRequest('POST', `${rt.baseUrl}/firmware/parse`, {
         headers: { authorization: `Bearer ${a.readOnly}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
@@ -360,7 +454,12 @@ describe('firmware uploads', () => {
 
     it('an administrator uploads for a customer with customer=', async () => {
       const line = productLine();
-      const reply = await uploadFirmware(rt, await rt.adminToken(), { path: byPath(line), query: { customer: a.domain }, firmware: binaryWith(['1.0, 2026-11-20, AFI']), acceptJson: true });
+      const reply = await uploadFirmware(rt, await rt.adminToken(), {
+        path: byPath(line),
+        query: { customer: a.domain },
+        firmware: binaryWith(['1.0, 2026-11-20, AFI']),
+        acceptJson: true,
+      });
       expect(reply.status).toBe(201);
       expect(await list(a.readOnly, { hw_name: line.hw })).toHaveLength(1);
     });
@@ -370,7 +469,9 @@ describe('firmware uploads', () => {
     it('binary and notes: 302 to 5-minute /dl links with the right bytes and types; downloads are counted', async () => {
       const line = productLine();
       const firmware = binaryWith(['1.0, 2026-11-20, AFI'], { noise: 5000 });
-      const created = (await uploadFirmware(rt, a.uploader, { path: byPath(line), firmware, notes: 'Release notes ✓', acceptJson: true })).json<FirmwareBuild>();
+      const created = (
+        await uploadFirmware(rt, a.uploader, { path: byPath(line), firmware, notes: 'Release notes ✓', acceptJson: true })
+      ).json<FirmwareBuild>();
       const redirect = await rt.http.get(`/firmware/${created.id}/binary`, { auth: a.readOnly });
       expect(redirect.status).toBe(302);
       expect(redirect.header('location')).toMatch(new RegExp(`^${rt.baseUrl}/dl/`));
@@ -391,7 +492,9 @@ describe('firmware uploads', () => {
     });
 
     it('notes of a build without notes, and unknown builds, are 404', async () => {
-      const created = (await uploadFirmware(rt, a.uploader, { path: byPath(productLine()), firmware: binaryWith(['1.0, 2026-11-20, AFI']), acceptJson: true })).json<FirmwareBuild>();
+      const created = (
+        await uploadFirmware(rt, a.uploader, { path: byPath(productLine()), firmware: binaryWith(['1.0, 2026-11-20, AFI']), acceptJson: true })
+      ).json<FirmwareBuild>();
       const notes = await rt.http.get(`/firmware/${created.id}/notes`, { auth: a.readOnly });
       expect(notes.status).toBe(404);
       expect(notes.json().detail).toBe('this build has no release notes');

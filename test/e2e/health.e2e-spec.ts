@@ -48,10 +48,20 @@ describe('health, status, metrics and /openapi.json', () => {
     const body = reply.json<{ days: { day: string; samples: number; ok: number; degraded: number; down: number; uptime_ratio: number | null }[] }>();
     expect(body.days).toHaveLength(7);
     expect(body.days[0].day).toBe(new Date().toISOString().slice(0, 10));
-    const sorted = [...body.days].map((d) => d.day).sort().reverse();
+    const sorted = [...body.days]
+      .map((d) => d.day)
+      .sort()
+      .reverse();
     expect(body.days.map((d) => d.day)).toEqual(sorted);
     for (const day of body.days) {
-      expect(day).toEqual({ day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), samples: expect.any(Number), ok: expect.any(Number), degraded: expect.any(Number), down: expect.any(Number), uptime_ratio: day.samples ? expect.any(Number) : null });
+      expect(day).toEqual({
+        day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+        samples: expect.any(Number),
+        ok: expect.any(Number),
+        degraded: expect.any(Number),
+        down: expect.any(Number),
+        uptime_ratio: day.samples ? expect.any(Number) : null,
+      });
     }
   });
 
@@ -59,7 +69,13 @@ describe('health, status, metrics and /openapi.json', () => {
     const reply = await rt.http.get('/health/history', { query: { days } });
     expect(reply.status).toBe(400);
     expect(reply.contentType).toMatch(/^application\/problem\+json/);
-    expect(reply.json()).toMatchObject({ type: 'about:blank', title: 'Bad Request', status: 400, detail: 'days must be an integer from 1 to 400', instance: '/health/history' });
+    expect(reply.json()).toMatchObject({
+      type: 'about:blank',
+      title: 'Bad Request',
+      status: 400,
+      detail: 'days must be an integer from 1 to 400',
+      instance: '/health/history',
+    });
   });
 
   describe('/metrics', () => {

@@ -366,7 +366,11 @@ describe('log data', () => {
 
       const first = await rt.http.follow(link);
       expect(first.reply.body.equals(bytes)).toBe(true);
-      const afterOne = await eventually(() => metaOf(a.readOnly, fresh), (m) => m.download_count >= 1, { timeoutMs: 10_000 });
+      const afterOne = await eventually(
+        () => metaOf(a.readOnly, fresh),
+        (m) => m.download_count >= 1,
+        { timeoutMs: 10_000 },
+      );
       await sleep(500); // a late count of the HEADs would show now
       const settled = await metaOf(a.readOnly, fresh);
       expect(settled.download_count).toBe(1);
@@ -376,7 +380,11 @@ describe('log data', () => {
       expect(settled).toMatchObject({ name: fresh, sha256: initial.sha256, uploaded_at: initial.uploaded_at });
 
       await rt.http.follow(link);
-      const afterTwo = await eventually(() => metaOf(a.readOnly, fresh), (m) => m.download_count >= 2, { timeoutMs: 10_000 });
+      const afterTwo = await eventually(
+        () => metaOf(a.readOnly, fresh),
+        (m) => m.download_count >= 2,
+        { timeoutMs: 10_000 },
+      );
       expect(afterTwo.download_count).toBe(2);
     });
   });
@@ -558,7 +566,12 @@ describe('log data', () => {
     it('a non-administrator naming another customer gets 404 customer not found', async () => {
       expectProblem(await meta(b.full, name, { customer: a.domain }), 404, 'Not Found', 'customer not found', `/logdata/${name}/meta`);
       expectTextError(await rt.http.get(`/logdata/${name}`, { auth: b.full, query: { customer: a.domain } }), 404, 'Not Found', 'customer not found');
-      expectTextError(await rt.http.put(`/logdata/${randomLogName()}`, { auth: b.full, query: { customer: a.domain }, body: Buffer.from('x') }), 404, 'Not Found', 'customer not found');
+      expectTextError(
+        await rt.http.put(`/logdata/${randomLogName()}`, { auth: b.full, query: { customer: a.domain }, body: Buffer.from('x') }),
+        404,
+        'Not Found',
+        'customer not found',
+      );
       // Naming one's own customer is fine.
       expect((await meta(a.readOnly, name, { customer: a.domain })).status).toBe(200);
     });

@@ -37,12 +37,19 @@ describe('members', () => {
 
   const invite = async (email: string, role: string, by: Session | string = a.owner, customer?: string): Promise<MemberBody> =>
     expectStatus(await rt.http.post('/members', { auth: by, json: { email, role }, query: customer ? { customer } : {} }), 201).json<MemberBody>();
-  const members = async (by: Session | string = a.owner): Promise<MemberBody[]> => expectStatus(await rt.http.get('/members', { auth: by }), 200).json<{ items: MemberBody[] }>().items;
+  const members = async (by: Session | string = a.owner): Promise<MemberBody[]> =>
+    expectStatus(await rt.http.get('/members', { auth: by }), 200).json<{ items: MemberBody[] }>().items;
 
   describe('GET and POST /members', () => {
     it('lists the members with their role and state', async () => {
       const items = await members();
-      expect(items).toContainEqual({ email: a.ownerEmail, role: 'owner', disabled: false, created_at: expect.stringMatching(RFC3339), last_login_at: expect.stringMatching(RFC3339) });
+      expect(items).toContainEqual({
+        email: a.ownerEmail,
+        role: 'owner',
+        disabled: false,
+        created_at: expect.stringMatching(RFC3339),
+        last_login_at: expect.stringMatching(RFC3339),
+      });
     });
 
     it('invites by email with a role: 201 member, invitation mail, and the person can log in with that role', async () => {
@@ -66,7 +73,11 @@ describe('members', () => {
       await invite(email, 'viewer');
       expectProblem(await rt.http.post('/members', { auth: a.owner, json: { email, role: 'owner' } }), 409, 'already a member of this customer');
       expectProblem(await rt.http.post('/members', { auth: a.owner, json: { email: 'nope', role: 'viewer' } }), 400, 'email must be a valid email address');
-      expectProblem(await rt.http.post('/members', { auth: a.owner, json: { email: randomPerson(), role: 'admin' } }), 400, 'role must be one of viewer, editor, owner');
+      expectProblem(
+        await rt.http.post('/members', { auth: a.owner, json: { email: randomPerson(), role: 'admin' } }),
+        400,
+        'role must be one of viewer, editor, owner',
+      );
     });
   });
 
@@ -118,7 +129,9 @@ describe('members', () => {
       expect((await rt.http.get('/admin/users', { auth: readOnly })).status).toBe(200);
       expect((await rt.http.get('/logdata', { auth: readOnly, query: { customer: a.domain } })).status).toBe(200);
       expectProblem(await rt.http.post('/admin/customers', { auth: readOnly, json: { domain: `x-${letters(8)}.test` } }), 403, 'missing scope admin');
-      expect((await rt.http.put(`/logdata/${randomLogName()}`, { auth: readOnly, query: { customer: a.domain }, body: 'x', acceptJson: true })).status).toBe(403);
+      expect((await rt.http.put(`/logdata/${randomLogName()}`, { auth: readOnly, query: { customer: a.domain }, body: 'x', acceptJson: true })).status).toBe(
+        403,
+      );
       expectProblem(await rt.http.post('/tokens', { auth: readOnly, json: { name: 'x', bundle: 'admin' } }), 403, 'bundle exceeds your scopes');
       expectProblem(await rt.http.get('/members', { auth: readOnly, query: { customer: a.domain } }), 403, 'missing scope members:manage');
 
@@ -140,10 +153,18 @@ describe('members', () => {
 
       const reply = expectStatus(await rt.http.patch(`/members/${email}`, { auth: a.owner, json: { role: 'viewer' } }), 200);
       expect(reply.json()).toMatchObject({ email, role: 'viewer' });
-      const me = await eventually(async () => (await rt.http.get('/auth/me', { auth: session })).json<IdentityBody>(), (m) => m.role === 'viewer' && !m.scopes.includes('fw:write'), { timeoutMs: 30_000 });
+      const me = await eventually(
+        async () => (await rt.http.get('/auth/me', { auth: session })).json<IdentityBody>(),
+        (m) => m.role === 'viewer' && !m.scopes.includes('fw:write'),
+        { timeoutMs: 30_000 },
+      );
       expect(sorted(me.scopes)).toEqual(sorted(READ));
       // The token keeps its record but never more than its person: writes stop, reads go on.
-      const write = await eventually(() => rt.http.put(`/logdata/${randomLogName()}`, { auth: token.token, body: 'x' }), (r) => r.status === 403, { timeoutMs: 30_000 });
+      const write = await eventually(
+        () => rt.http.put(`/logdata/${randomLogName()}`, { auth: token.token, body: 'x' }),
+        (r) => r.status === 403,
+        { timeoutMs: 30_000 },
+      );
       expect(write.text).toContain('missing scope logdata:write');
       expect((await rt.http.get('/logdata', { auth: token.token })).status).toBe(200);
       expectProblem(await rt.http.post('/tokens', { auth: session, json: { name: 'x', bundle: 'uploader' } }), 403, 'bundle exceeds your scopes');
@@ -183,10 +204,16 @@ describe('members', () => {
 
       expect((await rt.http.delete(`/members/${email}`, { auth: a.owner })).status).toBe(204);
       expect((await members()).map((m) => m.email)).not.toContain(email);
-      const gone = await eventually(() => rt.http.get('/auth/me', { auth: onA }), (r) => r.status === 401, { timeoutMs: 30_000 });
+      const gone = await eventually(
+        () => rt.http.get('/auth/me', { auth: onA }),
+        (r) => r.status === 401,
+        { timeoutMs: 30_000 },
+      );
       expect(gone.status).toBe(401);
       expectProblem(await rt.http.get('/logdata', { auth: tokenA.token }), 401, 'token revoked, expired or unknown');
-      const record = (await rt.http.get('/tokens', { auth: a.owner })).json<{ items: Array<{ id: string; status: string }> }>().items.find((t) => t.id === tokenA.id);
+      const record = (await rt.http.get('/tokens', { auth: a.owner }))
+        .json<{ items: Array<{ id: string; status: string }> }>()
+        .items.find((t) => t.id === tokenA.id);
       expect(record?.status).toBe('revoked');
 
       expect((await rt.http.get('/auth/me', { auth: onB })).json<IdentityBody>()).toMatchObject({ customer: b.domain, email });

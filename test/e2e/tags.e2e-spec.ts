@@ -21,7 +21,8 @@ describe('tags API', () => {
     return reply.json<{ items: TagCount[] }>().items;
   };
   const buildTags = async (id: string) => (await rt.http.get(`/firmware/${id}`, { auth: c.readOnly })).json<FirmwareBuild>().tags;
-  const deviceTags = async (hwid: string) => (await rt.http.get(`/devices/${encodeURIComponent(hwid)}/tags`, { auth: c.readOnly })).json<{ tags: string[] }>().tags;
+  const deviceTags = async (hwid: string) =>
+    (await rt.http.get(`/devices/${encodeURIComponent(hwid)}/tags`, { auth: c.readOnly })).json<{ tags: string[] }>().tags;
 
   beforeAll(async () => {
     rt = await startRuntime();
@@ -78,7 +79,8 @@ describe('tags API', () => {
     await createBuild(rt, c.uploader, line, '3.0', { tags: [tag] });
     const hwid = `upd-${letters(6)}`;
     await createDevice(rt, c.full, hwid, [tag]);
-    const offered = async () => (await rt.http.get(updateCheckPath(c.domain, line, '1', hwid), { localAddress: clientAddress() })).json<UpdateItem[]>().map((i) => i.fw_version);
+    const offered = async () =>
+      (await rt.http.get(updateCheckPath(c.domain, line, '1', hwid), { localAddress: clientAddress() })).json<UpdateItem[]>().map((i) => i.fw_version);
     expect(await offered()).toEqual(['3.0']);
     expect((await rt.http.post(`/tags/${tag}/rename`, { auth: c.full, json: { to: `${tag}-2` } })).status).toBe(200);
     expect(await eventually(offered, (v) => v.length === 1)).toEqual(['3.0']);
@@ -120,6 +122,10 @@ describe('tags API', () => {
       async () => (await rt.http.get('/admin/audit', { auth: admin, query: { domain: c.domain } })).json<{ items: Record<string, unknown>[] }>().items,
       (list) => list.some((e) => e.action === 'tag.rename' && e.target_id === tag),
     );
-    expect(items.find((e) => e.action === 'tag.rename' && e.target_id === tag)).toMatchObject({ before: { tag }, after: { tag: `${tag}-b` }, actor: `token:${c.tokens.full.id}` });
+    expect(items.find((e) => e.action === 'tag.rename' && e.target_id === tag)).toMatchObject({
+      before: { tag },
+      after: { tag: `${tag}-b` },
+      actor: `token:${c.tokens.full.id}`,
+    });
   });
 });

@@ -14,13 +14,22 @@ describe('update check', () => {
   const builds: Record<string, FirmwareBuild & { binary: Buffer }> = {};
   const reserved = `dev/1?x#y%z&w=v+${letters(4)}`;
 
-  const check = (path: string, options: { headers?: Record<string, string>; query?: Record<string, string>; acceptJson?: boolean; localAddress?: string } = {}) =>
-    rt.http.get(path, { localAddress: options.localAddress ?? clientAddress(), headers: options.headers, query: options.query, acceptJson: options.acceptJson });
+  const check = (
+    path: string,
+    options: { headers?: Record<string, string>; query?: Record<string, string>; acceptJson?: boolean; localAddress?: string } = {},
+  ) =>
+    rt.http.get(path, {
+      localAddress: options.localAddress ?? clientAddress(),
+      headers: options.headers,
+      query: options.query,
+      acceptJson: options.acceptJson,
+    });
   const versionsOf = (reply: HttpReply) => {
     expect(reply.status).toBe(200);
     return reply.json<UpdateItem[]>().map((item) => `${item.fw_version}/${item.fw_type}`);
   };
-  const offered = async (fwVersion: string, hwid?: string, query: Record<string, string> = {}) => versionsOf(await check(updateCheckPath(c.domain, line, fwVersion, hwid), { query }));
+  const offered = async (fwVersion: string, hwid?: string, query: Record<string, string> = {}) =>
+    versionsOf(await check(updateCheckPath(c.domain, line, fwVersion, hwid), { query }));
 
   beforeAll(async () => {
     rt = await startRuntime();
@@ -92,9 +101,19 @@ describe('update check', () => {
       await createDevice(rt, c.full, hwid, []);
       expect(await offered('1.0', hwid)).toEqual(['1.1/AFI', '1.3/AFI']);
       expect((await rt.http.put(`/devices/${hwid}/tags/beta`, { auth: c.full })).status).toBe(204);
-      expect(await eventually(() => offered('1.0', hwid), (v) => v.length === 4)).toEqual(['1.1-rc1/AFI', '1.1/AFI', '1.2/AFI', '1.3/AFI']);
+      expect(
+        await eventually(
+          () => offered('1.0', hwid),
+          (v) => v.length === 4,
+        ),
+      ).toEqual(['1.1-rc1/AFI', '1.1/AFI', '1.2/AFI', '1.3/AFI']);
       expect((await rt.http.post(`/devices/${hwid}/withdraw`, { auth: c.full })).status).toBe(200);
-      expect(await eventually(() => offered('1.0', hwid), (v) => v.length === 1)).toEqual(['1.1/AFI']);
+      expect(
+        await eventually(
+          () => offered('1.0', hwid),
+          (v) => v.length === 1,
+        ),
+      ).toEqual(['1.1/AFI']);
     });
 
     it('build changes are seen at once: withdrawn, reactivated, tagged, made tag_filter_disabled', async () => {
@@ -194,7 +213,11 @@ describe('update check', () => {
       await createDevice(rt, c.full, hwid, []);
       await check(updateCheckPath(c.domain, line, '1.0.7', hwid));
       const device = await eventually(
-        async () => (await rt.http.get(`/devices/${encodeURIComponent(hwid)}`, { auth: c.readOnly })).json<{ last_seen_at: string | null; last_fw_version: string | null }>(),
+        async () =>
+          (await rt.http.get(`/devices/${encodeURIComponent(hwid)}`, { auth: c.readOnly })).json<{
+            last_seen_at: string | null;
+            last_fw_version: string | null;
+          }>(),
         (d) => d.last_seen_at !== null,
         { timeoutMs: 20_000, intervalMs: 500 },
       );
@@ -222,9 +245,25 @@ describe('update check', () => {
       expect((await check(path)).status).toBe(200);
       const admin = await rt.adminToken();
       expect((await rt.http.request('PATCH', `/admin/customers/${s.domain}`, { auth: admin, json: { status: 'suspended' } })).status).toBe(200);
-      expect((await eventually(() => check(path), (r) => r.status === 404, { timeoutMs: 40_000, intervalMs: 500 })).status).toBe(404);
+      expect(
+        (
+          await eventually(
+            () => check(path),
+            (r) => r.status === 404,
+            { timeoutMs: 40_000, intervalMs: 500 },
+          )
+        ).status,
+      ).toBe(404);
       expect((await rt.http.request('PATCH', `/admin/customers/${s.domain}`, { auth: admin, json: { status: 'active' } })).status).toBe(200);
-      expect((await eventually(() => check(path), (r) => r.status === 200, { timeoutMs: 40_000, intervalMs: 500 })).json()).toHaveLength(1);
+      expect(
+        (
+          await eventually(
+            () => check(path),
+            (r) => r.status === 200,
+            { timeoutMs: 40_000, intervalMs: 500 },
+          )
+        ).json(),
+      ).toHaveLength(1);
     });
 
     it('400 for bad parameters', async () => {

@@ -2,7 +2,17 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { type AuditEntryInput, IdentityMessages, type SecurityEventInput, ServiceError } from '@app/contracts';
-import { closeDatabases, configureLogging, JobQueue, MAIL_JOB, MAIL_QUEUE, type MailMessage, MessageBus, openAppDatabase, revertLastMigration } from '@app/infra';
+import {
+  closeDatabases,
+  configureLogging,
+  JobQueue,
+  MAIL_JOB,
+  MAIL_QUEUE,
+  type MailMessage,
+  MessageBus,
+  openAppDatabase,
+  revertLastMigration,
+} from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 import { DataSource } from 'typeorm';
 import { ADMIN_CONTROLLERS, ADMIN_DATABASE, ADMIN_PROVIDERS } from '../../apps/admin/src/admin.module.js';
@@ -57,27 +67,71 @@ afterAll(async () => {
   await throwaway?.dispose();
 });
 
-const call = <Q, P = Record<string, never>>(query: Q, params?: P, actor = 'user:admin-1') => ({ ctx: { actor, auditActor: `admin:${actor}` } as never, params: (params ?? {}) as P, query, body: undefined });
+const call = <Q, P = Record<string, never>>(query: Q, params?: P, actor = 'user:admin-1') => ({
+  ctx: { actor, auditActor: `admin:${actor}` } as never,
+  params: (params ?? {}) as P,
+  query,
+  body: undefined,
+});
 
 function audit(overrides: Partial<AuditEntryInput> = {}): AuditEntryInput {
-  return { ts: now.toISOString(), domain: 'acme.example', actor: 'user:u-1', action: 'token.create', target_type: 'token', target_id: 't-1', before: null, after: { name: 'ci' }, ...overrides };
+  return {
+    ts: now.toISOString(),
+    domain: 'acme.example',
+    actor: 'user:u-1',
+    action: 'token.create',
+    target_type: 'token',
+    target_id: 't-1',
+    before: null,
+    after: { name: 'ci' },
+    ...overrides,
+  };
 }
 
 function event(overrides: Partial<SecurityEventInput> = {}): SecurityEventInput {
-  return { ts: now.toISOString(), kind: 'admin_login', severity: 'info', ip: '192.0.2.1', domain: 'operator.example', detail: { email: 'root@operator.example' }, ...overrides };
+  return {
+    ts: now.toISOString(),
+    kind: 'admin_login',
+    severity: 'info',
+    ip: '192.0.2.1',
+    domain: 'operator.example',
+    detail: { email: 'root@operator.example' },
+    ...overrides,
+  };
 }
 
 describe('audit log', () => {
   it('stores every entry with before and after; lists newest first, by domain, up to the limit', async () => {
     await controller.auditEvent(audit({ ts: '2026-11-21T09:00:00.000Z', target_id: 'old' }));
-    await controller.auditEvent(audit({ ts: '2026-11-21T09:30:00.000Z', target_id: 'new', before: { role: 'editor' }, after: { role: 'viewer' }, action: 'member.update' }));
+    await controller.auditEvent(
+      audit({ ts: '2026-11-21T09:30:00.000Z', target_id: 'new', before: { role: 'editor' }, after: { role: 'viewer' }, action: 'member.update' }),
+    );
     await controller.auditEvent(audit({ ts: '2026-11-21T09:45:00.000Z', domain: 'other.example', target_id: 'elsewhere' }));
     await controller.auditEvent(audit({ ts: 'not a time' }));
-    await controller.auditEvent(audit({ domain: null, actor: 'admin:user:x', action: 'user.update', target_type: 'user', target_id: 'a@b.example', before: { disabled: false }, after: { disabled: true } }));
+    await controller.auditEvent(
+      audit({
+        domain: null,
+        actor: 'admin:user:x',
+        action: 'user.update',
+        target_type: 'user',
+        target_id: 'a@b.example',
+        before: { disabled: false },
+        after: { disabled: true },
+      }),
+    );
 
     const acme = (await controller.listAudit(call({ domain: 'acme.example', limit: 100 }))).items;
     expect(acme.map((e) => e.target_id)).toEqual(['new', 'old']);
-    expect(acme[0]).toEqual({ ts: '2026-11-21T09:30:00.000Z', domain: 'acme.example', actor: 'user:u-1', action: 'member.update', target_type: 'token', target_id: 'new', before: { role: 'editor' }, after: { role: 'viewer' } });
+    expect(acme[0]).toEqual({
+      ts: '2026-11-21T09:30:00.000Z',
+      domain: 'acme.example',
+      actor: 'user:u-1',
+      action: 'member.update',
+      target_type: 'token',
+      target_id: 'new',
+      before: { role: 'editor' },
+      after: { role: 'viewer' },
+    });
     expect(acme[1].before).toEqual({});
     const all = (await controller.listAudit(call({ limit: 2 }))).items;
     expect(all).toHaveLength(2);
@@ -171,7 +225,9 @@ describe('migrations', () => {
     const indexes = async () => {
       const check = await openAppDatabase(throwaway.config, { ...ADMIN_DATABASE, migrate: false });
       try {
-        const [row] = (await check.query(`SELECT to_regclass('admin.request_log_ts_brin')::text AS brin, to_regclass('admin.request_log_ts_idx')::text AS btree`)) as [Record<string, string | null>];
+        const [row] = (await check.query(
+          `SELECT to_regclass('admin.request_log_ts_brin')::text AS brin, to_regclass('admin.request_log_ts_idx')::text AS btree`,
+        )) as [Record<string, string | null>];
         return row;
       } finally {
         await check.destroy();
@@ -183,9 +239,9 @@ describe('migrations', () => {
     expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('AdminAuditSecurity1763800000000');
     const check = await openAppDatabase(throwaway.config, { ...ADMIN_DATABASE, migrate: false });
     try {
-      const [row] = (await check.query(`SELECT to_regclass('admin.audit_log')::text AS audit, to_regclass('admin.security_event')::text AS events, to_regclass('admin.request_log')::text AS log`)) as [
-        Record<string, string | null>,
-      ];
+      const [row] = (await check.query(
+        `SELECT to_regclass('admin.audit_log')::text AS audit, to_regclass('admin.security_event')::text AS events, to_regclass('admin.request_log')::text AS log`,
+      )) as [Record<string, string | null>];
       expect(row).toEqual({ audit: null, events: null, log: 'admin.request_log' });
     } finally {
       await check.destroy();

@@ -66,7 +66,9 @@ describe('request log', () => {
       }),
     );
     await admin.requestLog({ entries });
-    const transactions = (await dataSource.query(`SELECT DISTINCT xmin::text FROM admin.request_log WHERE request_id = ANY($1)`, [entries.map((e) => e.request_id)])) as unknown[];
+    const transactions = (await dataSource.query(`SELECT DISTINCT xmin::text FROM admin.request_log WHERE request_id = ANY($1)`, [
+      entries.map((e) => e.request_id),
+    ])) as unknown[];
     expect(transactions).toHaveLength(1);
 
     const rows = await storedRequestIds(entries.map((e) => e.request_id));

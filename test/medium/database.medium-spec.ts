@@ -89,10 +89,10 @@ function appOptions(schema: string, migrate?: boolean): AppDatabaseOptions & { W
 }
 
 async function tableExists(ds: DataSource, schema: string, table: string): Promise<boolean> {
-  const rows: Array<{ n: string }> = await ds.query(
-    'SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = $1 AND table_name = $2',
-    [schema, table],
-  );
+  const rows: Array<{ n: string }> = await ds.query('SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = $1 AND table_name = $2', [
+    schema,
+    table,
+  ]);
   return toInt(rows[0].n) === 1;
 }
 
@@ -296,7 +296,8 @@ describe.each([
 
       const concurrent = countKey(ds, 'app_main', key);
       const early = await Promise.race([concurrent, sleep(300)]);
-      if (fixture.sharedSession) expect(early).toBe('timeout'); // waits for the session
+      if (fixture.sharedSession)
+        expect(early).toBe('timeout'); // waits for the session
       else expect(early).toBe(0); // runs at once on another connection, without the row
 
       if (outcome === 'rollback') await runner.rollbackTransaction();
@@ -367,7 +368,13 @@ describe.each([
     });
 
     // a duplicate key in the middle: nothing of the batch is stored, with PostgreSQL's error
-    await expect(copyRows(ds, widgets, [['copy-fresh-1', 1, null], ['copy-0', 2, null], ['copy-fresh-2', 3, null]])).rejects.toMatchObject({ code: '23505' });
+    await expect(
+      copyRows(ds, widgets, [
+        ['copy-fresh-1', 1, null],
+        ['copy-0', 2, null],
+        ['copy-fresh-2', 3, null],
+      ]),
+    ).rejects.toMatchObject({ code: '23505' });
     await expect(copyRows(ds, widgets, [['copy-fresh-3', 'not a number', null]])).rejects.toMatchObject({ code: '22P02' });
     expect(await countKey(ds, 'app_main', 'copy-fresh-1')).toBe(0);
     expect(await countKey(ds, 'app_main', 'copy-fresh-3')).toBe(0);

@@ -276,11 +276,19 @@ function parseNeeds(source: string): Needs | null {
 export function codeFacts(): CodeFacts {
   const config = readRepoFile('libs/infra/src/config/config.ts');
   const configVariables = new Set<string>();
-  for (const pattern of [/\b(?:integer|optional|bool|httpUrl)\(env,\s*'([A-Z][A-Z0-9_]*)'/g, /\benv\.([A-Z][A-Z0-9_]*)\b/g, /\benv\[['"]([A-Z][A-Z0-9_]*)['"]\]/g]) {
+  for (const pattern of [
+    /\b(?:integer|optional|bool|httpUrl)\(env,\s*'([A-Z][A-Z0-9_]*)'/g,
+    /\benv\.([A-Z][A-Z0-9_]*)\b/g,
+    /\benv\[['"]([A-Z][A-Z0-9_]*)['"]\]/g,
+  ]) {
     for (const [, name] of config.matchAll(pattern)) configVariables.add(name);
   }
   const port = /integer\(env,\s*'PORT',\s*(\d+)/.exec(config);
-  const pkg = JSON.parse(readRepoFile('package.json')) as { scripts: Record<string, string>; engines: { node: string }; devDependencies: Record<string, string> };
+  const pkg = JSON.parse(readRepoFile('package.json')) as {
+    scripts: Record<string, string>;
+    engines: { node: string };
+    devDependencies: Record<string, string>;
+  };
   const minimum = /MINIMUM_NODE_VERSION = '([\d.]+)'/.exec(readRepoFile('libs/infra/src/runtime/supported-node.ts'))?.[1] ?? '';
   return {
     appNames: APP_NAMES,
@@ -428,12 +436,11 @@ export function checkCompose(compose: Yaml, facts: CodeFacts, file = 'docker-com
       running.add(entry.app);
       if (name !== runsAs(entry)) problems.push(`${where}: runs the ${entry.app} app, so it should be called ${runsAs(entry)}`);
       const migrate = map(map(service.depends_on).migrate);
-      if (text(migrate.condition) !== 'service_completed_successfully') problems.push(`${where}: should depend on migrate (condition service_completed_successfully)`);
+      if (text(migrate.condition) !== 'service_completed_successfully')
+        problems.push(`${where}: should depend on migrate (condition service_completed_successfully)`);
     }
     const rawEnv = service.environment;
-    const env: Record<string, Yaml> = Array.isArray(rawEnv)
-      ? Object.fromEntries(rawEnv.map((item) => String(item).split(/=(.*)/s).slice(0, 2)))
-      : map(rawEnv);
+    const env: Record<string, Yaml> = Array.isArray(rawEnv) ? Object.fromEntries(rawEnv.map((item) => String(item).split(/=(.*)/s).slice(0, 2))) : map(rawEnv);
     const config = checkEnvironment(where, entry, env, facts, problems);
     for (const variable of URL_VARIABLES) {
       const value = text(env[variable]);
@@ -451,7 +458,8 @@ export function checkCompose(compose: Yaml, facts: CodeFacts, file = 'docker-com
     }
     if (entry.app === 'gateway' && config) {
       const published = list(service.ports).map((port) => String(port).split(':').pop());
-      if (!published.includes(String(config.port))) problems.push(`${where}: publishes ${published.join(', ') || 'no port'} but listens on PORT ${config.port}`);
+      if (!published.includes(String(config.port)))
+        problems.push(`${where}: publishes ${published.join(', ') || 'no port'} but listens on PORT ${config.port}`);
     }
   }
   for (const app of facts.appNames) if (!running.has(app)) problems.push(`${file}: no service runs the ${app} app`);
@@ -493,7 +501,8 @@ export function checkKubernetes(files: readonly ManifestFile[], facts: CodeFacts
       const name = text(map(body.metadata).name);
       if (kind === 'Kustomization') {
         const listed = list(body.resources).map(String);
-        for (const resource of listed) if (!files.some((f) => f.file === resource)) problems.push(`kustomization.yaml: lists ${resource}, which does not exist`);
+        for (const resource of listed)
+          if (!files.some((f) => f.file === resource)) problems.push(`kustomization.yaml: lists ${resource}, which does not exist`);
         for (const f of files) if (!NOT_IN_KUSTOMIZATION.has(f.file) && !listed.includes(f.file)) problems.push(`kustomization.yaml: does not list ${f.file}`);
         continue;
       }
@@ -511,7 +520,8 @@ export function checkKubernetes(files: readonly ManifestFile[], facts: CodeFacts
   if (namespaces.length !== 1) problems.push(`k8s: expected one Namespace, found ${namespaces.length}`);
   const namespace = namespaces[0]?.name;
   for (const o of objects) {
-    if (!CLUSTER_SCOPED.has(o.kind) && o.namespace !== namespace) problems.push(`${o.file}: ${o.kind} ${o.name} is in namespace ${o.namespace ?? '(none)'}, not ${namespace}`);
+    if (!CLUSTER_SCOPED.has(o.kind) && o.namespace !== namespace)
+      problems.push(`${o.file}: ${o.kind} ${o.name} is in namespace ${o.namespace ?? '(none)'}, not ${namespace}`);
   }
   for (const o of [...ofKind('ConfigMap'), ...ofKind('Secret')]) {
     for (const field of ['data', 'stringData']) {
@@ -553,7 +563,11 @@ export function checkKubernetes(files: readonly ManifestFile[], facts: CodeFacts
         continue;
       }
       const from = map(item.valueFrom);
-      const ref = isMap(from.secretKeyRef) ? (['Secret', from.secretKeyRef] as const) : isMap(from.configMapKeyRef) ? (['ConfigMap', from.configMapKeyRef] as const) : null;
+      const ref = isMap(from.secretKeyRef)
+        ? (['Secret', from.secretKeyRef] as const)
+        : isMap(from.configMapKeyRef)
+          ? (['ConfigMap', from.configMapKeyRef] as const)
+          : null;
       if (!ref) {
         problems.push(`${where}: env ${name} has neither value nor a secretKeyRef/configMapKeyRef`);
         continue;
@@ -592,7 +606,8 @@ export function checkKubernetes(files: readonly ManifestFile[], facts: CodeFacts
     const spec = map(deployment.body.spec);
     const template = map(spec.template);
     const podLabels = map(map(template.metadata).labels);
-    if (!labelsMatch(map(map(spec.selector).matchLabels), podLabels)) problems.push(`${where}: spec.selector.matchLabels does not match the pod template's labels`);
+    if (!labelsMatch(map(map(spec.selector).matchLabels), podLabels))
+      problems.push(`${where}: spec.selector.matchLabels does not match the pod template's labels`);
     for (const { container, where: at } of podChecks(where, map(template.spec))) {
       if (text(container.image)) images.add(text(container.image)!);
       const entry = checkCommand(at, list(container.command), facts, problems);
@@ -604,10 +619,14 @@ export function checkKubernetes(files: readonly ManifestFile[], facts: CodeFacts
       const ports = list(container.ports).map(map);
       if (entry.app === 'gateway') {
         if (config && !ports.some((p) => p.containerPort === config.port)) problems.push(`${at}: no containerPort ${config?.port} (PORT)`);
-        for (const [probe, path] of [['readinessProbe', '/readyz'], ['livenessProbe', '/healthz']] as const) {
+        for (const [probe, path] of [
+          ['readinessProbe', '/readyz'],
+          ['livenessProbe', '/healthz'],
+        ] as const) {
           const get = map(map(container[probe]).httpGet);
           if (get.path !== path) problems.push(`${at}: ${probe} should GET ${path}`);
-          if (!ports.some((p) => p.name === get.port || p.containerPort === get.port)) problems.push(`${at}: ${probe} port ${String(get.port)} is not a container port`);
+          if (!ports.some((p) => p.name === get.port || p.containerPort === get.port))
+            problems.push(`${at}: ${probe} port ${String(get.port)} is not a container port`);
         }
       } else if (ports.length > 0 && config) {
         problems.push(`${at}: the ${entry.app} app listens on no port (it answers over NATS), yet declares ports`);
@@ -619,8 +638,10 @@ export function checkKubernetes(files: readonly ManifestFile[], facts: CodeFacts
         for (const port of list(map(service.body.spec).ports).map(map)) {
           const target = port.targetPort ?? port.port;
           const containerPort = ports.find((p) => p.name === target || p.containerPort === target);
-          if (!containerPort) problems.push(`${service.file}: Service ${service.name} targets port ${String(target)}, which ${deployment.name}'s pods do not declare`);
-          else if (config && entry.app === 'gateway' && port.port !== config.port) problems.push(`${service.file}: Service ${service.name} port ${String(port.port)} differs from PORT ${config.port}`);
+          if (!containerPort)
+            problems.push(`${service.file}: Service ${service.name} targets port ${String(target)}, which ${deployment.name}'s pods do not declare`);
+          else if (config && entry.app === 'gateway' && port.port !== config.port)
+            problems.push(`${service.file}: Service ${service.name} port ${String(port.port)} differs from PORT ${config.port}`);
         }
       }
     }
@@ -628,11 +649,15 @@ export function checkKubernetes(files: readonly ManifestFile[], facts: CodeFacts
   for (const service of services) {
     const selector = map(map(service.body.spec).selector);
     const selected = deployments.filter((d) => labelsMatch(selector, map(map(map(map(d.body.spec).template).metadata).labels)));
-    if (selected.length !== 1) problems.push(`${service.file}: Service ${service.name} selects the pods of ${selected.length} Deployments (${selected.map((d) => d.name).join(', ') || 'none'})`);
+    if (selected.length !== 1)
+      problems.push(
+        `${service.file}: Service ${service.name} selects the pods of ${selected.length} Deployments (${selected.map((d) => d.name).join(', ') || 'none'})`,
+      );
   }
   for (const hpa of ofKind('HorizontalPodAutoscaler')) {
     const target = map(map(hpa.body.spec).scaleTargetRef);
-    if (target.kind !== 'Deployment' || !named('Deployment', String(target.name))) problems.push(`${hpa.file}: HPA ${hpa.name} scales ${String(target.kind)} ${String(target.name)}, which is not a Deployment here`);
+    if (target.kind !== 'Deployment' || !named('Deployment', String(target.name)))
+      problems.push(`${hpa.file}: HPA ${hpa.name} scales ${String(target.kind)} ${String(target.name)}, which is not a Deployment here`);
   }
   for (const ingress of ofKind('Ingress')) {
     for (const rule of list(map(ingress.body.spec).rules).map(map)) {
@@ -641,8 +666,10 @@ export function checkKubernetes(files: readonly ManifestFile[], facts: CodeFacts
         const service = named('Service', String(backend.name));
         const port = map(backend.port);
         const ports = list(map(service?.body.spec).ports).map(map);
-        if (!service) problems.push(`${ingress.file}: Ingress ${ingress.name} routes ${String(path.path)} to Service ${String(backend.name)}, which does not exist`);
-        else if (!ports.some((p) => p.name === port.name || (port.number !== undefined && p.port === port.number))) problems.push(`${ingress.file}: Ingress ${ingress.name} uses a port Service ${service.name} does not have`);
+        if (!service)
+          problems.push(`${ingress.file}: Ingress ${ingress.name} routes ${String(path.path)} to Service ${String(backend.name)}, which does not exist`);
+        else if (!ports.some((p) => p.name === port.name || (port.number !== undefined && p.port === port.number)))
+          problems.push(`${ingress.file}: Ingress ${ingress.name} uses a port Service ${service.name} does not have`);
       }
     }
   }
@@ -670,8 +697,10 @@ export function checkRuntime(runtime: CodeFacts['runtime']): string[] {
   if (runtime.engines !== `>=${runtime.minimum}`) {
     problems.push(`package.json: engines.node is ${runtime.engines}, the entry points refuse Node.js older than ${runtime.minimum}`);
   }
-  if (!/^\d+\.\d+\.\d+$/.test(runtime.pinned)) problems.push(`package.json: devDependencies.node must pin one exact version, not ${runtime.pinned || '(none)'}`);
-  else if (compareVersions(runtime.pinned, runtime.minimum) < 0) problems.push(`package.json: the pinned node ${runtime.pinned} is older than the supported minimum ${runtime.minimum}`);
+  if (!/^\d+\.\d+\.\d+$/.test(runtime.pinned))
+    problems.push(`package.json: devDependencies.node must pin one exact version, not ${runtime.pinned || '(none)'}`);
+  else if (compareVersions(runtime.pinned, runtime.minimum) < 0)
+    problems.push(`package.json: the pinned node ${runtime.pinned} is older than the supported minimum ${runtime.minimum}`);
   return problems;
 }
 
@@ -733,7 +762,8 @@ export function checkConfigurationDoc(doc: string, facts: CodeFacts, file = 'doc
   for (const variable of listed) {
     const row = rows.find((r) => r.name === variable.name);
     if (!row) problems.push(`${file}: the configuration table does not list ${variable.name}`);
-    else if (row.default !== variable.default) problems.push(`${file}: ${variable.name} defaults to "${row.default}" in the table but "${variable.default}" in variables.ts`);
+    else if (row.default !== variable.default)
+      problems.push(`${file}: ${variable.name} defaults to "${row.default}" in the table but "${variable.default}" in variables.ts`);
   }
   for (const row of rows) {
     if (!listed.some((v) => v.name === row.name)) problems.push(`${file}: the configuration table lists ${row.name}, which variables.ts does not`);
@@ -758,11 +788,14 @@ export function checkDockerfile(dockerfile: string, facts: CodeFacts): string[] 
   const image = (/^ARG NODE_IMAGE=node:(\S+)/m.exec(dockerfile) ?? /^FROM node:(\S+)/m.exec(dockerfile))?.[1];
   const imageNode = image?.split('-')[0];
   if (imageNode !== facts.runtime.pinned) {
-    problems.push(`deploy/Dockerfile: the base image runs Node.js ${imageNode ?? '(none)'}, the project pins ${facts.runtime.pinned} (package.json devDependencies.node)`);
+    problems.push(
+      `deploy/Dockerfile: the base image runs Node.js ${imageNode ?? '(none)'}, the project pins ${facts.runtime.pinned} (package.json devDependencies.node)`,
+    );
   }
   if (!/RUN node scripts\/build\.mjs/.test(dockerfile)) problems.push('deploy/Dockerfile: does not build with scripts/build.mjs');
   if (!facts.exists('scripts/build.mjs')) problems.push('deploy/Dockerfile: scripts/build.mjs does not exist');
-  if (!/(npm ci|deploy\/npm-ci\.sh) --omit=dev/.test(dockerfile)) problems.push('deploy/Dockerfile: the runtime stage should install production dependencies only');
+  if (!/(npm ci|deploy\/npm-ci\.sh) --omit=dev/.test(dockerfile))
+    problems.push('deploy/Dockerfile: the runtime stage should install production dependencies only');
   for (const [, script] of dockerfile.matchAll(/RUN bash (\S+\.sh)/g)) {
     if (!facts.exists(script)) problems.push(`deploy/Dockerfile: runs ${script}, which does not exist`);
   }
@@ -772,7 +805,8 @@ export function checkDockerfile(dockerfile: string, facts: CodeFacts): string[] 
   if (!cmd) problems.push('deploy/Dockerfile: no CMD');
   else {
     const dist = (JSON.parse(cmd) as string[]).find((part) => part.startsWith('dist/'));
-    if (!dist || !facts.exists(dist.replace(/^dist\//, '').replace(/\.js$/, '.ts'))) problems.push(`deploy/Dockerfile: CMD runs ${dist}, whose source does not exist`);
+    if (!dist || !facts.exists(dist.replace(/^dist\//, '').replace(/\.js$/, '.ts')))
+      problems.push(`deploy/Dockerfile: CMD runs ${dist}, whose source does not exist`);
   }
   return problems;
 }
@@ -825,7 +859,12 @@ describe('operator files against the code', () => {
   });
 
   it('README.md and docs/*.md show only npm scripts that exist', () => {
-    const documents = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+    const documents = [
+      'README.md',
+      ...readdirSync(join(ROOT, 'docs'))
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => `docs/${name}`),
+    ];
     expect(documents.length).toBeGreaterThan(1);
     expect(documents.flatMap((file) => checkNpmScripts(readRepoFile(file), facts, file))).toEqual([]);
   });
@@ -1025,7 +1064,9 @@ spec:
     ]);
     const wrongDefaults: CodeFacts = {
       ...facts,
-      documentedVariables: facts.documentedVariables.map((v) => (v.name === 'PORT' ? { ...v, default: '80' } : v.name === 'LOG_LEVEL' ? { ...v, default: 'verbose' } : v)),
+      documentedVariables: facts.documentedVariables.map((v) =>
+        v.name === 'PORT' ? { ...v, default: '80' } : v.name === 'LOG_LEVEL' ? { ...v, default: 'verbose' } : v,
+      ),
     };
     expect(checkVariableDefaults(wrongDefaults)).toEqual([
       'variables.ts: PORT does not default to "80" in config.ts',
@@ -1034,7 +1075,8 @@ spec:
   });
 
   it('docs, README and Dockerfile: undocumented variables, wrong defaults, unknown scripts, root user', () => {
-    const doc = '# x\n\n| Variable | Default | Meaning |\n|---|---|---|\n| `DATA_DIR` | `./data` | dir |\n| `PORT` | `80` | port |\n| `TRUST_PROXY` | unset | ? |\n';
+    const doc =
+      '# x\n\n| Variable | Default | Meaning |\n|---|---|---|\n| `DATA_DIR` | `./data` | dir |\n| `PORT` | `80` | port |\n| `TRUST_PROXY` | unset | ? |\n';
     const problems = checkConfigurationDoc(doc, facts);
     expect(problems).toContain('docs/configuration.md: the configuration table does not list DATABASE_URL');
     expect(problems).toContain('docs/configuration.md: PORT defaults to "80" in the table but "8080" in variables.ts');
@@ -1091,7 +1133,18 @@ second: null
   });
 
   it('refuses what it does not support instead of misreading it', () => {
-    const refused = ['a: |\n  text\n', 'a: on\n', 'a:\n\t- x\n', 'a:\n  b: 1\n   c: 2\n', 'a: b: c\n', 'a: 1\na: 2\n', 'a: *missing\n', 'a: [unquoted, list]\n', 'a: !!str x\n', 'just a scalar\n'];
+    const refused = [
+      'a: |\n  text\n',
+      'a: on\n',
+      'a:\n\t- x\n',
+      'a:\n  b: 1\n   c: 2\n',
+      'a: b: c\n',
+      'a: 1\na: 2\n',
+      'a: *missing\n',
+      'a: [unquoted, list]\n',
+      'a: !!str x\n',
+      'just a scalar\n',
+    ];
     for (const source of refused) expect(() => parseYamlDocuments(source)).toThrow();
   });
 });

@@ -166,7 +166,9 @@ describe('BuildRepository', () => {
     expect(results.filter((r) => r !== null)).toHaveLength(1);
     // another fw_type is another identity
     expect(await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '7.0', fwType: 'EFI' }) })).not.toBeNull();
-    expect(await repository.findByIdentity({ customerId: c.id, hwName: 'board', hwVersion: 'rev1', fwName: 'main', fwVersion: '7.0', fwType: 'AFI' })).not.toBeNull();
+    expect(
+      await repository.findByIdentity({ customerId: c.id, hwName: 'board', hwVersion: 'rev1', fwName: 'main', fwVersion: '7.0', fwType: 'AFI' }),
+    ).not.toBeNull();
   });
 
   it('sorts by version in SQL (version_key) exactly as the version order does', async () => {
@@ -187,7 +189,12 @@ describe('BuildRepository', () => {
     expect(build.revision).toBe(1);
     const noop = await changeBuild.apply({ customerId: c.id, id: build.id, changes: { status: 'active' } });
     expect(noop.kind).toBe('unchanged');
-    const updated = await changeBuild.apply({ customerId: c.id, id: build.id, expectedRevision: 1, changes: { tags: ['z', 'a', 'z'], tagFilterDisabled: true } });
+    const updated = await changeBuild.apply({
+      customerId: c.id,
+      id: build.id,
+      expectedRevision: 1,
+      changes: { tags: ['z', 'a', 'z'], tagFilterDisabled: true },
+    });
     expect(updated).toMatchObject({ kind: 'updated', after: { revision: 2, tags: ['a', 'z'], tagFilterDisabled: true } });
     expect(await changeBuild.apply({ customerId: c.id, id: build.id, expectedRevision: 1, changes: { status: 'withdrawn' } })).toMatchObject({ kind: 'stale' });
     expect(await changeBuild.apply({ customerId: customer().id, id: build.id, changes: { status: 'withdrawn' } })).toEqual({ kind: 'not-found' });
@@ -197,7 +204,9 @@ describe('BuildRepository', () => {
   it('concurrent PATCHes with the same If-Match revision: one applies, the others are stale', async () => {
     const c = customer();
     const build = (await repository.insertIfAbsent({ customerId: c.id, ...newBuild() }))!;
-    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => changeBuild.apply({ customerId: c.id, id: build.id, expectedRevision: 1, changes: { tags: [`t${i}`] } })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => changeBuild.apply({ customerId: c.id, id: build.id, expectedRevision: 1, changes: { tags: [`t${i}`] } })),
+    );
     expect(results.filter((r) => r.kind === 'updated')).toHaveLength(1);
     expect(results.filter((r) => r.kind === 'stale')).toHaveLength(4);
   });
@@ -230,7 +239,9 @@ describe('BuildRepository', () => {
 
 describe('upload', () => {
   const upload = (c: CustomerRef, files: Record<string, StagedFile>, query: Record<string, unknown> = {}) =>
-    moduleRef.get(UploadBuildUseCase).executeForRequest({ ctx: ctxOf(c), params: { hw_name: 'board', hw_version: 'rev1', fw_name: 'main' }, query: query, body: undefined, files });
+    moduleRef
+      .get(UploadBuildUseCase)
+      .executeForRequest({ ctx: ctxOf(c), params: { hw_name: 'board', hw_version: 'rev1', fw_name: 'main' }, query: query, body: undefined, files });
   const binary = (what: string) => Buffer.from(`\0\0@(#)${what}\0tail`, 'latin1');
 
   it('keeps the staged objects of a new build, deletes them for identical re-uploads, 409 and 422', async () => {
@@ -257,7 +268,9 @@ describe('upload', () => {
     expect(await exists(store, unparseableNotes.key)).toBe(false);
 
     const missingName = await stageFile(store, binary('2.0, 2026-11-20, AFI'));
-    await expect(moduleRef.get(UploadBuildUseCase).executeForRequest({ ctx: ctxOf(c), params: {}, query: {}, body: undefined, files: { firmware: missingName } })).rejects.toMatchObject({ code: ErrorCode.BadRequest });
+    await expect(
+      moduleRef.get(UploadBuildUseCase).executeForRequest({ ctx: ctxOf(c), params: {}, query: {}, body: undefined, files: { firmware: missingName } }),
+    ).rejects.toMatchObject({ code: ErrorCode.BadRequest });
     expect(await exists(store, missingName.key)).toBe(false);
     // a retried message (the same staged key again) never deletes the build's own object
     expect((await upload(c, { firmware, notes })).created).toBe(false);
@@ -283,7 +296,9 @@ describe('update check from memory', () => {
     bus.handlers.set(IdentityMessages.resolveCustomer.pattern, (lookup: { domain?: string }) =>
       lookup.domain === c.domain ? { id: c.id, domain: c.domain, status: 'active', isSandbox: false } : null,
     );
-    bus.handlers.set(RegistryMessages.lookupDevices.pattern, (req: { hwids: string[] }) => req.hwids.map((hwid) => (hwid === 'dev-beta' ? { status: 'active', tags: ['beta'] } : null)));
+    bus.handlers.set(RegistryMessages.lookupDevices.pattern, (req: { hwids: string[] }) =>
+      req.hwids.map((hwid) => (hwid === 'dev-beta' ? { status: 'active', tags: ['beta'] } : null)),
+    );
     await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '1.0', generalRelease: true }) });
     const tagged = (await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '1.1' }) }))!;
     await changeBuild.apply({ customerId: c.id, id: tagged.id, changes: { tags: ['beta'] } });
@@ -424,7 +439,8 @@ describe('tag sync with the registry', () => {
     expect(await remove('c')).toMatchObject({ pending: true, devices: null });
     expect(await moduleRef.get(FirmwareStore).repos.tagSync.nextPending({ customerId: c.id })).toMatchObject({ kind: 'rename', tag: 'b' });
     registryUp();
-    for (let i = 0; i < 100 && (await moduleRef.get(FirmwareStore).repos.tagSync.nextPending({ customerId: c.id })); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && (await moduleRef.get(FirmwareStore).repos.tagSync.nextPending({ customerId: c.id })); i++)
+      await new Promise((r) => setTimeout(r, 100));
     expect(await moduleRef.get(FirmwareStore).repos.tagSync.nextPending({ customerId: c.id })).toBeNull();
     expect(applied).toEqual(['rename b c', 'delete c']);
   });

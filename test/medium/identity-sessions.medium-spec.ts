@@ -113,7 +113,10 @@ const refresh = (token: string | null, csrf: string | null, ctx = publicCtx()) =
 /** A principal of a session as the gateway builds it, for controllers that need one. */
 function sessionCtx(login: VerifiedLogin, user: { id: string }, customer: CustomerEntity): RequestContext {
   const ref = customerRef(customer);
-  return aContext({ principal: aPrincipal({ userId: user.id, customer: ref, kind: 'session', credentialId: sid(login), role: login.identity.role as 'owner' }), customer: ref });
+  return aContext({
+    principal: aPrincipal({ userId: user.id, customer: ref, kind: 'session', credentialId: sid(login), role: login.identity.role as 'owner' }),
+    customer: ref,
+  });
 }
 
 function events<P>(event: { subject: string }): P[] {
@@ -138,11 +141,17 @@ describe('refresh tokens', () => {
     expect(first.session.refresh).not.toBe(login.session.refresh);
     expect(first.session.access).not.toBe(login.session.access);
     expect(first.session.csrf).toBe(login.session.csrf);
-    expect(first.body).toEqual({ csrf_token: login.session.csrf, access_expires_at: new Date(app.clock.now().getTime() + 900_000).toISOString(), session_expires_at: expect.any(String) });
+    expect(first.body).toEqual({
+      csrf_token: login.session.csrf,
+      access_expires_at: new Date(app.clock.now().getTime() + 900_000).toISOString(),
+      session_expires_at: expect.any(String),
+    });
     expect(first.session.refreshMaxAgeSeconds).toBe(7 * 24 * 3600 - 20 * 60);
     const [session] = await app.dataSource.query(`SELECT last_used_at FROM identity.sessions WHERE id = $1`, [sid(login)]);
     expect(new Date(session.last_used_at)).toEqual(app.clock.now());
-    const rows = await app.dataSource.query(`SELECT token_hash, rotated_at FROM identity.refresh_tokens WHERE session_id = $1 ORDER BY issued_at`, [sid(login)]);
+    const rows = await app.dataSource.query(`SELECT token_hash, rotated_at FROM identity.refresh_tokens WHERE session_id = $1 ORDER BY issued_at`, [
+      sid(login),
+    ]);
     expect(rows).toEqual([
       { token_hash: createHash('sha256').update(login.session.refresh).digest('base64url'), rotated_at: app.clock.now() },
       { token_hash: createHash('sha256').update(first.session.refresh).digest('base64url'), rotated_at: null },
@@ -170,7 +179,9 @@ describe('refresh tokens', () => {
     app.clock.advance(GRACE_SECONDS * 1000);
     expect((await refresh(login.session.refresh, login.session.csrf)).session.refresh).toBe(a.session.refresh);
     // The gateway's renewal needs no CSRF token.
-    expect((await auth.renew({ refreshToken: login.session.refresh, ip: '192.0.2.1', userAgent: 'ua', requestId: 'r' })).session.refresh).toBe(a.session.refresh);
+    expect((await auth.renew({ refreshToken: login.session.refresh, ip: '192.0.2.1', userAgent: 'ua', requestId: 'r' })).session.refresh).toBe(
+      a.session.refresh,
+    );
     app.clock.advance(1000);
     const revokedBefore = events(IdentityEvents.credentialRevoked).length;
     const error = await rejection(refresh(login.session.refresh, login.session.csrf, { ...publicCtx('203.0.113.9'), userAgent: 'thief' }));
@@ -229,7 +240,10 @@ describe('switch and logout', () => {
 
     expect((await rejection(auth.switch(aCall(ctx, { body: { domain: (await aCustomer(app.store)).domain } })))).status).toBe(403);
     expect((await rejection(auth.switch(aCall(ctx, { body: { domain: 'nobody.example' } })))).status).toBe(404);
-    const tokenCtx = aContext({ principal: aPrincipal({ userId: a.user.id, customer: customerRef(a.customer), kind: 'token' }), customer: customerRef(a.customer) });
+    const tokenCtx = aContext({
+      principal: aPrincipal({ userId: a.user.id, customer: customerRef(a.customer), kind: 'token' }),
+      customer: customerRef(a.customer),
+    });
     expect((await rejection(auth.switch(aCall(tokenCtx, { body: { domain: b.domain } })))).status).toBe(403);
   });
 
@@ -306,7 +320,9 @@ describe('login limits', () => {
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
     for (let i = 0; i < 5; i++) expect((await rejection(auth.verify(aCall(publicCtx(), { body: { email: user.email, code: wrong } })))).status).toBe(401);
     const failures = events<SecurityEventInput>(AdminEvents.securityEvent).filter((e) => e.kind === 'login_code_failures' && e.detail.email === user.email);
-    expect(failures).toEqual([expect.objectContaining({ severity: 'warn', domain: null, detail: expect.objectContaining({ wrong_guesses: 5, invited: true }) })]);
+    expect(failures).toEqual([
+      expect.objectContaining({ severity: 'warn', domain: null, detail: expect.objectContaining({ wrong_guesses: 5, invited: true }) }),
+    ]);
     expect((await rejection(auth.verify(aCall(publicCtx(), { body: { email: user.email, code } })))).status).toBe(401); // dead: sixth attempt
     expect((await rejection(auth.verify(aCall(publicCtx(), { body: { email: user.email, code } })))).status).toBe(429); // seventh: per-email limit (6)
   });
@@ -344,19 +360,40 @@ describe('members', () => {
     const memberCtx = aContext({ principal: aPrincipal({ userId: user.id, customer: owner.ref, role: 'editor' }), customer: owner.ref });
     const tokenHere = await tokens.create(aCall(memberCtx, { body: { name: 'here', bundle: 'uploader' } }));
     const otherRef = customerRef(other);
-    const tokenThere = await tokens.create(aCall(aContext({ principal: aPrincipal({ userId: user.id, customer: otherRef, role: 'editor' }), customer: otherRef }), { body: { name: 'there', bundle: 'uploader' } }));
+    const tokenThere = await tokens.create(
+      aCall(aContext({ principal: aPrincipal({ userId: user.id, customer: otherRef, role: 'editor' }), customer: otherRef }), {
+        body: { name: 'there', bundle: 'uploader' },
+      }),
+    );
 
     expect(await members.update(aCall(owner.ctx, { params: { email }, body: { role: 'viewer' } }))).toMatchObject({ role: 'viewer' });
-    expect(await gateway.status({ kind: 'token', id: tokenHere.id })).toMatchObject({ active: true, scopes: ['fw:read', 'logdata:read', 'devices:read', 'tags:read', 'stats:read'] });
-    expect(events(IdentityEvents.credentialChanged)).toEqual(expect.arrayContaining([{ kind: 'token', id: tokenHere.id }, { kind: 'session', id: sid(onA) }]));
+    expect(await gateway.status({ kind: 'token', id: tokenHere.id })).toMatchObject({
+      active: true,
+      scopes: ['fw:read', 'logdata:read', 'devices:read', 'tags:read', 'stats:read'],
+    });
+    expect(events(IdentityEvents.credentialChanged)).toEqual(
+      expect.arrayContaining([
+        { kind: 'token', id: tokenHere.id },
+        { kind: 'session', id: sid(onA) },
+      ]),
+    );
 
     await members.remove(aCall(owner.ctx, { params: { email } }));
     expect(await gateway.status({ kind: 'session', id: sid(onA) })).toEqual({ active: false });
     expect(await gateway.status({ kind: 'token', id: tokenHere.id })).toEqual({ active: false });
     expect(await gateway.status({ kind: 'session', id: sid(onOther) })).toMatchObject({ active: true, customerId: other.id });
     expect(await gateway.status({ kind: 'token', id: tokenThere.id })).toMatchObject({ active: true });
-    const audit = events<AuditEntryInput>(AdminEvents.audit).filter((e) => e.domain === owner.customer.domain).map((e) => [e.action, e.target_id]);
-    expect(audit).toEqual(expect.arrayContaining([['member.invite', email], ['member.update', email], ['member.remove', email], ['token.revoke', tokenHere.id]]));
+    const audit = events<AuditEntryInput>(AdminEvents.audit)
+      .filter((e) => e.domain === owner.customer.domain)
+      .map((e) => [e.action, e.target_id]);
+    expect(audit).toEqual(
+      expect.arrayContaining([
+        ['member.invite', email],
+        ['member.update', email],
+        ['member.remove', email],
+        ['token.revoke', tokenHere.id],
+      ]),
+    );
     expect((await rejection(members.remove(aCall(owner.ctx, { params: { email } })))).status).toBe(404);
   });
 
@@ -392,7 +429,9 @@ describe('administrators', () => {
     expect(await gateway.status({ kind: 'session', id: sid(login) })).toEqual({ active: false });
     const [row] = await app.dataSource.query(`SELECT revoked_at FROM identity.api_tokens WHERE id = $1`, [token.id]);
     expect(row.revoked_at).not.toBeNull();
-    expect(events<AuditEntryInput>(AdminEvents.audit)).toContainEqual(expect.objectContaining({ action: 'user.update', target_id: a.user.email, actor: expect.stringMatching(/^admin:user:/) }));
+    expect(events<AuditEntryInput>(AdminEvents.audit)).toContainEqual(
+      expect.objectContaining({ action: 'user.update', target_id: a.user.email, actor: expect.stringMatching(/^admin:user:/) }),
+    );
     await admin.updateUser(aCall(ctx, { params: { email: a.user.email }, body: { disabled: false } }));
     expect(await gateway.status({ kind: 'token', id: token.id })).toEqual({ active: false });
     expect(await gateway.status({ kind: 'session', id: sid(login) })).toEqual({ active: false });

@@ -73,7 +73,9 @@ function mails(to?: string): MailMessage[] {
 }
 
 function lastLoginMail(to: string): { code: string; link: string } {
-  const mail = mails(to).filter((m) => m.subject.startsWith('Your login code')).at(-1);
+  const mail = mails(to)
+    .filter((m) => m.subject.startsWith('Your login code'))
+    .at(-1);
   if (!mail) throw new Error(`no login mail for ${to}`);
   return { code: /\b(\d{6})\b/.exec(mail.subject)![1], link: /https:\/\/\S+\/auth\/magic\?\S+/.exec(mail.text)![0] };
 }
@@ -148,7 +150,9 @@ describe('schema', () => {
   it('keeps domains and emails unique and lower-case', async () => {
     const domain = aDomain();
     await aCustomer(app.store, { domain });
-    expect(await app.store.repos.customers.insertIfAbsent({ id: asCustomerId(randomUUID()), domain, name: 'x', corsOrigins: [], isSandbox: false, at: new Date() })).toBe(false);
+    expect(
+      await app.store.repos.customers.insertIfAbsent({ id: asCustomerId(randomUUID()), domain, name: 'x', corsOrigins: [], isSandbox: false, at: new Date() }),
+    ).toBe(false);
     await expect(app.dataSource.query(`INSERT INTO identity.users (email) VALUES ('Upper@Example.com')`)).rejects.toThrow();
     const { user, created } = await app.store.repos.users.ensure('MiXeD@Example.com', new Date());
     expect(created).toBe(true);
@@ -169,7 +173,12 @@ describe('start-up provisioning', () => {
     const [invitation] = mails(ADMIN_EMAIL);
     expect(invitation).toMatchObject({ subject: 'You have been invited to operator.example' });
     expect(invitation.text).toContain('https://fw.example.test/login');
-    expect(app.bus.events(IdentityEvents.customerChanged).map((e) => e.domain).sort()).toEqual(['operator.example', SANDBOX]);
+    expect(
+      app.bus
+        .events(IdentityEvents.customerChanged)
+        .map((e) => e.domain)
+        .sort(),
+    ).toEqual(['operator.example', SANDBOX]);
   });
 
   it('is idempotent: a second replica starting later changes and sends nothing', async () => {
@@ -307,7 +316,7 @@ describe('login', () => {
     const email = anEmail('burst');
     const results = await Promise.allSettled(Array.from({ length: 12 }, () => requestLogin(email)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
-    expect(results.filter((r) => r.status === 'rejected').every((r) => (r).reason.code === ErrorCode.RateLimited)).toBe(true);
+    expect(results.filter((r) => r.status === 'rejected').every((r) => r.reason.code === ErrorCode.RateLimited)).toBe(true);
   });
 });
 
@@ -499,7 +508,15 @@ describe('tokens', () => {
     });
     const { payload } = await verifyJwt(created.token);
     expect(Object.keys(payload).sort()).toEqual(['aud', 'cid', 'cust', 'exp', 'iat', 'iss', 'jti', 'nbf', 'scp', 'sub', 'typ']);
-    expect(payload).toMatchObject({ jti: created.id, sub: `user:${user.id}`, typ: 'api', cust: customer.domain, cid: customer.id, scp: uploader.join(' '), aud: ['service'] });
+    expect(payload).toMatchObject({
+      jti: created.id,
+      sub: `user:${user.id}`,
+      typ: 'api',
+      cust: customer.domain,
+      cid: customer.id,
+      scp: uploader.join(' '),
+      aud: ['service'],
+    });
     expect(decodeProtectedHeader(created.token).alg).toBe('EdDSA');
     const [row] = await app.dataSource.query(`SELECT * FROM identity.api_tokens WHERE id = $1`, [created.id]);
     expect(JSON.stringify(row)).not.toContain(created.token.split('.')[2]);
@@ -549,7 +566,9 @@ describe('tokens', () => {
     const principal = aPrincipal({ userId: user.id, customer: ref, kind: 'token', scopes: BUNDLE_FULL });
     const created = await create(aContext({ principal, customer: ref }), { name: 'child', bundle: 'uploader' });
     expect(created.created_by).toBe(`user:${user.id}`);
-    expect((await rejection(create(aContext({ principal: { ...principal, scopes: READ_SCOPES }, customer: ref }), { name: 'x', bundle: 'full' }))).status).toBe(403);
+    expect((await rejection(create(aContext({ principal: { ...principal, scopes: READ_SCOPES }, customer: ref }), { name: 'x', bundle: 'full' }))).status).toBe(
+      403,
+    );
   });
 
   it('lists all tokens of the customer for members:manage, otherwise the caller’s own, with status', async () => {
@@ -611,7 +630,6 @@ describe('tokens', () => {
     expect(await app.store.repos.tokens.revoke({ customerId: b.customer.id, id: token.id, at: new Date() })).toBe(false);
   });
 });
-
 
 // ---------------------------------------------------------------- credential status
 
@@ -707,7 +725,9 @@ describe('admin customers', () => {
     const ctx = await adminCtx();
     const domain = aDomain('new');
     const owner = anEmail('boss');
-    const { customer } = await customers.create(aCall(ctx, { body: { domain, name: 'New Co', owner_email: owner, cors_origins: ['https://console.new.example'] } }));
+    const { customer } = await customers.create(
+      aCall(ctx, { body: { domain, name: 'New Co', owner_email: owner, cors_origins: ['https://console.new.example'] } }),
+    );
     expect(customer).toEqual({
       domain,
       name: 'New Co',
@@ -742,9 +762,15 @@ describe('admin customers', () => {
     const revoked = await tokens.create(aCall(memberCtx, { body: { name: 'b', bundle: 'read-only' } }));
     await tokens.revoke(aCall(memberCtx, { params: { id: revoked.id } }));
 
-    app.bus.respond(LogdataMessages.counts, ({ customerIds }) => Object.fromEntries(customerIds.map((id) => [id, id === customer.id ? { count: 3, storedBytes: 4096 } : { count: 0, storedBytes: 0 }])));
-    app.bus.respond(FirmwareMessages.counts, ({ customerIds }) => Object.fromEntries(customerIds.map((id) => [id, id === customer.id ? { firmware: 2, tags: ['beta', 'eu'] } : { firmware: 0, tags: [] }])));
-    app.bus.respond(RegistryMessages.counts, ({ customerIds }) => Object.fromEntries(customerIds.map((id) => [id, id === customer.id ? { devices: 5, tags: ['beta', 'lab'] } : { devices: 0, tags: [] }])));
+    app.bus.respond(LogdataMessages.counts, ({ customerIds }) =>
+      Object.fromEntries(customerIds.map((id) => [id, id === customer.id ? { count: 3, storedBytes: 4096 } : { count: 0, storedBytes: 0 }])),
+    );
+    app.bus.respond(FirmwareMessages.counts, ({ customerIds }) =>
+      Object.fromEntries(customerIds.map((id) => [id, id === customer.id ? { firmware: 2, tags: ['beta', 'eu'] } : { firmware: 0, tags: [] }])),
+    );
+    app.bus.respond(RegistryMessages.counts, ({ customerIds }) =>
+      Object.fromEntries(customerIds.map((id) => [id, id === customer.id ? { devices: 5, tags: ['beta', 'lab'] } : { devices: 0, tags: [] }])),
+    );
     const list = await customers.list(aCall(ctx));
     const item = list.items.find((c) => c.domain === customer.domain)!;
     expect(item.counts).toEqual({ firmware: 2, logdata: 3, devices: 5, tags: 3, active_tokens: 1, stored_bytes: 4096 });
@@ -760,9 +786,18 @@ describe('admin customers', () => {
     });
     const degradedCall = aCall<Record<string, never>, Record<string, never>, undefined>(ctx);
     const degraded = await customers.list(degradedCall);
-    expect(degraded.items.find((c) => c.domain === customer.domain)!.counts).toEqual({ firmware: 2, logdata: 0, devices: 5, tags: 3, active_tokens: 1, stored_bytes: 0 });
+    expect(degraded.items.find((c) => c.domain === customer.domain)!.counts).toEqual({
+      firmware: 2,
+      logdata: 0,
+      devices: 5,
+      tags: 3,
+      active_tokens: 1,
+      stored_bytes: 0,
+    });
     // the operator finds which request answered zeros
-    expect(logLines).toContainEqual(expect.objectContaining({ level: 'warn', msg: `${LogdataMessages.counts.pattern} unavailable; answering zeros`, request_id: degradedCall.ctx.requestId }));
+    expect(logLines).toContainEqual(
+      expect.objectContaining({ level: 'warn', msg: `${LogdataMessages.counts.pattern} unavailable; answering zeros`, request_id: degradedCall.ctx.requestId }),
+    );
   });
 
   it('gets one customer with its members; unknown is 404', async () => {
@@ -774,7 +809,15 @@ describe('admin customers', () => {
     const result = await customers.get(aCall(ctx, { params: { domain: customer.domain.toUpperCase() } }));
     expect(result.customer.domain).toBe(customer.domain);
     expect(result.members).toEqual([
-      { email: active.email, domain: customer.domain, role: 'owner', disabled: false, created_at: expect.any(String), last_login_at: app.clock.now().toISOString(), user_disabled: false },
+      {
+        email: active.email,
+        domain: customer.domain,
+        role: 'owner',
+        disabled: false,
+        created_at: expect.any(String),
+        last_login_at: app.clock.now().toISOString(),
+        user_disabled: false,
+      },
       expect.objectContaining({ role: 'viewer', disabled: true, user_disabled: true, last_login_at: null }),
     ]);
     const error = await rejection(customers.get(aCall(ctx, { params: { domain: 'nobody.example' } })));
@@ -806,12 +849,18 @@ describe('issueToken (operator CLI)', () => {
     expect(created).toMatchObject({ bundle: 'uploader', created_by: `user:${user.id}` });
     expect((await verifyJwt(created.token)).payload).toMatchObject({ cid: customer.id, sub: `user:${user.id}` });
     expect((await rejection(operator.issue({ customerDomain: customer.domain, email: user.email, name: 'cli', bundle: 'admin' }))).status).toBe(403);
-    expect((await rejection(operator.issue({ customerDomain: customer.domain, email: anEmail(), name: 'cli', bundle: 'read-only' }))).message).toBe('member not found');
-    expect((await rejection(operator.issue({ customerDomain: aDomain(), email: user.email, name: 'cli', bundle: 'read-only' }))).message).toBe('customer not found');
+    expect((await rejection(operator.issue({ customerDomain: customer.domain, email: anEmail(), name: 'cli', bundle: 'read-only' }))).message).toBe(
+      'member not found',
+    );
+    expect((await rejection(operator.issue({ customerDomain: aDomain(), email: user.email, name: 'cli', bundle: 'read-only' }))).message).toBe(
+      'customer not found',
+    );
   });
 
   it('gives the operator owner an admin token', async () => {
-    const created = await app.get(OperatorController).issue({ customerDomain: 'operator.example', email: ADMIN_EMAIL, name: 'bootstrap', bundle: 'admin', expiresInDays: 7 });
+    const created = await app
+      .get(OperatorController)
+      .issue({ customerDomain: 'operator.example', email: ADMIN_EMAIL, name: 'bootstrap', bundle: 'admin', expiresInDays: 7 });
     expect(created.scopes).toEqual(['admin']);
     expect(new Date(created.expires_at).getTime() - new Date(created.created_at).getTime()).toBe(7 * 24 * HOUR);
   });
@@ -823,7 +872,9 @@ describe('issueToken (operator CLI)', () => {
     const { payload } = await verifyJwt(created.token, new Date());
     expect(payload).toMatchObject({ jti: created.id, cust: customer.domain });
     expect(await gateway.status({ kind: 'token', id: created.id })).toMatchObject({ active: true });
-    await expect(issueTokenForMember(db.config, { customerDomain: customer.domain, email: user.email, name: 'x', bundle: 'full' })).rejects.toMatchObject({ status: 403 });
+    await expect(issueTokenForMember(db.config, { customerDomain: customer.domain, email: user.email, name: 'x', bundle: 'full' })).rejects.toMatchObject({
+      status: 403,
+    });
   });
 });
 
@@ -837,18 +888,21 @@ describe('migrations', () => {
     expect(await revertLastMigration(db.config, IDENTITY_DATABASE)).toBe('IdentitySchema1763700000000');
     const check = await openAppDatabase(db.config, { ...IDENTITY_DATABASE, migrate: false });
     try {
-      const [row] = await check.query(`SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = 'identity' AND table_name <> 'migrations'`);
+      const [row] = await check.query(
+        `SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = 'identity' AND table_name <> 'migrations'`,
+      );
       expect(row.tables).toBe(0);
     } finally {
       await check.destroy();
     }
     const again = await openAppDatabase(db.config, IDENTITY_DATABASE);
     try {
-      const [row] = await again.query(`SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = 'identity' AND table_name <> 'migrations'`);
+      const [row] = await again.query(
+        `SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = 'identity' AND table_name <> 'migrations'`,
+      );
       expect(row.tables).toBe(11);
     } finally {
       await again.destroy();
     }
   });
 });
-

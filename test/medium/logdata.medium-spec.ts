@@ -165,7 +165,9 @@ describe('upload', () => {
     const a = makeCustomer();
     const b = makeCustomer();
     const name = logName();
-    await (await upload(a, name, 'from A')).result;
+    await (
+      await upload(a, name, 'from A')
+    ).result;
     const fromB = await (await upload(b, name, 'from B')).result;
     expect(fromB.created).toBe(true);
     expect((await logdata.meta(fileCall(makeContext(a), name))).sha256).not.toBe(fromB.file.sha256);
@@ -183,7 +185,9 @@ describe('downloaded event', () => {
   it('counts every download, also concurrent ones, and keeps the latest access time', async () => {
     const customer = makeCustomer();
     const name = logName();
-    await (await upload(customer, name, 'popular')).result;
+    await (
+      await upload(customer, name, 'popular')
+    ).result;
     const base = Date.parse('2026-11-21T10:00:00.000Z');
     await Promise.all(
       Array.from({ length: 25 }, (_, i) => logdata.downloaded({ customerId: customer.id, name, at: new Date(base + ((i * 7) % 25) * 1000).toISOString() })),
@@ -197,7 +201,9 @@ describe('downloaded event', () => {
     const a = makeCustomer();
     const b = makeCustomer();
     const name = logName();
-    await (await upload(a, name, 'mine')).result;
+    await (
+      await upload(a, name, 'mine')
+    ).result;
     await logdata.downloaded({ customerId: b.id, name, at: new Date().toISOString() });
     expect((await logdata.meta(fileCall(makeContext(a), name))).download_count).toBe(0);
   });
@@ -219,7 +225,9 @@ describe('list', () => {
       ]);
     }
     // another customer's files never show up
-    await (await upload(makeCustomer(), logName('a'), 'foreign')).result;
+    await (
+      await upload(makeCustomer(), logName('a'), 'foreign')
+    ).result;
   });
 
   it('sorts by name and pages with next_offset (limit+1 look-ahead)', async () => {
@@ -259,7 +267,9 @@ describe('tenant isolation', () => {
     const a = makeCustomer();
     const b = makeCustomer();
     const name = logName('c0ffee');
-    await (await upload(a, name, 'secret')).result;
+    await (
+      await upload(a, name, 'secret')
+    ).result;
     await expect(logdata.meta(fileCall(makeContext(b), name))).rejects.toMatchObject({ code: ErrorCode.NotFound, message: 'log file not found' });
     await expect(logdata.download(fileCall(makeContext(b), name))).rejects.toMatchObject({ code: ErrorCode.NotFound });
     expect((await logdata.list(listCall(makeContext(b), { prefix: 'c0ffee' }))).items).toEqual([]);
@@ -271,8 +281,12 @@ describe('counts', () => {
   it('reports file count and stored bytes per customer, zero for customers without files', async () => {
     const a = makeCustomer();
     const empty = makeCustomer();
-    await (await upload(a, logName(), '12345')).result;
-    await (await upload(a, logName(), '1234567890')).result;
+    await (
+      await upload(a, logName(), '12345')
+    ).result;
+    await (
+      await upload(a, logName(), '1234567890')
+    ).result;
     expect(await logdata.counts({ customerIds: [a.id, empty.id] })).toEqual({
       [a.id]: { count: 2, storedBytes: 15 },
       [empty.id]: { count: 0, storedBytes: 0 },
@@ -283,7 +297,15 @@ describe('counts', () => {
 describe('repository', () => {
   it('insertIfAbsent returns null for a taken name and leaves the row alone', async () => {
     const customer = makeCustomer();
-    const row = { customerId: customer.id, name: logName(), objectKey: 'staging/x', sizeBytes: 1, sha256: 'a'.repeat(64), contentType: 'x/y', uploadedBy: 'user:1' };
+    const row = {
+      customerId: customer.id,
+      name: logName(),
+      objectKey: 'staging/x',
+      sizeBytes: 1,
+      sha256: 'a'.repeat(64),
+      contentType: 'x/y',
+      uploadedBy: 'user:1',
+    };
     const inserted = await repository.insertIfAbsent(row);
     expect(inserted).toMatchObject({ ...row, downloadCount: 0, lastAccessedAt: null });
     expect(await repository.insertIfAbsent({ ...row, objectKey: 'staging/y', sha256: 'b'.repeat(64) })).toBeNull();

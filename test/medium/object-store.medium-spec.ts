@@ -6,16 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { createObjectStore, FilesystemObjectStore, loadConfig, ObjectSizeMismatchError, S3ObjectStore, type ObjectStore } from '@app/infra';
-import {
-  pseudoRandomSha256,
-  pseudoRandomStream,
-  readAll,
-  sha256OfStream,
-  startS3Server,
-  startTcpProxy,
-  type S3TestServer,
-  type TcpProxy,
-} from '@app/testing';
+import { pseudoRandomSha256, pseudoRandomStream, readAll, sha256OfStream, startS3Server, startTcpProxy, type S3TestServer, type TcpProxy } from '@app/testing';
 
 const MiB = 1024 * 1024;
 const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
@@ -242,7 +233,9 @@ describe('createObjectStore', () => {
     // an in-cluster store would be; the store's own traffic goes to S3_ENDPOINT.
     const publicSide = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(server.endpoint).port) });
     const publicEndpoint = `http://127.0.0.1:${publicSide.port}`;
-    const store = createObjectStore(loadConfig({ DATA_DIR: dir, ...server.env, S3_BUCKET: 'public-endpoint', S3_PUBLIC_ENDPOINT: `${publicEndpoint}/` })) as S3ObjectStore;
+    const store = createObjectStore(
+      loadConfig({ DATA_DIR: dir, ...server.env, S3_BUCKET: 'public-endpoint', S3_PUBLIC_ENDPOINT: `${publicEndpoint}/` }),
+    ) as S3ObjectStore;
     try {
       await store.ensureBucket();
       const data = Buffer.from('firmware bytes through the public address');
@@ -264,7 +257,9 @@ describe('createObjectStore', () => {
 
   it('refuses an S3_PUBLIC_ENDPOINT that is not an absolute http(s) URL', () => {
     for (const bad of ['minio:9000', 'ftp://files.example.com', '/objects']) {
-      expect(() => loadConfig({ DATA_DIR: dir, ...server.env, S3_PUBLIC_ENDPOINT: bad })).toThrow(`S3_PUBLIC_ENDPOINT must be an absolute http or https URL, got "${bad}"`);
+      expect(() => loadConfig({ DATA_DIR: dir, ...server.env, S3_PUBLIC_ENDPOINT: bad })).toThrow(
+        `S3_PUBLIC_ENDPOINT must be an absolute http or https URL, got "${bad}"`,
+      );
     }
   });
 

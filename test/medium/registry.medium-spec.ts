@@ -50,7 +50,12 @@ beforeAll(async () => {
   bus = new RecordingBus();
   moduleRef = await Test.createTestingModule({
     controllers: REGISTRY_CONTROLLERS,
-    providers: [...REGISTRY_PROVIDERS, { provide: DataSource, useValue: dataSource }, { provide: ObjectStore, useValue: store }, { provide: MessageBus, useValue: bus }],
+    providers: [
+      ...REGISTRY_PROVIDERS,
+      { provide: DataSource, useValue: dataSource },
+      { provide: ObjectStore, useValue: store },
+      { provide: MessageBus, useValue: bus },
+    ],
   }).compile();
   devices = moduleRef.get(DevicesController);
   registry = moduleRef.get(RegistryController);
@@ -77,14 +82,21 @@ async function codeOf(promise: Promise<unknown>): Promise<ErrorCode | 'ok'> {
 const create = (customer: CustomerRef, body: Record<string, unknown>) => devices.create(call(makeContext(customer), { body: body as never }));
 const get = (customer: CustomerRef, hwid: string) => devices.get(call(makeContext(customer), { params: { hwid } }));
 
-async function importBody(customer: CustomerRef, content: string, contentType: string, ctx = makeContext(customer)): Promise<{ result: DeviceImportResult; file: StagedFile }> {
+async function importBody(
+  customer: CustomerRef,
+  content: string,
+  contentType: string,
+  ctx = makeContext(customer),
+): Promise<{ result: DeviceImportResult; file: StagedFile }> {
   const file = await stageFile(store, content, contentType);
   return { result: await devices.import(call(ctx, { file, contentType })), file };
 }
 
 describe('schema', () => {
   it('has the primary keys, the tag index and the partial indexes the list queries rely on', async () => {
-    const rows: { indexname: string; indexdef: string }[] = await dataSource.query(`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'registry' AND tablename IN ('device', 'device_tag') ORDER BY indexname`);
+    const rows: { indexname: string; indexdef: string }[] = await dataSource.query(
+      `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'registry' AND tablename IN ('device', 'device_tag') ORDER BY indexname`,
+    );
     expect(rows.map((r) => r.indexname)).toEqual(['device_pkey', 'device_tag_pkey', 'device_with_keys_idx', 'device_withdrawn_idx', 'device_without_keys_idx']);
     expect(rows.find((r) => r.indexname === 'device_tag_pkey')!.indexdef).toMatch(/\(customer_id, tag, hwid\)/);
     const collations: { column_name: string; collation_name: string }[] = await dataSource.query(
@@ -119,7 +131,15 @@ describe('device operations', () => {
     expect(await get(customer, 'a/b?c#d%e')).toEqual(device);
     expect(bus.of(RegistryEvents.deviceChanged.subject)).toEqual([{ customerId: customer.id, hwid: 'a/b?c#d%e' }]);
     expect(bus.of(AdminEvents.audit.subject)).toEqual([
-      expect.objectContaining({ domain: customer.domain, actor: 'token:tok-1', action: 'device.create', target_type: 'device', target_id: 'a/b?c#d%e', before: null, after: device }),
+      expect.objectContaining({
+        domain: customer.domain,
+        actor: 'token:tok-1',
+        action: 'device.create',
+        target_type: 'device',
+        target_id: 'a/b?c#d%e',
+        before: null,
+        after: device,
+      }),
     ]);
     expect(await codeOf(create(customer, { hwid: 'a/b?c#d%e' }))).toBe(ErrorCode.Conflict);
     // another customer may use the same HW id
@@ -137,7 +157,14 @@ describe('device operations', () => {
     expect(bus.of(AdminEvents.audit.subject)[0]).toMatchObject({ actor: 'admin:token:tok-9', domain: customer.domain });
     const readAdmin = makeContext(customer, { principal: makePrincipal(makeCustomer(), ['devices:read', 'devices:write', 'tags:write'], { admin: 'read' }) });
     expect(await codeOf(devices.create(call(readAdmin, { body: { hwid: randomHwid(), tags: ['x'] } })))).toBe(ErrorCode.Forbidden);
-    for (const body of [{ hwid: 'has space' }, { hwid: '' }, { hwid: 'x'.repeat(65) }, { hwid: 'ok1', tags: ['-bad'] }, { hwid: 'ok2', attributes: [] }, { hwid: 'ok3', keys: ['nope'] }]) {
+    for (const body of [
+      { hwid: 'has space' },
+      { hwid: '' },
+      { hwid: 'x'.repeat(65) },
+      { hwid: 'ok1', tags: ['-bad'] },
+      { hwid: 'ok2', attributes: [] },
+      { hwid: 'ok3', keys: ['nope'] },
+    ]) {
       expect(await codeOf(create(customer, body))).toBe(ErrorCode.BadRequest);
     }
     await expect(create(customer, { hwid: 'a b' })).rejects.toMatchObject({ message: HWID_RULE });
@@ -310,7 +337,10 @@ describe('list filters', () => {
 
   it('pages any-of-several-tags with status and has_keys filters across candidate chunks (more than 1000 tagged devices)', async () => {
     const big = makeCustomer();
-    const rows = Array.from({ length: 3000 }, (_, i) => ({ hwid: `n${String(i).padStart(5, '0')}`, tags: i % 3 === 0 ? ['x'] : i % 3 === 1 ? ['y', 'z'] : ['z'] }));
+    const rows = Array.from({ length: 3000 }, (_, i) => ({
+      hwid: `n${String(i).padStart(5, '0')}`,
+      tags: i % 3 === 0 ? ['x'] : i % 3 === 1 ? ['y', 'z'] : ['z'],
+    }));
     expect((await importBody(big, JSON.stringify(rows), 'application/json')).result).toMatchObject({ created: 3000 });
     // white box: withdraw every 7th and give keys to every 5th without 3000 requests
     await dataSource.query(`UPDATE registry.device SET status = 'withdrawn' WHERE customer_id = $1 AND right(hwid, 5)::int % 7 = 0`, [big.id]);
@@ -324,7 +354,11 @@ describe('list filters', () => {
       const want = expectedHwids(bigModel, filter);
       const got: string[] = [];
       for (let offset = 0; offset < want.length + 60; offset += 60) {
-        const page = await devices.list(call(makeContext(big), { query: { tag: filter.tags, tag_mode: 'any', status: filter.status, has_keys: filter.hasKeys, q: filter.q, limit: 60, offset } as never }));
+        const page = await devices.list(
+          call(makeContext(big), {
+            query: { tag: filter.tags, tag_mode: 'any', status: filter.status, has_keys: filter.hasKeys, q: filter.q, limit: 60, offset } as never,
+          }),
+        );
         got.push(...page.items.map((d: Device) => d.hwid));
         expect(page.next_offset).toBe(offset + 60 < want.length ? offset + 60 : null);
       }
@@ -333,7 +367,16 @@ describe('list filters', () => {
   });
 
   it('refuses invalid filters with a 400', async () => {
-    for (const query of [{ tag: ['no/slash'] }, { tag_mode: 'some' }, { q: 'has space' }, { status: 'gone' }, { has_keys: 'maybe' }, { limit: 0 }, { limit: 501 }, { offset: -1 }]) {
+    for (const query of [
+      { tag: ['no/slash'] },
+      { tag_mode: 'some' },
+      { q: 'has space' },
+      { status: 'gone' },
+      { has_keys: 'maybe' },
+      { limit: 0 },
+      { limit: 501 },
+      { offset: -1 },
+    ]) {
       expect(await codeOf(devices.list(call(makeContext(customer), { query: query as never })))).toBe(ErrorCode.BadRequest);
     }
   });
@@ -362,7 +405,12 @@ describe('import', () => {
     expect((await get(customer, 'dev-4')).tags).toEqual(['a', 'b']);
     const before = (await devices.list(call(makeContext(customer), { query: {} }))).items;
     expect(bus.of(AdminEvents.audit.subject)).toEqual([
-      expect.objectContaining({ action: 'device.import', target_type: 'device_import', before: null, after: expect.objectContaining({ format: 'csv', created: 4, updated: 0, unchanged: 0, error_count: 3, rows: 7 }) }),
+      expect.objectContaining({
+        action: 'device.import',
+        target_type: 'device_import',
+        before: null,
+        after: expect.objectContaining({ format: 'csv', created: 4, updated: 0, unchanged: 0, error_count: 3, rows: 7 }),
+      }),
     ]);
     expect(bus.of(RegistryEvents.deviceChanged.subject)).toEqual([{ customerId: customer.id, hwid: null }]);
 
@@ -475,24 +523,30 @@ describe('import', () => {
     const total = Buffer.byteLength(csv);
     expect(batches[0].readSoFar).toBeLessThan(total / 4); // not read whole before the first batch
     expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(64 * 1024 * 1024);
-    const count = await dataSource.query(`SELECT count(*)::int AS devices, (SELECT count(*)::int FROM registry.device_tag WHERE customer_id = $1) AS tags FROM registry.device WHERE customer_id = $1`, [customer.id]);
+    const count = await dataSource.query(
+      `SELECT count(*)::int AS devices, (SELECT count(*)::int FROM registry.device_tag WHERE customer_id = $1) AS tags FROM registry.device WHERE customer_id = $1`,
+      [customer.id],
+    );
     expect(count[0]).toEqual({ devices: 10_000, tags: 20_000 });
     const again = await importBody(customer, csv, 'text/csv');
     expect(again.result).toMatchObject({ created: 0, updated: 0, unchanged: 10_000 });
 
     // the lookup is a primary-key point lookup, never a scan
     await dataSource.query('ANALYZE registry.device');
-    const plan: { 'QUERY PLAN': string }[] = await dataSource.query(`EXPLAIN SELECT status, tags FROM registry.device WHERE customer_id = $1 AND hwid = $2`, [customer.id, 'fleet-000001']);
+    const plan: { 'QUERY PLAN': string }[] = await dataSource.query(`EXPLAIN SELECT status, tags FROM registry.device WHERE customer_id = $1 AND hwid = $2`, [
+      customer.id,
+      'fleet-000001',
+    ]);
     const text = plan.map((p) => p['QUERY PLAN']).join('\n');
     expect(text).toMatch(/Index Scan using device_pkey/);
     expect(text).not.toMatch(/Seq Scan/);
     expect(await registry.lookupDevice({ customerId: customer.id, hwid: rows[42].split(',')[0] })).toEqual({ status: 'active', tags: ['all', 't0'] });
 
     // the batched lookup of the update check's cache misses uses the same index
-    const batchPlan: { 'QUERY PLAN': string }[] = await dataSource.query(`EXPLAIN SELECT hwid, status, tags FROM registry.device WHERE customer_id = $1 AND hwid = ANY($2::text[])`, [
-      customer.id,
-      ['fleet-000001', 'fleet-000002', 'fleet-000003'],
-    ]);
+    const batchPlan: { 'QUERY PLAN': string }[] = await dataSource.query(
+      `EXPLAIN SELECT hwid, status, tags FROM registry.device WHERE customer_id = $1 AND hwid = ANY($2::text[])`,
+      [customer.id, ['fleet-000001', 'fleet-000002', 'fleet-000003']],
+    );
     expect(batchPlan.map((p) => p['QUERY PLAN']).join('\n')).toMatch(/Index (Only )?Scan using device_pkey|Bitmap Index Scan on device_pkey/);
   });
 });
@@ -507,7 +561,7 @@ describe('messages for other apps', () => {
     expect(await codeOf(registry.lookupDevice({ customerId: 'nope', hwid: 'L' }))).toBe(ErrorCode.BadRequest);
   });
 
-  it('looks many devices of one customer up at once: answers in the order asked, null for unknown, impossible and other customers\' devices', async () => {
+  it("looks many devices of one customer up at once: answers in the order asked, null for unknown, impossible and other customers' devices", async () => {
     const [customer, other] = [makeCustomer(), makeCustomer()];
     await create(customer, { hwid: 'L', tags: ['b', 'a'] });
     await create(customer, { hwid: 'M', tags: [] });
@@ -524,7 +578,9 @@ describe('messages for other apps', () => {
     expect(await registry.lookupDevices({ customerId: customer.id, hwids: [42, null] as unknown as string[] })).toEqual([null, null]);
     expect(await codeOf(registry.lookupDevices({ customerId: 'nope', hwids: ['L'] }))).toBe(ErrorCode.BadRequest);
     expect(await codeOf(registry.lookupDevices({ customerId: customer.id, hwids: 'L' as unknown as string[] }))).toBe(ErrorCode.BadRequest);
-    expect(await codeOf(registry.lookupDevices({ customerId: customer.id, hwids: Array.from({ length: MAX_DEVICE_LOOKUP_BATCH + 1 }, (_, i) => `d${i}`) }))).toBe(ErrorCode.BadRequest);
+    expect(
+      await codeOf(registry.lookupDevices({ customerId: customer.id, hwids: Array.from({ length: MAX_DEVICE_LOOKUP_BATCH + 1 }, (_, i) => `d${i}`) })),
+    ).toBe(ErrorCode.BadRequest);
   });
 
   it('counts, renames (merging) and deletes tags idempotently, broadcasting one deviceChanged for the customer', async () => {
@@ -610,7 +666,10 @@ describe('messages for other apps', () => {
     await create(customer, { hwid: 'third' });
     const at = new Date(Date.UTC(2026, 10, 21, 14, 0, 0)).toISOString();
     const batch = (hwid: string, ghosts: number) => ({
-      items: [{ customerId: customer.id, hwid, fwVersion: hwid, at }, ...Array.from({ length: ghosts }, (_, i) => ({ customerId: customer.id, hwid: `ghost-${hwid}-${i}`, fwVersion: '0', at }))],
+      items: [
+        { customerId: customer.id, hwid, fwVersion: hwid, at },
+        ...Array.from({ length: ghosts }, (_, i) => ({ customerId: customer.id, hwid: `ghost-${hwid}-${i}`, fwVersion: '0', at })),
+      ],
     });
     let running = 0;
     let mostAtOnce = 0;

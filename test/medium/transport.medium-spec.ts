@@ -250,7 +250,9 @@ describe.each([
     const before = logLines.length;
     const err = await rejection(bus.send(p.crashInRequest, { ctx: { requestId }, params: {}, query: {}, body: { items: [], at: '' } }));
     expect(err).toMatchObject({ code: ErrorCode.Internal, message: 'internal error' });
-    expect(logLines.slice(before)).toContainEqual(expect.objectContaining({ level: 'error', msg: 'unhandled error in message handler', error: 'boom in request', request_id: requestId }));
+    expect(logLines.slice(before)).toContainEqual(
+      expect.objectContaining({ level: 'error', msg: 'unhandled error in message handler', error: 'boom in request', request_id: requestId }),
+    );
   });
 
   it("continues the sender's trace in the handler", async () => {
@@ -396,7 +398,8 @@ describe('message bus over NATS while NATS is down', () => {
 describe('NATS writes of one event-loop turn', () => {
   /** Counts the socket writes (write or writev calls into the kernel) of a connection. */
   const countWrites = (nc: NatsConnection): { readonly count: number } => {
-    const socket = (nc as unknown as { protocol: { transport: { socket: Socket } } }).protocol.transport.socket as Socket & Record<'_write' | '_writev', (...args: unknown[]) => void>;
+    const socket = (nc as unknown as { protocol: { transport: { socket: Socket } } }).protocol.transport.socket as Socket &
+      Record<'_write' | '_writev', (...args: unknown[]) => void>;
     const counter = { count: 0 };
     for (const method of ['_write', '_writev'] as const) {
       const original = socket[method].bind(socket);

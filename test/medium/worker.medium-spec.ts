@@ -4,16 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INestMicroservice } from '@nestjs/common';
 import { healthMessage } from '@app/contracts';
-import {
-  closeDatabases,
-  closeMessageBuses,
-  configureLogging,
-  createJobQueue,
-  createMessageBus,
-  MAIL_JOB,
-  MAIL_QUEUE,
-  resetInProcessBroker,
-} from '@app/infra';
+import { closeDatabases, closeMessageBuses, configureLogging, createJobQueue, createMessageBus, MAIL_JOB, MAIL_QUEUE, resetInProcessBroker } from '@app/infra';
 import { startBackendApp } from '@app/platform';
 import { WorkerModule } from '../../apps/worker/src/worker.module.js';
 import { createThrowaway, type Throwaway } from './logdata.support.js';

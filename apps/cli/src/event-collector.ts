@@ -12,7 +12,7 @@ export class EventCollector extends MessageBus {
   /** The payloads emitted for `event`, oldest first, taken out of the collector. */
   take<P>(event: EventDef<P>): P[] {
     const taken: P[] = [];
-    for (let i = 0; i < this.events.length; ) {
+    for (let i = 0; i < this.events.length;) {
       const entry = this.events[i];
       if (entry.subject === event.subject) {
         taken.push(entry.payload as P);

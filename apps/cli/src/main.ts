@@ -52,7 +52,10 @@ function lockEmbedded(config: ServiceConfig): () => void {
 async function migrate(config: ServiceConfig): Promise<void> {
   const release = lockEmbedded(config);
   try {
-    const reports = await migrateAppDatabases(config, BACKEND_APPS.map((app) => BACKEND_MODULES[app].database));
+    const reports = await migrateAppDatabases(
+      config,
+      BACKEND_APPS.map((app) => BACKEND_MODULES[app].database),
+    );
     for (const report of reports) console.log(JSON.stringify(report));
   } finally {
     await closeDatabases();
@@ -71,12 +74,18 @@ async function createToken(config: ServiceConfig, publicUrlSet: boolean, args: s
   if (days !== undefined && (!Number.isInteger(days) || days < 1 || days > 365)) throw new UsageError('--days must be an integer from 1 to 365');
   if (!publicUrlSet) {
     // The token names its issuer; a server reached at another address rejects the token.
-    console.error(`warning: PUBLIC_URL is not set, so the token is issued for ${config.publicUrl} (the default); a server with another PUBLIC_URL or port rejects it: set PUBLIC_URL to the server's public URL`);
+    console.error(
+      `warning: PUBLIC_URL is not set, so the token is issued for ${config.publicUrl} (the default); a server with another PUBLIC_URL or port rejects it: set PUBLIC_URL to the server's public URL`,
+    );
   }
   const release = lockEmbedded(config);
   try {
     const events = new EventCollector();
-    const created = await issueTokenForMember(config, { customerDomain: customer, email, name: options.name ?? 'cli', bundle, expiresInDays: days }, { bus: events });
+    const created = await issueTokenForMember(
+      config,
+      { customerDomain: customer, email, name: options.name ?? 'cli', bundle, expiresInDays: days },
+      { bus: events },
+    );
     // As the apps' audit events, storing the entry is best effort: the token exists either way.
     await recordAuditEntries(config, events.take(AdminEvents.audit)).catch((err: unknown) => {
       logger.write('warn', 'audit entry not stored', { error: err instanceof Error ? err.message : String(err) });

@@ -58,7 +58,16 @@ export const FIRMWARE_HANDLERS: Record<FirmwareRole, { readonly controllers: Typ
 };
 
 /** What the update check needs (both roles), its responder included. */
-export const UPDATE_CHECK_PROVIDERS: Provider[] = [FirmwareStore, BuildIndex, UpdateLinks, CustomerDirectory, DeviceDirectory, DeviceSightings, UpdateCheckService, ...FIRMWARE_HANDLERS['update-check'].responders];
+export const UPDATE_CHECK_PROVIDERS: Provider[] = [
+  FirmwareStore,
+  BuildIndex,
+  UpdateLinks,
+  CustomerDirectory,
+  DeviceDirectory,
+  DeviceSightings,
+  UpdateCheckService,
+  ...FIRMWARE_HANDLERS['update-check'].responders,
+];
 /** Everything else of the app: the use cases behind the controllers. */
 export const FIRMWARE_PROVIDERS: Provider[] = [
   FirmwareChanges,

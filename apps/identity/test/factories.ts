@@ -52,7 +52,9 @@ export function aPrincipal(input: {
 }
 
 export function aContext(input: { principal: Principal | null; customer: CustomerRef | null; baseUrl?: string }): RequestContext {
-  const actor = input.principal ? `${input.principal.kind === 'token' ? 'token' : 'user'}:${input.principal.kind === 'token' ? input.principal.credentialId : input.principal.userId}` : 'anonymous';
+  const actor = input.principal
+    ? `${input.principal.kind === 'token' ? 'token' : 'user'}:${input.principal.kind === 'token' ? input.principal.credentialId : input.principal.userId}`
+    : 'anonymous';
   const acting = input.principal && input.customer && input.principal.homeCustomer.id !== input.customer.id;
   return {
     requestId: randomUUID(),
@@ -66,7 +68,10 @@ export function aContext(input: { principal: Principal | null; customer: Custome
   };
 }
 
-export function aCall<Params, Query, Body>(ctx: RequestContext, input: { params?: Params; query?: Query; body?: Body } = {}): EndpointCall<Params, Query, Body> {
+export function aCall<Params, Query, Body>(
+  ctx: RequestContext,
+  input: { params?: Params; query?: Query; body?: Body } = {},
+): EndpointCall<Params, Query, Body> {
   return { ctx, params: (input.params ?? {}) as Params, query: (input.query ?? {}) as Query, body: input.body as Body };
 }
 
@@ -75,10 +80,20 @@ export interface StoreLike {
   readonly repos: IdentityRepositories;
 }
 
-export async function aCustomer(store: StoreLike, input: { domain?: string; name?: string; isSandbox?: boolean; at?: Date; suspended?: boolean } = {}): Promise<CustomerEntity> {
+export async function aCustomer(
+  store: StoreLike,
+  input: { domain?: string; name?: string; isSandbox?: boolean; at?: Date; suspended?: boolean } = {},
+): Promise<CustomerEntity> {
   const domain = input.domain ?? aDomain();
   const at = input.at ?? new Date();
-  await store.repos.customers.insertIfAbsent({ id: asCustomerId(randomUUID()), domain, name: input.name ?? `Customer ${domain}`, corsOrigins: [], isSandbox: input.isSandbox ?? false, at });
+  await store.repos.customers.insertIfAbsent({
+    id: asCustomerId(randomUUID()),
+    domain,
+    name: input.name ?? `Customer ${domain}`,
+    corsOrigins: [],
+    isSandbox: input.isSandbox ?? false,
+    at,
+  });
   const customer = (await store.repos.customers.findByDomain(domain))!;
   if (input.suspended) {
     await store.repos.customers.setStatus(customer.id, 'suspended', at);

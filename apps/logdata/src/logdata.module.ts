@@ -18,7 +18,14 @@ export const LOGDATA_DATABASE = {
 } satisfies AppDatabaseOptions;
 
 /** The app's own providers (infrastructure comes from InfraModule); tests compose them with test adapters. */
-export const LOGDATA_PROVIDERS = [LogdataStore, UploadLogFileUseCase, ReadLogFileUseCase, ListLogFilesUseCase, CountLogFilesUseCase, RecordLogFileDownloadUseCase];
+export const LOGDATA_PROVIDERS = [
+  LogdataStore,
+  UploadLogFileUseCase,
+  ReadLogFileUseCase,
+  ListLogFilesUseCase,
+  CountLogFilesUseCase,
+  RecordLogFileDownloadUseCase,
+];
 /** Every message and event the app answers is declared in these controllers. */
 export const LOGDATA_CONTROLLERS = [LogdataController];
 

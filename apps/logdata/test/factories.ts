@@ -54,11 +54,7 @@ export function stagedFile(content: string | Buffer, overrides: Partial<StagedFi
   };
 }
 
-export function fileCall(
-  ctx: RequestContext,
-  name: string,
-  file?: StagedFile,
-): EndpointCall<LogFileParams, LogFileCustomerQuery, undefined> {
+export function fileCall(ctx: RequestContext, name: string, file?: StagedFile): EndpointCall<LogFileParams, LogFileCustomerQuery, undefined> {
   return { ctx, params: { name }, query: {}, body: undefined, ...(file ? { file, contentType: file.contentType } : {}) };
 }
 

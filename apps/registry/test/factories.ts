@@ -1,21 +1,17 @@
 /** Small test-data factories for the registry app's tests. */
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import {
-  asCustomerId,
-  type CustomerRef,
-  type EndpointCall,
-  type Principal,
-  type RequestContext,
-  type Scope,
-  type StagedFile,
-} from '@app/contracts';
+import { asCustomerId, type CustomerRef, type EndpointCall, type Principal, type RequestContext, type Scope, type StagedFile } from '@app/contracts';
 
 export function makeCustomer(overrides: Partial<CustomerRef> = {}): CustomerRef {
   const id = asCustomerId(randomUUID());
   return { id, domain: `c-${id.slice(0, 8)}.example`, isSandbox: false, ...overrides };
 }
 
-export function makePrincipal(customer: CustomerRef, scopes: readonly Scope[] = ['devices:read', 'devices:write', 'tags:read', 'tags:write'], overrides: Partial<Principal> = {}): Principal {
+export function makePrincipal(
+  customer: CustomerRef,
+  scopes: readonly Scope[] = ['devices:read', 'devices:write', 'tags:read', 'tags:write'],
+  overrides: Partial<Principal> = {},
+): Principal {
   return { kind: 'token', userId: 'u-1', credentialId: 'tok-1', homeCustomer: customer, scopes, admin: '', ...overrides };
 }
 
@@ -33,7 +29,10 @@ export function makeContext(customer: CustomerRef, overrides: Partial<RequestCon
   };
 }
 
-export function call<P, Q, B>(ctx: RequestContext, parts: { params?: P; query?: Q; body?: B; file?: StagedFile; contentType?: string } = {}): EndpointCall<P, Q, B> {
+export function call<P, Q, B>(
+  ctx: RequestContext,
+  parts: { params?: P; query?: Q; body?: B; file?: StagedFile; contentType?: string } = {},
+): EndpointCall<P, Q, B> {
   return {
     ctx,
     params: (parts.params ?? {}) as P,

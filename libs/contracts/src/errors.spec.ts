@@ -27,7 +27,7 @@ describe('TransportError', () => {
     expect(TransportError.notReceived(notAnswered)).toBe(false);
   });
 
-  it('does not survive a transport: a forwarded one says nothing about the sender\'s request', () => {
+  it("does not survive a transport: a forwarded one says nothing about the sender's request", () => {
     const forwarded = ServiceError.fromSerialized(JSON.parse(JSON.stringify(new TransportError(TransportErrorCode.NoReceiver, 'registry'))));
     expect(forwarded).toMatchObject({ code: ErrorCode.Unavailable, message: 'registry unavailable' });
     expect(TransportError.notReceived(forwarded)).toBe(false);

@@ -7,9 +7,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 export const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 timestamp' });
 export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 
-export const CustomerQuery = Type.Optional(
-  Type.String({ minLength: 1, maxLength: 253, description: 'Administrators only: the customer domain to act on.' }),
-);
+export const CustomerQuery = Type.Optional(Type.String({ minLength: 1, maxLength: 253, description: 'Administrators only: the customer domain to act on.' }));
 
 export const Limit = (max: number, dflt: number) =>
   Type.Integer({ minimum: 1, maximum: max, default: dflt, 'x-error': `limit must be an integer from 1 to ${max}` });
@@ -27,8 +25,7 @@ export const Problem = Type.Object(
   { $id: 'Problem', description: 'RFC 9457 problem details' },
 );
 
-export const Page = <T extends TSchema>(item: T) =>
-  Type.Object({ items: Type.Array(item), next_offset: Type.Union([Type.Integer(), Type.Null()]) });
+export const Page = <T extends TSchema>(item: T) => Type.Object({ items: Type.Array(item), next_offset: Type.Union([Type.Integer(), Type.Null()]) });
 
 export const Empty = Type.Object({});
 

@@ -10,7 +10,9 @@ const logger = new JsonLogger('rpc');
 export class ServiceErrorRpcFilter implements RpcExceptionFilter<unknown> {
   catch(exception: unknown, host: ArgumentsHost): Observable<SerializedServiceError> {
     if (ServiceError.is(exception)) return throwError(() => exception.toJSON());
-    logger.forRequest(requestOfMessage(host.switchToRpc().getData())).error(exception instanceof Error ? exception : new Error(String(exception)), 'unhandled error in message handler');
+    logger
+      .forRequest(requestOfMessage(host.switchToRpc().getData()))
+      .error(exception instanceof Error ? exception : new Error(String(exception)), 'unhandled error in message handler');
     return throwError(() => ({ code: ErrorCode.Internal, message: 'internal error' }));
   }
 }

@@ -2,7 +2,16 @@ import 'reflect-metadata';
 import type { DynamicModule, INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { BackendApp } from '@app/contracts';
-import { assertDistributedConfig, closeDatabases, closeMessageBuses, createMessageServer, JsonLogger, loadConfig, type ServiceConfig, startTelemetry } from '@app/infra';
+import {
+  assertDistributedConfig,
+  closeDatabases,
+  closeMessageBuses,
+  createMessageServer,
+  JsonLogger,
+  loadConfig,
+  type ServiceConfig,
+  startTelemetry,
+} from '@app/infra';
 import { ServiceErrorRpcFilter } from './rpc-exception.filter.js';
 
 /** A backend app's root module, built from the config (adapters are chosen there). */

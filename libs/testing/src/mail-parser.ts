@@ -98,7 +98,10 @@ function parseContentType(value: string): { type: string; params: Record<string,
   for (const p of rest) {
     const eq = p.indexOf('=');
     if (eq < 0) continue;
-    params[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    params[p.slice(0, eq).trim().toLowerCase()] = p
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
   }
   return { type: type.trim().toLowerCase(), params };
 }
@@ -141,10 +144,7 @@ function decodeCharset(bytes: Buffer, charset: string): string {
 function decodeWords(value: string): string {
   const joined = value.replace(/(=\?[^?]+\?[bBqQ]\?[^?]*\?=)\s+(?==\?[^?]+\?[bBqQ]\?[^?]*\?=)/g, '$1');
   const decoded = joined.replace(/=\?([^?*]+)(?:\*[^?]*)?\?([bBqQ])\?([^?]*)\?=/g, (_m, charset: string, enc: string, data: string) => {
-    const bytes =
-      enc.toUpperCase() === 'B'
-        ? Buffer.from(data, 'base64')
-        : decodeQuotedPrintable(data.replace(/_/g, ' '));
+    const bytes = enc.toUpperCase() === 'B' ? Buffer.from(data, 'base64') : decodeQuotedPrintable(data.replace(/_/g, ' '));
     // Re-encode to latin1 so the final UTF-8 pass below leaves it intact.
     return Buffer.from(decodeCharset(bytes, charset), 'utf8').toString('latin1');
   });
@@ -169,7 +169,13 @@ function addresses(value: string): string[] {
   entries.push(current);
   const out: string[] = [];
   for (const entry of entries) {
-    const address = /<([^<>\s]+@[^<>\s]+)>/.exec(entry)?.[1] ?? entry.replace(/"[^"]*"/g, '').replace(/^[^:]*:/, '').replace(/;$/, '').trim();
+    const address =
+      /<([^<>\s]+@[^<>\s]+)>/.exec(entry)?.[1] ??
+      entry
+        .replace(/"[^"]*"/g, '')
+        .replace(/^[^:]*:/, '')
+        .replace(/;$/, '')
+        .trim();
     if (address.includes('@')) out.push(address);
   }
   return out;

@@ -34,7 +34,9 @@ export async function waitForOutbox(dataDir: string, predicate: (mail: OutboxMai
     const found = mails.find(predicate);
     if (found) return found;
     if (Date.now() >= deadline) {
-      throw new Error(`no matching mail in ${join(dataDir, 'outbox')} within ${timeoutMs} ms; found ${mails.length}: ${JSON.stringify(mails.map((m) => ({ to: m.to, subject: m.subject })))}`);
+      throw new Error(
+        `no matching mail in ${join(dataDir, 'outbox')} within ${timeoutMs} ms; found ${mails.length}: ${JSON.stringify(mails.map((m) => ({ to: m.to, subject: m.subject })))}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -43,11 +43,14 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
         const raw = Buffer.concat(chunks);
         const recipients = session.envelope.rcptTo.map((r) => r.address);
         const message = parseMail(raw, recipients);
-        Promise.resolve(options.store?.(raw, recipients)).then(() => {
-          messages.push(message);
-          for (const waiter of [...waiters]) waiter(message);
-          callback();
-        }, (err: Error) => callback(err));
+        Promise.resolve(options.store?.(raw, recipients)).then(
+          () => {
+            messages.push(message);
+            for (const waiter of [...waiters]) waiter(message);
+            callback();
+          },
+          (err: Error) => callback(err),
+        );
       });
     },
   });
@@ -73,7 +76,11 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
         };
         const timer = setTimeout(() => {
           cleanup();
-          reject(new Error(`no matching mail within ${timeoutMs} ms; received ${messages.length}: ${JSON.stringify(messages.map((m) => ({ to: m.to, subject: m.subject })))}`));
+          reject(
+            new Error(
+              `no matching mail within ${timeoutMs} ms; received ${messages.length}: ${JSON.stringify(messages.map((m) => ({ to: m.to, subject: m.subject })))}`,
+            ),
+          );
         }, timeoutMs);
         const cleanup = (): void => {
           clearTimeout(timer);

@@ -13,7 +13,10 @@ describe('operator CLI against the distributed database', () => {
     const result = await runCli(['migrate'], rt.cliEnv);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    const reports = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { schema: string; applied: string[] });
+    const reports = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { schema: string; applied: string[] });
     expect(reports.map((r) => r.schema).sort()).toEqual(['admin', 'firmware', 'identity', 'logdata', 'registry', 'worker']);
     for (const report of reports) expect(report.applied).toEqual([]);
   });

@@ -39,7 +39,14 @@ describe('request log (distributed)', () => {
 
   it('every request reaches the admin app as an entry with all its fields', async () => {
     const started = Date.now();
-    const ids = { file: `e2e-${letters(16)}`, health: `e2e-${letters(16)}`, unknown: `e2e-${letters(16)}`, invalid: `e2e-${letters(16)}`, upload: `e2e-${letters(16)}`, probe: `e2e-${letters(16)}` };
+    const ids = {
+      file: `e2e-${letters(16)}`,
+      health: `e2e-${letters(16)}`,
+      unknown: `e2e-${letters(16)}`,
+      invalid: `e2e-${letters(16)}`,
+      upload: `e2e-${letters(16)}`,
+      probe: `e2e-${letters(16)}`,
+    };
     const name = randomLogName();
     const unknownPath = `/${letters(12)}`;
     const replies = {
@@ -47,7 +54,11 @@ describe('request log (distributed)', () => {
       health: await rt.http.get('/healthz', { headers: { 'X-Request-Id': ids.health } }),
       unknown: await rt.http.get(unknownPath, { headers: { 'X-Request-Id': ids.unknown } }),
       invalid: await rt.http.get('/logdata', { auth: customer.full, query: { limit: 0 }, headers: { 'X-Request-Id': ids.invalid } }),
-      upload: await rt.http.put(`/logdata/${randomLogName()}`, { auth: customer.readOnly, body: Buffer.alloc(100, 1), headers: { 'X-Request-Id': ids.upload } }),
+      upload: await rt.http.put(`/logdata/${randomLogName()}`, {
+        auth: customer.readOnly,
+        body: Buffer.alloc(100, 1),
+        headers: { 'X-Request-Id': ids.upload },
+      }),
       probe: await rt.http.get('/logdata', { auth: customer.full, query: { customer: rt.operatorDomain }, headers: { 'X-Request-Id': ids.probe } }),
     };
     expect(replies.file.status).toBe(404);
@@ -132,7 +143,14 @@ describe('request log (distributed)', () => {
       (found) => found.length === 1,
       { timeoutMs: 15_000, intervalMs: 250 },
     );
-    expect(row).toMatchObject({ method: 'PUT', route: '/logdata/{name}', path: `/logdata/${name}`, status: 499, domain: customer.domain, actor: `token:${customer.tokens.full.id}` });
+    expect(row).toMatchObject({
+      method: 'PUT',
+      route: '/logdata/{name}',
+      path: `/logdata/${name}`,
+      status: 499,
+      domain: customer.domain,
+      actor: `token:${customer.tokens.full.id}`,
+    });
     expect(Number(row.bytes_out)).toBe(0);
     expect((await rt.http.get(`/logdata/${name}`, { auth: customer.readOnly })).status).toBe(404);
   });

@@ -73,7 +73,11 @@ describe('tag changes while the registry is down (distributed)', () => {
   it('once the registry is back, the devices get both changes, in order, without another request', async () => {
     startRegistry();
     await waitForStatus(rt.baseUrl, 'ok', 60_000);
-    const tags = await eventually(() => deviceTags('outage-1'), (t) => !t.includes(renamed) && !t.includes(deleted), { timeoutMs: 60_000, intervalMs: 500 });
+    const tags = await eventually(
+      () => deviceTags('outage-1'),
+      (t) => !t.includes(renamed) && !t.includes(deleted),
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
     expect(tags).toEqual(['keep', `${renamed}-new`]);
     expect(await deviceTags('outage-2')).toEqual([`${renamed}-new`]);
     const counts = (await rt.http.get('/tags', { auth: c.readOnly })).json<{ items: { tag: string; firmware: number; devices: number }[] }>().items;

@@ -33,7 +33,11 @@ describe('firmware --role=update-check (distributed)', () => {
     await createDevice(rt, c.full, 'role-dev', ['pilot']);
     const state = readStackState(stateDir());
     const out = openSync(join(state.logDir, 'firmware-update-check.log'), 'a');
-    role = spawn(process.execPath, ['--enable-source-maps', join(ROOT, 'dist/apps/firmware/src/main.js'), '--role=update-check'], { cwd: ROOT, env: state.appEnv, stdio: ['ignore', out, out] });
+    role = spawn(process.execPath, ['--enable-source-maps', join(ROOT, 'dist/apps/firmware/src/main.js'), '--role=update-check'], {
+      cwd: ROOT,
+      env: state.appEnv,
+      stdio: ['ignore', out, out],
+    });
     closeSync(out);
     await new Promise((resolve) => setTimeout(resolve, 3_000)); // connected to NATS and the database
     expect(role.exitCode).toBeNull();
@@ -76,7 +80,11 @@ describe('firmware --role=update-check (distributed)', () => {
     child.unref();
     state.pids.firmware = child.pid!;
     writeStackState(stateDir(), state);
-    const list = await eventually(() => rt.http.get('/firmware', { auth: c.readOnly }), (r) => r.status === 200, { timeoutMs: 30_000, intervalMs: 300 });
+    const list = await eventually(
+      () => rt.http.get('/firmware', { auth: c.readOnly }),
+      (r) => r.status === 200,
+      { timeoutMs: 30_000, intervalMs: 300 },
+    );
     expect(list.json().items).toHaveLength(2);
     for (let i = 0; i < 10; i++) {
       expect((await rt.http.get(updateCheckPath(c.domain, line, '0.9'), { localAddress: clientAddress() })).status).toBe(200);

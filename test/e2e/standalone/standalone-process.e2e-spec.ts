@@ -56,7 +56,10 @@ describe('standalone process and the operator CLI on its data directory', () => 
   it(
     "labels each app's start-up lines with that app, and leaves no service.lock after SIGTERM",
     async () => {
-      const child = spawn(process.execPath, ['--enable-source-maps', join(process.cwd(), 'dist/apps/standalone/src/main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--enable-source-maps', join(process.cwd(), 'dist/apps/standalone/src/main.js')], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       service = child;
       const exit = exited(child);
       const lines: LogLine[] = [];

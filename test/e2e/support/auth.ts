@@ -96,10 +96,16 @@ export interface SecurityEventBody {
 }
 
 /** Waits until GET /admin/security/events shows an event `match` accepts (events travel asynchronously). */
-export async function waitForSecurityEvent(rt: Runtime, query: Record<string, string>, match: (e: SecurityEventBody) => boolean, timeoutMs = 15_000): Promise<SecurityEventBody> {
+export async function waitForSecurityEvent(
+  rt: Runtime,
+  query: Record<string, string>,
+  match: (e: SecurityEventBody) => boolean,
+  timeoutMs = 15_000,
+): Promise<SecurityEventBody> {
   const admin = await rt.adminToken();
   const found = await eventually(
-    async () => (await rt.http.get('/admin/security/events', { auth: admin, query: { limit: 1000, ...query } })).json<{ items: SecurityEventBody[] }>().items.find(match),
+    async () =>
+      (await rt.http.get('/admin/security/events', { auth: admin, query: { limit: 1000, ...query } })).json<{ items: SecurityEventBody[] }>().items.find(match),
     (e) => e !== undefined,
     { timeoutMs },
   );
@@ -121,7 +127,10 @@ export interface AuditBody {
 export async function waitForAudit(rt: Runtime, domain: string | undefined, match: (e: AuditBody) => boolean, timeoutMs = 15_000): Promise<AuditBody> {
   const admin = await rt.adminToken();
   const found = await eventually(
-    async () => (await rt.http.get('/admin/audit', { auth: admin, query: { limit: 1000, ...(domain ? { domain } : {}) } })).json<{ items: AuditBody[] }>().items.find(match),
+    async () =>
+      (await rt.http.get('/admin/audit', { auth: admin, query: { limit: 1000, ...(domain ? { domain } : {}) } }))
+        .json<{ items: AuditBody[] }>()
+        .items.find(match),
     (e) => e !== undefined,
     { timeoutMs },
   );

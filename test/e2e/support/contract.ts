@@ -71,7 +71,9 @@ class Contract {
     if (!declared) return; // an undeclared status: not this check's concern
     const validate = this.validator(route.template, method, reply.status, declared, mediaType);
     if (validate === null) {
-      throw new Error(`${reply.method} ${reply.url} answered ${reply.status} ${mediaType}, which ${operation.operationId} does not declare for ${reply.status} (declared: ${Object.keys(declared.content ?? {}).join(', ') || 'no body'})`);
+      throw new Error(
+        `${reply.method} ${reply.url} answered ${reply.status} ${mediaType}, which ${operation.operationId} does not declare for ${reply.status} (declared: ${Object.keys(declared.content ?? {}).join(', ') || 'no body'})`,
+      );
     }
     let body: unknown;
     try {
@@ -80,15 +82,22 @@ class Contract {
       throw new Error(`${reply.method} ${reply.url} answered ${reply.status} ${mediaType} with a body that is not JSON`);
     }
     if (!validate(body)) {
-      const problems = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(body)'} ${e.message ?? ''}${e.params ? ' ' + JSON.stringify(e.params) : ''}`);
-      throw new Error(`${reply.method} ${reply.url} answered ${reply.status} with a body that breaks the contract of ${operation.operationId}:\n  ${problems.join('\n  ')}\nbody: ${reply.body.toString('utf8').slice(0, 600)}`);
+      const problems = (validate.errors ?? [])
+        .slice(0, 5)
+        .map((e) => `${e.instancePath || '(body)'} ${e.message ?? ''}${e.params ? ' ' + JSON.stringify(e.params) : ''}`);
+      throw new Error(
+        `${reply.method} ${reply.url} answered ${reply.status} with a body that breaks the contract of ${operation.operationId}:\n  ${problems.join('\n  ')}\nbody: ${reply.body.toString('utf8').slice(0, 600)}`,
+      );
     }
   }
 
   private route(method: string, path: string): Route | undefined {
     const segments = path.split('/');
     return this.routes.find(
-      (route) => this.doc.paths[route.template][method] !== undefined && route.segments.length === segments.length && route.segments.every((s, i) => s === null ? segments[i] !== '' : s === segments[i]),
+      (route) =>
+        this.doc.paths[route.template][method] !== undefined &&
+        route.segments.length === segments.length &&
+        route.segments.every((s, i) => (s === null ? segments[i] !== '' : s === segments[i])),
     );
   }
 
@@ -100,7 +109,9 @@ class Contract {
       const type = mediaType in content ? mediaType : undefined;
       const schema = type ? content[type].schema : undefined;
       // A $ref into the document, so `#/components/...` references inside resolve against it.
-      const pointer = ['paths', template, method, 'responses', String(status), 'content', type ?? '', 'schema'].map((part) => encodeURIComponent(part.replaceAll('~', '~0').replaceAll('/', '~1'))).join('/');
+      const pointer = ['paths', template, method, 'responses', String(status), 'content', type ?? '', 'schema']
+        .map((part) => encodeURIComponent(part.replaceAll('~', '~0').replaceAll('/', '~1')))
+        .join('/');
       this.validators.set(key, schema ? this.ajv.compile({ $ref: `openapi.json#/${pointer}` }) : null);
     }
     return this.validators.get(key)!;

@@ -88,7 +88,9 @@ function rawRequestUnchecked(baseUrl: string, method: string, path: string, opti
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
-      res.on('end', () => resolve(new HttpReply(method, `${baseUrl}${fullPath}`, res.statusCode ?? 0, res.headers, Buffer.concat(chunks), Date.now() - started)));
+      res.on('end', () =>
+        resolve(new HttpReply(method, `${baseUrl}${fullPath}`, res.statusCode ?? 0, res.headers, Buffer.concat(chunks), Date.now() - started)),
+      );
     });
     req.setTimeout(120_000, () => req.destroy(new Error(`${method} ${fullPath}: no answer within 120 s`)));
     req.on('error', reject);

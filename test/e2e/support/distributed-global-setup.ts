@@ -5,20 +5,19 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startS3Server, type S3TestServer } from '../../../libs/testing/src/s3-server.js';
-import { DISTRIBUTED_APPS, DOWNLOAD_RATE_PER_MINUTE, FIRMWARE_ENV, LOGIN_LIMITS_ENV, OPERATOR_ADMIN_EMAIL, OPERATOR_DOMAIN, SANDBOX_DOMAIN, type DistributedApp } from './constants.js';
+import {
+  DISTRIBUTED_APPS,
+  DOWNLOAD_RATE_PER_MINUTE,
+  FIRMWARE_ENV,
+  LOGIN_LIMITS_ENV,
+  OPERATOR_ADMIN_EMAIL,
+  OPERATOR_DOMAIN,
+  SANDBOX_DOMAIN,
+  type DistributedApp,
+} from './constants.js';
 import distributedGlobalTeardown from './distributed-global-teardown.js';
 import { startMaildirSink, type MaildirSink } from './maildir-sink.js';
-import {
-  appLogFile,
-  claimRedisDatabase,
-  createDatabase,
-  freePort,
-  randomHex,
-  spawnApp,
-  startNats,
-  waitForStatusOk,
-  writeStackState,
-} from './stack.js';
+import { appLogFile, claimRedisDatabase, createDatabase, freePort, randomHex, spawnApp, startNats, waitForStatusOk, writeStackState } from './stack.js';
 
 /** What the teardown (same process, same global object) needs to stop. */
 export interface DistributedHandles {

@@ -29,7 +29,9 @@ export function randomContent(size: number): Buffer {
 }
 
 export function hexPrefix(length: number): string {
-  return randomBytes(Math.ceil(length / 2)).toString('hex').slice(0, length);
+  return randomBytes(Math.ceil(length / 2))
+    .toString('hex')
+    .slice(0, length);
 }
 
 export function sleep(ms: number): Promise<void> {

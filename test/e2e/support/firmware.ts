@@ -100,7 +100,13 @@ export function uploadFirmware(rt: Runtime, token: string, options: UploadOption
   const parts: Part[] = [{ name: 'firmware', data: options.firmware, filename: 'firmware.bin', contentType: 'application/octet-stream' }];
   if (options.notes !== undefined) parts.push({ name: 'notes', data: options.notes, filename: 'notes.txt', contentType: 'text/plain' });
   const { body, contentType } = multipart(parts);
-  return rt.http.put(options.path ?? '/firmware', { auth: token, query: options.query, body, headers: { 'content-type': contentType }, acceptJson: options.acceptJson });
+  return rt.http.put(options.path ?? '/firmware', {
+    auth: token,
+    query: options.query,
+    body,
+    headers: { 'content-type': contentType },
+    acceptJson: options.acceptJson,
+  });
 }
 
 /** Uploads and answers the stored record (JSON mode), failing the test unless 201. */
@@ -109,7 +115,15 @@ export async function createBuild(
   token: string,
   line: { hw: string; rev: string; fw: string },
   fwVersion: string,
-  options: { general?: boolean; fwType?: 'AFI' | 'EFI' | 'MFI'; notes?: string; tags?: string[]; tagFilterDisabled?: boolean; customer?: string; buildDate?: string } = {},
+  options: {
+    general?: boolean;
+    fwType?: 'AFI' | 'EFI' | 'MFI';
+    notes?: string;
+    tags?: string[];
+    tagFilterDisabled?: boolean;
+    customer?: string;
+    buildDate?: string;
+  } = {},
 ): Promise<FirmwareBuild & { binary: Buffer }> {
   const binary = binaryWith([`${fwVersion}, ${options.buildDate ?? '2026-11-20T10:00:00Z'}, ${options.fwType ?? 'AFI'}`]);
   const reply = await uploadFirmware(rt, token, {

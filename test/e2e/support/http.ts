@@ -71,11 +71,7 @@ export function parseSetCookie(line: string): ParsedSetCookie | null {
 }
 
 /** Credentials of a request. A string is a Bearer token. */
-export type Auth =
-  | string
-  | { readonly bearer: string }
-  | { readonly authorization: string }
-  | Session;
+export type Auth = string | { readonly bearer: string } | { readonly authorization: string } | Session;
 
 export type CsrfMode = 'header' | 'query' | 'none' | { readonly value: string; readonly in?: 'header' | 'query' };
 
@@ -207,7 +203,10 @@ export class HttpClient {
    * Follows redirects from `url` (a /dl link, a pre-signed object-store URL), sending the
    * same Range header on every hop. Answers the last reply and the chain of statuses.
    */
-  async follow(url: string, options: { method?: 'GET' | 'HEAD'; range?: string; localAddress?: string; maxHops?: number } = {}): Promise<{ reply: HttpReply; hops: HttpReply[] }> {
+  async follow(
+    url: string,
+    options: { method?: 'GET' | 'HEAD'; range?: string; localAddress?: string; maxHops?: number } = {},
+  ): Promise<{ reply: HttpReply; hops: HttpReply[] }> {
     const hops: HttpReply[] = [];
     let current = url;
     for (let i = 0; i <= (options.maxHops ?? 4); i++) {
@@ -311,15 +310,16 @@ function streamingRequestUnchecked(
       try {
         for await (const chunk of options.chunks) {
           if (answered || req.destroyed) return;
-          if (!req.write(chunk)) await new Promise<void>((r) => {
-            const done = () => {
-              req.off('drain', done);
-              req.off('close', done);
-              r();
-            };
-            req.on('drain', done);
-            req.on('close', done);
-          });
+          if (!req.write(chunk))
+            await new Promise<void>((r) => {
+              const done = () => {
+                req.off('drain', done);
+                req.off('close', done);
+                r();
+              };
+              req.on('drain', done);
+              req.on('close', done);
+            });
         }
         if (!answered && !req.destroyed && options.declaredLength === undefined) req.end();
       } catch (err) {

@@ -65,7 +65,10 @@ export class Mailbox {
 }
 
 function recipients(mail: OutboxMail): string[] {
-  const envelope = (mail.headers['x-envelope-to'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const envelope = (mail.headers['x-envelope-to'] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return [...mail.to, ...envelope].map((a) => a.toLowerCase());
 }
 

@@ -24,7 +24,10 @@ export async function startMaildirSink(dir: string): Promise<MaildirSink> {
   let seq = 0;
   const sink = await startSmtpSink({
     async store(raw, recipients) {
-      const recipient = (recipients[0] ?? 'unknown').toLowerCase().replace(/[^a-z0-9._-]+/g, '_').slice(0, 64);
+      const recipient = (recipients[0] ?? 'unknown')
+        .toLowerCase()
+        .replace(/[^a-z0-9._-]+/g, '_')
+        .slice(0, 64);
       const name = `${new Date().toISOString().replace(/:/g, '-')}_${String(++seq).padStart(6, '0')}_${recipient}.eml`;
       const tmp = join(outbox, `.tmp-${randomBytes(6).toString('hex')}`);
       // The envelope recipients go first as a header the parser reads (To/Cc may be absent).

@@ -229,7 +229,9 @@ export async function waitForStatusOk(baseUrl: string, timeoutMs: number, childr
   for (;;) {
     for (const [app, child] of children) {
       if (child.exitCode !== null || child.signalCode !== null) {
-        throw new Error(`${app} exited (${child.exitCode ?? child.signalCode}) while the stack started; log ${appLogFile(logDir, app)}:\n${tail(appLogFile(logDir, app))}`);
+        throw new Error(
+          `${app} exited (${child.exitCode ?? child.signalCode}) while the stack started; log ${appLogFile(logDir, app)}:\n${tail(appLogFile(logDir, app))}`,
+        );
       }
     }
     try {

@@ -35,7 +35,7 @@ export function toHealthHistory(counts: readonly DailyHealthCounts[], days: numb
       ok: c?.ok ?? 0,
       degraded: c?.degraded ?? 0,
       down: c?.down ?? 0,
-      uptime_ratio: samples > 0 ? (c!.ok / samples) : null,
+      uptime_ratio: samples > 0 ? c!.ok / samples : null,
     });
   }
   return { days: result };

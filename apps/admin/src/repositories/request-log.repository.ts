@@ -12,7 +12,21 @@ const REQUEST_LOG = {
 
 /** A row's values in the order of REQUEST_LOG.columns (written out: a loop over the names would be a megamorphic keyed read per value). */
 function valuesOf(row: RequestLogRow): CopyValue[] {
-  return [row.ts, row.domain, row.actor, row.method, row.route, row.path, row.status, row.ip, row.user_agent, row.bytes_in, row.bytes_out, row.duration_ms, row.request_id];
+  return [
+    row.ts,
+    row.domain,
+    row.actor,
+    row.method,
+    row.route,
+    row.path,
+    row.status,
+    row.ip,
+    row.user_agent,
+    row.bytes_in,
+    row.bytes_out,
+    row.duration_ms,
+    row.request_id,
+  ];
 }
 
 /** Every query of admin.request_log. Cross-customer by nature (operator data). */

@@ -107,7 +107,11 @@ export class SecurityEventsService implements OnModuleInit, OnModuleDestroy {
       return true;
     } catch (err) {
       await this.repository.releaseNotification(event.id).catch(() => undefined);
-      this.logger.warn('critical security event not mailed yet; retried every minute', { id: event.id, kind: event.kind, error: err instanceof Error ? err.message : String(err) });
+      this.logger.warn('critical security event not mailed yet; retried every minute', {
+        id: event.id,
+        kind: event.kind,
+        error: err instanceof Error ? err.message : String(err),
+      });
       return false;
     }
   }
@@ -142,4 +146,3 @@ export class SecurityEventsService implements OnModuleInit, OnModuleDestroy {
     };
   }
 }
-

@@ -19,7 +19,12 @@ describe('upload values (query, then what string; 422 rules)', () => {
   const two = scan('\0@(#)1.0, 2026-11-20T10:00:00Z, AFI\0@(#)2.0, 2026-11-21, EFI\0');
 
   it('takes the chosen what string (what_index from 0, default 0)', () => {
-    expect(resolveBuildValues({}, undefined, two, now)).toEqual({ fwVersion: '1.0', fwType: 'AFI', buildDate: new Date('2026-11-20T10:00:00Z'), whatString: '1.0, 2026-11-20T10:00:00Z, AFI' });
+    expect(resolveBuildValues({}, undefined, two, now)).toEqual({
+      fwVersion: '1.0',
+      fwType: 'AFI',
+      buildDate: new Date('2026-11-20T10:00:00Z'),
+      whatString: '1.0, 2026-11-20T10:00:00Z, AFI',
+    });
     expect(resolveBuildValues({}, 1, two, now)).toMatchObject({ fwVersion: '2.0', fwType: 'EFI', buildDate: new Date('2026-11-21T00:00:00Z') });
   });
 
@@ -33,13 +38,20 @@ describe('upload values (query, then what string; 422 rules)', () => {
   it('without what strings: fw_version from the query (else 422), fw_type AFI and build_date now by default', () => {
     const none = scan('no markers here');
     expect(resolveBuildValues({ fwVersion: '3.0' }, undefined, none, now)).toEqual({ fwVersion: '3.0', fwType: 'AFI', buildDate: now, whatString: null });
-    expect(resolveBuildValues({ fwVersion: '3.0', fwType: 'MFI', buildDate: new Date(0) }, undefined, none, now)).toMatchObject({ fwType: 'MFI', buildDate: new Date(0) });
+    expect(resolveBuildValues({ fwVersion: '3.0', fwType: 'MFI', buildDate: new Date(0) }, undefined, none, now)).toMatchObject({
+      fwType: 'MFI',
+      buildDate: new Date(0),
+    });
     expect(codeOf(() => resolveBuildValues({}, undefined, none, now))).toMatch(`${ErrorCode.Unprocessable}: the binary has no what string`);
     expect(codeOf(() => resolveBuildValues({ fwVersion: '3.0' }, 0, none, now))).toMatch(`${ErrorCode.Unprocessable}: what_index 0 is out of range`);
   });
 
   it('what_index out of range and unparseable what strings: 422', () => {
-    expect(codeOf(() => resolveBuildValues({}, 2, two, now))).toMatch(`${ErrorCode.Unprocessable}: what_index 2 is out of range: the binary has 2 what strings`);
-    expect(codeOf(() => resolveBuildValues({ fwVersion: '1.0' }, 0, scan('@(#)hello'), now))).toMatch(`${ErrorCode.Unprocessable}: what string 0 cannot be parsed`);
+    expect(codeOf(() => resolveBuildValues({}, 2, two, now))).toMatch(
+      `${ErrorCode.Unprocessable}: what_index 2 is out of range: the binary has 2 what strings`,
+    );
+    expect(codeOf(() => resolveBuildValues({ fwVersion: '1.0' }, 0, scan('@(#)hello'), now))).toMatch(
+      `${ErrorCode.Unprocessable}: what string 0 cannot be parsed`,
+    );
   });
 });

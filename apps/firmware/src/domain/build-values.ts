@@ -21,10 +21,16 @@ function unprocessable(message: string): ServiceError {
  * query (fw_version required, else 422; fw_type defaults to AFI, build_date to `now`).
  * what_index out of range, or a chosen what string that cannot be parsed: 422.
  */
-export function resolveBuildValues(declared: DeclaredValues, whatIndex: number | undefined, scan: Pick<WhatStringScan, 'found' | 'total'>, now: Date): BuildValues {
+export function resolveBuildValues(
+  declared: DeclaredValues,
+  whatIndex: number | undefined,
+  scan: Pick<WhatStringScan, 'found' | 'total'>,
+  now: Date,
+): BuildValues {
   if (scan.total === 0) {
     if (whatIndex !== undefined) throw unprocessable(`what_index ${whatIndex} is out of range: the binary has no what string`);
-    if (declared.fwVersion === undefined) throw unprocessable('the binary has no what string (@(#)<fw_version>, <build_date>, <fw_type>) and fw_version is missing');
+    if (declared.fwVersion === undefined)
+      throw unprocessable('the binary has no what string (@(#)<fw_version>, <build_date>, <fw_type>) and fw_version is missing');
     return { fwVersion: declared.fwVersion, fwType: declared.fwType ?? 'AFI', buildDate: declared.buildDate ?? now, whatString: null };
   }
   const index = whatIndex ?? 0;

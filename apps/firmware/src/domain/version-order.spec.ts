@@ -100,11 +100,16 @@ describe('version order', () => {
 
   it('orders a version (ending in a number) before its extensions and after its pre-releases', () => {
     fc.assert(
-      fc.property(version.map((v) => `${v.slice(0, 60)}${v.length % 10}`), fc.constantFrom('-rc1', '~1', 'beta', 'alpha2', '-1'), fc.constantFrom('.1', '1', 'a', '+build', '_x'), (base, pre, ext) => {
-        expect(compareVersions(base + pre, base)).toBeLessThan(0);
-        expect(compareVersions(base, base + ext)).toBeLessThan(0);
-        expect(compareVersions(base + pre, base + ext)).toBeLessThan(0);
-      }),
+      fc.property(
+        version.map((v) => `${v.slice(0, 60)}${v.length % 10}`),
+        fc.constantFrom('-rc1', '~1', 'beta', 'alpha2', '-1'),
+        fc.constantFrom('.1', '1', 'a', '+build', '_x'),
+        (base, pre, ext) => {
+          expect(compareVersions(base + pre, base)).toBeLessThan(0);
+          expect(compareVersions(base, base + ext)).toBeLessThan(0);
+          expect(compareVersions(base + pre, base + ext)).toBeLessThan(0);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

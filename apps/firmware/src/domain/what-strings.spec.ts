@@ -73,7 +73,9 @@ describe('what strings', () => {
   });
 
   it('finds a marker at the very end of the binary, with text or without', () => {
-    expect(scanWhatStringsInBuffer(Buffer.concat([noise(100), bytes('@(#)3.1, 2026-11-20, MFI')])).found).toEqual([{ index: 0, offset: 100, text: '3.1, 2026-11-20, MFI' }]);
+    expect(scanWhatStringsInBuffer(Buffer.concat([noise(100), bytes('@(#)3.1, 2026-11-20, MFI')])).found).toEqual([
+      { index: 0, offset: 100, text: '3.1, 2026-11-20, MFI' },
+    ]);
     expect(scanWhatStringsInBuffer(Buffer.concat([noise(100), bytes('@(#)')])).found).toEqual([{ index: 0, offset: 100, text: '' }]);
     expect(scanWhatStringsInBuffer(Buffer.concat([noise(100), bytes('@(#')])).total).toBe(0);
     expect(scanInChunks(Buffer.concat([noise(7), bytes('@(#)')]), [3]).found).toEqual([{ index: 0, offset: 7, text: '' }]);
@@ -83,7 +85,10 @@ describe('what strings', () => {
     const scan = scanWhatStringsInBuffer(bytes('@(#)@(#)1.0, 2026-11-20, AFI>@(#)\xff@(#) spaced , 2026-11-20 , afi '));
     expect(scan.found.map((f) => f.text)).toEqual(['', '1.0, 2026-11-20, AFI', '', ' spaced , 2026-11-20 , afi ']);
     expect(parseWhatText(scan.found[0].text).ok).toBe(false);
-    expect(parseWhatText(scan.found[3].text)).toEqual({ ok: true, values: { fwVersion: 'spaced', buildDate: new Date('2026-11-20T00:00:00Z'), fwType: 'AFI' } });
+    expect(parseWhatText(scan.found[3].text)).toEqual({
+      ok: true,
+      values: { fwVersion: 'spaced', buildDate: new Date('2026-11-20T00:00:00Z'), fwType: 'AFI' },
+    });
   });
 
   it('keeps at most 256 bytes of a text, and still finds a marker right after it', () => {
@@ -126,8 +131,14 @@ describe('what strings', () => {
 
 describe('what string text', () => {
   it('parses <fw_version>, <build_date>, <fw_type>', () => {
-    expect(parseWhatText('1.2.3, 2026-11-20T10:00:00Z, AFI')).toEqual({ ok: true, values: { fwVersion: '1.2.3', buildDate: new Date('2026-11-20T10:00:00Z'), fwType: 'AFI' } });
-    expect(parseWhatText('1.2.3,2026-11-20T10:00:00.250+02:00,mfi')).toEqual({ ok: true, values: { fwVersion: '1.2.3', buildDate: new Date('2026-11-20T08:00:00.250Z'), fwType: 'MFI' } });
+    expect(parseWhatText('1.2.3, 2026-11-20T10:00:00Z, AFI')).toEqual({
+      ok: true,
+      values: { fwVersion: '1.2.3', buildDate: new Date('2026-11-20T10:00:00Z'), fwType: 'AFI' },
+    });
+    expect(parseWhatText('1.2.3,2026-11-20T10:00:00.250+02:00,mfi')).toEqual({
+      ok: true,
+      values: { fwVersion: '1.2.3', buildDate: new Date('2026-11-20T08:00:00.250Z'), fwType: 'MFI' },
+    });
   });
 
   it('explains what is wrong', () => {

@@ -38,7 +38,7 @@ export interface WhatStringScan {
 }
 
 function endsText(byte: number): boolean {
-  return byte < 0x20 || byte > 0x7e || byte === 0x22 /* " */ || byte === 0x3e /* > */ || byte === 0x5c /* \ */;
+  return byte < 0x20 || byte > 0x7e || byte === 0x22 /* " */ || byte === 0x3e /* > */ || byte === 0x5c; /* \ */
 }
 
 function markerAt(data: Buffer, i: number): boolean {

@@ -159,7 +159,11 @@ export class BuildRepository {
   async replaceTags(query: Tenant<{ id: string; tags: readonly string[] }>): Promise<void> {
     await sql(this.manager, `DELETE FROM firmware.build_tag WHERE build_id = $1`, [query.id]);
     if (query.tags.length) {
-      await sql(this.manager, `INSERT INTO firmware.build_tag (build_id, customer_id, tag) SELECT $1, $2, unnest($3::text[])`, [query.id, query.customerId, [...query.tags]]);
+      await sql(this.manager, `INSERT INTO firmware.build_tag (build_id, customer_id, tag) SELECT $1, $2, unnest($3::text[])`, [
+        query.id,
+        query.customerId,
+        [...query.tags],
+      ]);
     }
   }
 
@@ -176,7 +180,9 @@ export class BuildRepository {
 
   /** Every active build of a customer with its tags: what the update-check index is built from. */
   async activeBuilds(query: Tenant): Promise<BuildEntity[]> {
-    const { rows } = await sql(this.manager, `SELECT b.*, ${TAGS_OF_B} FROM firmware.build b WHERE b.customer_id = $1 AND b.status = 'active'`, [query.customerId]);
+    const { rows } = await sql(this.manager, `SELECT b.*, ${TAGS_OF_B} FROM firmware.build b WHERE b.customer_id = $1 AND b.status = 'active'`, [
+      query.customerId,
+    ]);
     return rows.map(fromRow);
   }
 
@@ -228,7 +234,9 @@ export class BuildRepository {
     const result = new Map<CustomerId, { builds: number; tags: string[] }>();
     if (customerIds.length === 0) return result;
     const ids = [...customerIds];
-    const builds = await sql(this.manager, `SELECT customer_id, count(*) AS n FROM firmware.build WHERE customer_id = ANY($1::uuid[]) GROUP BY customer_id`, [ids]);
+    const builds = await sql(this.manager, `SELECT customer_id, count(*) AS n FROM firmware.build WHERE customer_id = ANY($1::uuid[]) GROUP BY customer_id`, [
+      ids,
+    ]);
     for (const row of builds.rows) result.set(String(row.customer_id) as CustomerId, { builds: Number(row.n), tags: [] });
     const tags = await sql(
       this.manager,

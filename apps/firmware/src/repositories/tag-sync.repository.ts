@@ -50,10 +50,11 @@ export class TagSyncRepository {
   }
 
   async markApplied(query: Tenant<{ id: number }>): Promise<void> {
-    await sql(this.manager, `UPDATE firmware.tag_sync_op SET applied_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = $1 AND customer_id = $2`, [
-      query.id,
-      query.customerId,
-    ]);
+    await sql(
+      this.manager,
+      `UPDATE firmware.tag_sync_op SET applied_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = $1 AND customer_id = $2`,
+      [query.id, query.customerId],
+    );
   }
 
   async markFailed(query: Tenant<{ id: number; error: string }>): Promise<void> {

@@ -20,7 +20,13 @@ export class FirmwareChanges {
     this.bus.emit(FirmwareEvents.changed, { customerId });
   }
 
-  audit(ctx: RequestContext, action: string, target: { type: string; id: string }, before: Record<string, unknown> | null, after: Record<string, unknown> | null): void {
+  audit(
+    ctx: RequestContext,
+    action: string,
+    target: { type: string; id: string },
+    before: Record<string, unknown> | null,
+    after: Record<string, unknown> | null,
+  ): void {
     this.bus.emit(AdminEvents.audit, {
       ts: new Date().toISOString(),
       domain: ctx.customer?.domain ?? null,

@@ -7,7 +7,10 @@ import { ifNoneMatchMatches, listEtag, typesOf } from './update-check.service.js
 import { indexed, type IndexedBuild } from './indexed-build.js';
 import { selectBuilds } from './selection.js';
 
-function build(fwVersion: string, options: { general?: boolean; tags?: string[]; tagFilterDisabled?: boolean; fwType?: FwType; revision?: number } = {}): IndexedBuild {
+function build(
+  fwVersion: string,
+  options: { general?: boolean; tags?: string[]; tagFilterDisabled?: boolean; fwType?: FwType; revision?: number } = {},
+): IndexedBuild {
   const entity = Object.assign(new BuildEntity(), {
     id: randomUUID(),
     customerId: asCustomerId(randomUUID()),
@@ -62,8 +65,16 @@ describe('update-check selection (rules 1-4 of selectBuilds)', () => {
 
   it('rule 3: a known active device also gets builds sharing a tag, and tag_filter_disabled builds whatever its tags', () => {
     const beta = { tags: ['beta'] };
-    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.1'), types: AFI, device: beta, latest: false }))).toEqual(['1.2-rc1/AFI', '1.2/AFI', '1.3/AFI', '1.4/AFI']);
-    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.1'), types: AFI, device: { tags: [] }, latest: false }))).toEqual(['1.2/AFI', '1.4/AFI']);
+    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.1'), types: AFI, device: beta, latest: false }))).toEqual([
+      '1.2-rc1/AFI',
+      '1.2/AFI',
+      '1.3/AFI',
+      '1.4/AFI',
+    ]);
+    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.1'), types: AFI, device: { tags: [] }, latest: false }))).toEqual([
+      '1.2/AFI',
+      '1.4/AFI',
+    ]);
     expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.1'), types: AFI, device: { tags: ['lab'] }, latest: true }))).toEqual(['1.4/AFI']);
   });
 
@@ -72,7 +83,12 @@ describe('update-check selection (rules 1-4 of selectBuilds)', () => {
   });
 
   it('type: AFI by default, all, or a list', () => {
-    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.2'), types: typesOf('all'), device: { tags: ['beta'] }, latest: false }))).toEqual(['1.3/AFI', '1.4/AFI', '1.6/EFI', '1.7/MFI']);
+    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.2'), types: typesOf('all'), device: { tags: ['beta'] }, latest: false }))).toEqual([
+      '1.3/AFI',
+      '1.4/AFI',
+      '1.6/EFI',
+      '1.7/MFI',
+    ]);
     expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.2'), types: typesOf('EFI,MFI'), device: null, latest: false }))).toEqual(['1.6/EFI']);
     expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.2'), types: typesOf(undefined), device: null, latest: false }))).toEqual([]);
     expect(() => typesOf('AFI,XFI')).toThrow('type must be');

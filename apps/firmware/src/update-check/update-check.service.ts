@@ -156,8 +156,13 @@ export class UpdateCheckService {
     });
   }
 
-  private checkIn(index: CustomerIndex, customerId: CustomerId, params: UpdateCheckParams, call: UpdateCheckCall): UpdateCheckResult | Promise<UpdateCheckResult> {
-    const query = call.query ?? ({});
+  private checkIn(
+    index: CustomerIndex,
+    customerId: CustomerId,
+    params: UpdateCheckParams,
+    call: UpdateCheckCall,
+  ): UpdateCheckResult | Promise<UpdateCheckResult> {
+    const query = call.query ?? {};
     const line = lineOf(index, params.hw_name, params.hw_version, params.fw_name);
     const builds = line?.builds;
     const currentKey = currentKeyOf(params.fw_version);
@@ -172,7 +177,8 @@ export class UpdateCheckService {
       const devicePart = known ? tagsKey(known.tags) : '-';
       const variant = query.type === undefined && !latest ? devicePart : `${query.type ?? ''}\u0001${latest ? 1 : 0}\u0001${devicePart}`;
       const answer = this.answer(line, params.fw_version, variant, customerId, () => selectBuilds(builds, { currentKey, types, device: known, latest }));
-      if (ifNoneMatchMatches(call.headers?.['if-none-match'], answer.etag)) return { kind: 'not-modified', etag: answer.etag, maxAgeSeconds: UPDATE_CHECK_MAX_AGE_SECONDS };
+      if (ifNoneMatchMatches(call.headers?.['if-none-match'], answer.etag))
+        return { kind: 'not-modified', etag: answer.etag, maxAgeSeconds: UPDATE_CHECK_MAX_AGE_SECONDS };
       return { kind: 'items', body: answer.body, etag: answer.etag, maxAgeSeconds: UPDATE_CHECK_MAX_AGE_SECONDS };
     });
   }

@@ -1,6 +1,16 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { asCustomerId, type AuthRequirement, type CustomerRef, type Principal, READ_SCOPES, type Scope, scopeAllows, SESSION_COOKIES, type SetCookie } from '@app/contracts';
+import {
+  asCustomerId,
+  type AuthRequirement,
+  type CustomerRef,
+  type Principal,
+  READ_SCOPES,
+  type Scope,
+  scopeAllows,
+  SESSION_COOKIES,
+  type SetCookie,
+} from '@app/contracts';
 import type { ServiceConfig } from '@app/infra';
 import { CustomerDirectory, SERVICE_CONFIG } from '@app/platform';
 import { AuthErrors } from './auth-errors.js';
@@ -64,7 +74,10 @@ export class AccessPolicy {
     const { auth } = request;
     switch (auth.kind) {
       case 'public':
-        return anonymousAccess(auth, request.credentials) ?? this.optionalPrincipal(request.credentials).then((principal) => ({ principal, customer: null, actingAsAdmin: false }));
+        return (
+          anonymousAccess(auth, request.credentials) ??
+          this.optionalPrincipal(request.credentials).then((principal) => ({ principal, customer: null, actingAsAdmin: false }))
+        );
       case 'metrics':
         return this.checkMetrics(request.credentials);
       case 'principal':

@@ -12,7 +12,10 @@ export const AuthErrors = {
   oldFormat: () =>
     new ServiceError(ErrorCode.Unauthenticated, 'token format is no longer supported: create a new token', { 'WWW-Authenticate': INVALID_TOKEN }),
   sessionEnded: (message = 'session expired or ended: log in again') => new ServiceError(ErrorCode.Unauthenticated, message, { 'WWW-Authenticate': REALM }),
-  metrics: () => new ServiceError(ErrorCode.Unauthenticated, 'metrics need Authorization: Bearer <METRICS_TOKEN> or an administrator credential', { 'WWW-Authenticate': REALM }),
+  metrics: () =>
+    new ServiceError(ErrorCode.Unauthenticated, 'metrics need Authorization: Bearer <METRICS_TOKEN> or an administrator credential', {
+      'WWW-Authenticate': REALM,
+    }),
   missingScope: (scope: string) => new ServiceError(ErrorCode.Forbidden, `missing scope ${scope}`),
   csrf: () => new ServiceError(ErrorCode.Forbidden, 'missing or invalid CSRF token'),
   customerNotFound: () => new ServiceError(ErrorCode.NotFound, 'customer not found'),

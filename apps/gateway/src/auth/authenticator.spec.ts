@@ -73,16 +73,50 @@ async function setup(options: { retired?: string[] } = {}) {
   const customers: Record<string, CustomerInfo> = { [OPERATOR.id]: OPERATOR, [ACME.id]: ACME, [OTHER.id]: OTHER };
   const statuses: Record<string, CredentialStatus> = {};
   const bus = new ScriptedBus()
-    .on(IdentityMessages.verificationKeys, () => ({ keys: [{ alg: 'EdDSA', crv: 'Ed25519', kid, kty: 'OKP', use: 'sig', x: jwk.x! }], retired: options.retired ?? [] }))
+    .on(IdentityMessages.verificationKeys, () => ({
+      keys: [{ alg: 'EdDSA', crv: 'Ed25519', kid, kty: 'OKP', use: 'sig', x: jwk.x! }],
+      retired: options.retired ?? [],
+    }))
     .on(IdentityMessages.resolveCustomer, (lookup) => ('id' in lookup ? (customers[lookup.id] ?? null) : null))
     .on(IdentityMessages.credentialStatus, ({ kind, id }) => statuses[`${kind}:${id}`] ?? { active: false });
   const sign = (claims: JWTPayload, header: { alg?: string; kid?: string } = {}) =>
     new SignJWT(claims).setProtectedHeader({ alg: 'EdDSA', kid, typ: 'JWT', ...header }).sign(privateKey);
   const now = Math.floor(Date.now() / 1000);
   const access = (overrides: JWTPayload = {}) =>
-    sign({ iss: ISSUER, aud: ['service'], iat: now, nbf: now, exp: now + 900, sub: 'user:u-1', sid: SID, cust: ACME.domain, cid: ACME.id, scp: 'fw:read', adm: '', csh: 'hash', typ: 'session', ...overrides });
+    sign({
+      iss: ISSUER,
+      aud: ['service'],
+      iat: now,
+      nbf: now,
+      exp: now + 900,
+      sub: 'user:u-1',
+      sid: SID,
+      cust: ACME.domain,
+      cid: ACME.id,
+      scp: 'fw:read',
+      adm: '',
+      csh: 'hash',
+      typ: 'session',
+      ...overrides,
+    });
   const apiToken = (overrides: JWTPayload = {}, header: { alg?: string; kid?: string } = {}) =>
-    sign({ iss: ISSUER, aud: ['service'], iat: now, nbf: now, exp: now + 86400, sub: 'user:u-1', jti: JTI, typ: 'api', cust: ACME.domain, cid: ACME.id, scp: 'fw:read fw:write', ...overrides }, header);
+    sign(
+      {
+        iss: ISSUER,
+        aud: ['service'],
+        iat: now,
+        nbf: now,
+        exp: now + 86400,
+        sub: 'user:u-1',
+        jti: JTI,
+        typ: 'api',
+        cust: ACME.domain,
+        cid: ACME.id,
+        scp: 'fw:read fw:write',
+        ...overrides,
+      },
+      header,
+    );
   const credentials = new CredentialStatusCache(bus, config);
   credentials.onModuleInit();
   const authenticator = new Authenticator(config, new VerificationKeys(bus), credentials, new CustomerDirectory(bus, config), new SessionRenewal(bus));
@@ -94,7 +128,13 @@ describe('Authenticator: sessions', () => {
     const { authenticator, statuses, access } = await setup();
     statuses[`session:${SID}`] = { active: true, customerId: ACME.id, scopes: ['fw:read', 'logdata:read'], admin: '' };
     const result = await authenticator.authenticate({ cookies: { [SESSION_COOKIES.access]: await access({ scp: 'fw:read fw:write' }) } });
-    expect(result?.principal).toMatchObject({ kind: 'session', credentialId: SID, scopes: ['fw:read', 'logdata:read'], admin: '', homeCustomer: { domain: ACME.domain } });
+    expect(result?.principal).toMatchObject({
+      kind: 'session',
+      credentialId: SID,
+      scopes: ['fw:read', 'logdata:read'],
+      admin: '',
+      homeCustomer: { domain: ACME.domain },
+    });
     expect(result?.csrfHash).toBe('hash');
     expect(result?.renewed).toBeUndefined();
   });
@@ -108,7 +148,10 @@ describe('Authenticator: sessions', () => {
       session: { refresh: 'next-refresh', csrf: 'c', access: fresh, accessMaxAgeSeconds: 900, refreshMaxAgeSeconds: 1000 },
     }));
     const expired = await access({ iat: 1, nbf: 1, exp: 2 });
-    const input = { cookies: { [SESSION_COOKIES.access]: expired, [SESSION_COOKIES.refresh]: 'old-refresh' }, client: { ip: '192.0.2.1', userAgent: 'ua', requestId: 'r' } };
+    const input = {
+      cookies: { [SESSION_COOKIES.access]: expired, [SESSION_COOKIES.refresh]: 'old-refresh' },
+      client: { ip: '192.0.2.1', userAgent: 'ua', requestId: 'r' },
+    };
     const results = await Promise.all([1, 2, 3].map(() => authenticator.authenticate(input, { renew: true })));
     expect(bus.calls[IdentityMessages.renewSession.pattern]).toBe(1);
     for (const result of results) {
@@ -122,7 +165,9 @@ describe('Authenticator: sessions', () => {
     // A missing access cookie is renewed the same way; without `renew` nothing is.
     expect((await authenticator.authenticate({ cookies: { [SESSION_COOKIES.refresh]: 'old-refresh' } }, { renew: true }))?.renewed).toBeDefined();
     expect(await authenticator.authenticate({ cookies: { [SESSION_COOKIES.refresh]: 'old-refresh' } })).toBeNull();
-    await expect(authenticator.authenticate({ cookies: { [SESSION_COOKIES.access]: expired, [SESSION_COOKIES.refresh]: 'x' } })).rejects.toMatchObject({ status: 401 });
+    await expect(authenticator.authenticate({ cookies: { [SESSION_COOKIES.access]: expired, [SESSION_COOKIES.refresh]: 'x' } })).rejects.toMatchObject({
+      status: 401,
+    });
   });
 
   it("answers the renewal's 401 as an ended session (with WWW-Authenticate), and refuses an expired cookie without refresh cookie", async () => {
@@ -131,12 +176,17 @@ describe('Authenticator: sessions', () => {
       throw new ServiceError(ErrorCode.Unauthenticated, 'refresh token already used: the session has been ended; log in again');
     });
     const expired = await access({ iat: 1, nbf: 1, exp: 2 });
-    await expect(authenticator.authenticate({ cookies: { [SESSION_COOKIES.access]: expired, [SESSION_COOKIES.refresh]: 'r' } }, { renew: true })).rejects.toMatchObject({
+    await expect(
+      authenticator.authenticate({ cookies: { [SESSION_COOKIES.access]: expired, [SESSION_COOKIES.refresh]: 'r' } }, { renew: true }),
+    ).rejects.toMatchObject({
       status: 401,
       message: 'refresh token already used: the session has been ended; log in again',
       headers: { 'WWW-Authenticate': 'Bearer realm="service"' },
     });
-    await expect(authenticator.authenticate({ cookies: { [SESSION_COOKIES.access]: expired } }, { renew: true })).rejects.toMatchObject({ status: 401, message: 'session expired or ended: log in again' });
+    await expect(authenticator.authenticate({ cookies: { [SESSION_COOKIES.access]: expired } }, { renew: true })).rejects.toMatchObject({
+      status: 401,
+      message: 'session expired or ended: log in again',
+    });
   });
 
   it('refuses an access cookie for another customer than the session is on (asking identity again first)', async () => {
@@ -168,19 +218,26 @@ describe('Authenticator: API tokens', () => {
     expect(principal).toMatchObject({ kind: 'token', scopes: ['fw:read'], admin: '' });
     const other = await setup();
     other.statuses[`token:${JTI}`] = { active: true, customerId: ACME.id, scopes: ['admin'], admin: 'full' };
-    expect((await other.authenticator.authenticate({ authorization: `Bearer ${await other.apiToken({ scp: 'admin' })}`, cookies: {} }))!.principal).toMatchObject({ admin: '', scopes: [] });
+    expect(
+      (await other.authenticator.authenticate({ authorization: `Bearer ${await other.apiToken({ scp: 'admin' })}`, cookies: {} }))!.principal,
+    ).toMatchObject({ admin: '', scopes: [] });
     const ops = await setup();
     ops.statuses[`token:${JTI}`] = { active: true, customerId: OPERATOR.id, scopes: ['admin'], admin: 'full' };
-    expect((await ops.authenticator.authenticate({ authorization: `Bearer ${await ops.apiToken({ scp: 'admin', cid: OPERATOR.id })}`, cookies: {} }))!.principal).toMatchObject({ admin: 'full', scopes: ['admin'] });
+    expect(
+      (await ops.authenticator.authenticate({ authorization: `Bearer ${await ops.apiToken({ scp: 'admin', cid: OPERATOR.id })}`, cookies: {} }))!.principal,
+    ).toMatchObject({ admin: 'full', scopes: ['admin'] });
   });
 
   it('older formats ask for a new token: retired typ, typ api not signed with EdDSA, a retired key', async () => {
     const oldFormat = { status: 401, message: 'token format is no longer supported: create a new token' };
     const { authenticator, apiToken } = await setup({ retired: ['retired-kid'] });
-    for (const typ of ['api-v0', 'api+hs256']) await expect(authenticator.authenticate({ authorization: `Bearer ${await apiToken({ typ })}`, cookies: {} })).rejects.toMatchObject(oldFormat);
+    for (const typ of ['api-v0', 'api+hs256'])
+      await expect(authenticator.authenticate({ authorization: `Bearer ${await apiToken({ typ })}`, cookies: {} })).rejects.toMatchObject(oldFormat);
     const hs256 = await new SignJWT({ typ: 'api', jti: JTI }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('x'.repeat(32)));
     await expect(authenticator.authenticate({ authorization: `Bearer ${hs256}`, cookies: {} })).rejects.toMatchObject(oldFormat);
-    await expect(authenticator.authenticate({ authorization: `Bearer ${await apiToken({}, { kid: 'retired-kid' })}`, cookies: {} })).rejects.toMatchObject(oldFormat);
+    await expect(authenticator.authenticate({ authorization: `Bearer ${await apiToken({}, { kid: 'retired-kid' })}`, cookies: {} })).rejects.toMatchObject(
+      oldFormat,
+    );
     await expect(authenticator.authenticate({ authorization: `Bearer ${await apiToken({}, { kid: 'never-seen' })}`, cookies: {} })).rejects.toMatchObject({
       status: 401,
       message: 'invalid token: unknown signing key',

@@ -16,7 +16,16 @@ import { type Access, AccessPolicy, anonymousAccess } from './access-policy.js';
 export class RequestAccess {
   constructor(private readonly policy: AccessPolicy) {}
 
-  decide(endpoint: EndpointDef, method: string, req: IncomingMessage, res: ServerResponse, state: RequestState, cookies: Record<string, string>, csrfToken: string | undefined, search: URLSearchParams): Access | Promise<Access> {
+  decide(
+    endpoint: EndpointDef,
+    method: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    state: RequestState,
+    cookies: Record<string, string>,
+    csrfToken: string | undefined,
+    search: URLSearchParams,
+  ): Access | Promise<Access> {
     const authorization = headerValue(req, 'authorization');
     return (
       anonymousAccess(endpoint.auth, { authorization, cookies }) ??

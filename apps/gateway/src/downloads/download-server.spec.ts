@@ -35,7 +35,13 @@ describe('DownloadServer streaming a file', () => {
   let downloads: DownloadServer;
   let failMidway = false;
   const signer = new DownloadLinkSigner('s'.repeat(32));
-  const file: FileRef = { key: 'files/big', sizeBytes: FILE_BYTES, sha256: '0'.repeat(64), contentType: 'application/octet-stream', lastModified: '2026-11-25T00:00:00.000Z' };
+  const file: FileRef = {
+    key: 'files/big',
+    sizeBytes: FILE_BYTES,
+    sha256: '0'.repeat(64),
+    contentType: 'application/octet-stream',
+    lastModified: '2026-11-25T00:00:00.000Z',
+  };
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'download-server-'));

@@ -44,7 +44,9 @@ export class DownloadServer {
     const head = req.method === 'HEAD';
     if (!head) this.countRate(clientIp(req));
 
-    const presigned = head ? null : await this.store.presignGet(file.key, { expiresInSeconds: PRESIGNED_URL_TTL_SECONDS, contentType: file.contentType, filename: file.filename });
+    const presigned = head
+      ? null
+      : await this.store.presignGet(file.key, { expiresInSeconds: PRESIGNED_URL_TTL_SECONDS, contentType: file.contentType, filename: file.filename });
     if (presigned) {
       this.counted(file);
       res.statusCode = 302;

@@ -38,7 +38,8 @@ export async function readSmallBody(req: IncomingMessage, maxBytes: number): Pro
   return Buffer.concat(chunks);
 }
 
-export type ParsedBody = { readonly kind: 'absent' } | { readonly kind: 'json'; readonly value: unknown } | { readonly kind: 'form'; readonly fields: Record<string, string> };
+export type ParsedBody =
+  { readonly kind: 'absent' } | { readonly kind: 'json'; readonly value: unknown } | { readonly kind: 'form'; readonly fields: Record<string, string> };
 
 /** A JSON or urlencoded-form body (forms carry the `csrf` field of console pages). */
 export function parseBody(raw: Buffer, contentType: string | undefined): ParsedBody {

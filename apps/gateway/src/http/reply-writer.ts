@@ -13,7 +13,8 @@ export class ReplyWriter {
   constructor(private readonly downloads: DownloadServer) {}
 
   write(res: ServerResponse, reply: HttpReply, head: boolean): void {
-    if ('cookies' in reply && reply.cookies?.length) res.setHeader('Set-Cookie', mergeSetCookie(res.getHeader('Set-Cookie'), reply.cookies.map(serializeCookie)));
+    if ('cookies' in reply && reply.cookies?.length)
+      res.setHeader('Set-Cookie', mergeSetCookie(res.getHeader('Set-Cookie'), reply.cookies.map(serializeCookie)));
     if ('headers' in reply && reply.headers) {
       const headers = reply.headers;
       for (const name in headers) res.setHeader(name, headers[name]);

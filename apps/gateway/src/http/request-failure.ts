@@ -21,7 +21,17 @@ export class RequestFailure {
     private readonly multipart: MultipartStager,
   ) {}
 
-  answer(err: unknown, req: IncomingMessage, res: ServerResponse, state: RequestState, mode: ErrorMode, json: boolean, path: string, staged: StagedFile | undefined, stagedParts: Record<string, StagedFile> | undefined): void {
+  answer(
+    err: unknown,
+    req: IncomingMessage,
+    res: ServerResponse,
+    state: RequestState,
+    mode: ErrorMode,
+    json: boolean,
+    path: string,
+    staged: StagedFile | undefined,
+    stagedParts: Record<string, StagedFile> | undefined,
+  ): void {
     const method = req.method ?? 'GET';
     if (TransportError.notReceived(err)) {
       // Nobody received the staged upload: it is still ours to delete.
@@ -30,11 +40,14 @@ export class RequestFailure {
     }
     if (state.done && !res.headersSent) {
       // The client closed the connection before we answered: no failure of ours, nobody to answer.
-      this.logger.forRequest(state).debug('client closed the connection before the answer', { method, route: state.route, error: err instanceof Error ? err.message : String(err) });
+      this.logger
+        .forRequest(state)
+        .debug('client closed the connection before the answer', { method, route: state.route, error: err instanceof Error ? err.message : String(err) });
       return;
     }
     const error = asServiceError(err);
-    if (error.code === ErrorCode.Internal) this.logger.forRequest(state).error(err instanceof Error ? err : new Error(String(err)), 'request failed', { method, route: state.route });
+    if (error.code === ErrorCode.Internal)
+      this.logger.forRequest(state).error(err instanceof Error ? err : new Error(String(err)), 'request failed', { method, route: state.route });
     if (res.headersSent) {
       res.destroy();
       return;

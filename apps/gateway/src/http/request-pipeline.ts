@@ -109,10 +109,14 @@ export class RequestPipeline {
       const body = jsonBodyOf(endpoint, smallBody, this.validator);
       const contentType = (headerValue(req, 'content-type') ?? 'application/octet-stream').slice(0, 255);
       if (endpoint.body.kind === 'stream') staged = await stageRawUpload(this.stager, endpoint, req, access.customer, contentType, state);
-      if (endpoint.body.kind === 'multipart') stagedParts = await stageMultipartUpload(this.multipart, endpoint, req, access.customer, this.config.firmwareMaxBytes, state);
+      if (endpoint.body.kind === 'multipart')
+        stagedParts = await stageMultipartUpload(this.multipart, endpoint, req, access.customer, this.config.firmwareMaxBytes, state);
 
       const ctx = requestContext(req, state, access, this.config.publicUrl);
-      const result = await this.bus.send(endpoint.target.message, endpointCall(endpoint, req, ctx, params, query, body, staged, contentType, stagedParts, cookies, csrfToken));
+      const result = await this.bus.send(
+        endpoint.target.message,
+        endpointCall(endpoint, req, ctx, params, query, body, staged, contentType, stagedParts, cookies, csrfToken),
+      );
       staged = undefined; // the app owns it now
       stagedParts = undefined;
       this.replies.write(res, endpoint.target.reply(result, { json, baseUrl: this.config.publicUrl, path }), head);

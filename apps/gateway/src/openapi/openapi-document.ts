@@ -80,7 +80,9 @@ function responses(endpoint: EndpointDef): Record<string, unknown> {
     const contentType = doc.contentType ?? 'application/json';
     out[status] = {
       description: doc.description,
-      ...(doc.headers ? { headers: Object.fromEntries(Object.entries(doc.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) } : {}),
+      ...(doc.headers
+        ? { headers: Object.fromEntries(Object.entries(doc.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
+        : {}),
       ...(doc.schema ? { content: { [contentType]: { schema: plain(doc.schema) } } } : {}),
     };
   }

@@ -19,7 +19,13 @@ function operations(document: OpenApiDocument): Operation[] {
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(methods)) {
       const security = operation.security ?? [];
-      const access = operation['x-scope'] ? `scope ${operation['x-scope']}` : security.length === 0 ? 'public' : security.some((s) => 'metrics' in s) ? 'metrics token or administrator' : 'token or session';
+      const access = operation['x-scope']
+        ? `scope ${operation['x-scope']}`
+        : security.length === 0
+          ? 'public'
+          : security.some((s) => 'metrics' in s)
+            ? 'metrics token or administrator'
+            : 'token or session';
       out.push({ method: method.toUpperCase(), path, summary: operation.summary ?? '', tag: operation.tags?.[0] ?? 'Other', access });
     }
   }

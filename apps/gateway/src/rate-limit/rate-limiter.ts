@@ -55,7 +55,9 @@ export class EndpointRateLimiter {
     if (!counter) this.counters.set(spec.bucket, (counter = new FixedWindowCounter()));
     const retryAfter = counter.hit(ip, perMinute);
     if (retryAfter !== null) {
-      throw new ServiceError(ErrorCode.RateLimited, `too many requests from this address (at most ${perMinute} per minute)`, { 'Retry-After': String(retryAfter) });
+      throw new ServiceError(ErrorCode.RateLimited, `too many requests from this address (at most ${perMinute} per minute)`, {
+        'Retry-After': String(retryAfter),
+      });
     }
   }
 }

@@ -36,7 +36,10 @@ describe('RouteTable', () => {
   it('lets a parameter take a value equal to a literal segment when the literal route lacks the method', () => {
     const devices = new RouteTable([endpoint('POST', '/devices/import'), endpoint('GET', '/devices/{hwid}'), endpoint('PATCH', '/devices/{hwid}')]);
     expect(devices.lookup('POST', '/devices/import')).toMatchObject({ kind: 'found', match: { endpoint: { path: '/devices/import' }, params: {} } });
-    expect(devices.lookup('GET', '/devices/import')).toMatchObject({ kind: 'found', match: { endpoint: { path: '/devices/{hwid}' }, params: { hwid: 'import' } } });
+    expect(devices.lookup('GET', '/devices/import')).toMatchObject({
+      kind: 'found',
+      match: { endpoint: { path: '/devices/{hwid}' }, params: { hwid: 'import' } },
+    });
     expect(devices.lookup('DELETE', '/devices/import')).toEqual({ kind: 'method-not-allowed', allowed: ['POST', 'GET', 'PATCH'] });
   });
 

@@ -49,7 +49,11 @@ function body(parts: { name: string; data: Buffer | string; filename?: string }[
   const chunks: Buffer[] = [];
   for (const part of parts) {
     const filename = part.filename === undefined ? '' : `; filename="${part.filename}"`;
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"${filename}\r\n\r\n`), Buffer.from(part.data), Buffer.from('\r\n'));
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"${filename}\r\n\r\n`),
+      Buffer.from(part.data),
+      Buffer.from('\r\n'),
+    );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return Buffer.concat(chunks);
@@ -103,7 +107,9 @@ describe('MultipartStager', () => {
       { name: 'notes', data: 'n', filename: 'n' },
       { name: 'firmware', data: Buffer.alloc(1001), filename: 'fw' },
     ]);
-    expect(await codeOf(new MultipartStager(store).stage(request(data), spec, limits))).toBe(`${ErrorCode.PayloadTooLarge} firmware larger than the limit of 1000 bytes`);
+    expect(await codeOf(new MultipartStager(store).stage(request(data), spec, limits))).toBe(
+      `${ErrorCode.PayloadTooLarge} firmware larger than the limit of 1000 bytes`,
+    );
     expect(store.objects.size).toBe(0);
   });
 
@@ -116,13 +122,17 @@ describe('MultipartStager', () => {
   it('400 for a missing required part or a part twice (staged parts deleted), 415 for another body type', async () => {
     const store = new MemoryStore();
     const stager = new MultipartStager(store);
-    expect(await codeOf(stager.stage(request(body([{ name: 'notes', data: 'n', filename: 'n' }])), spec, limits))).toBe(`${ErrorCode.BadRequest} multipart part firmware is required`);
+    expect(await codeOf(stager.stage(request(body([{ name: 'notes', data: 'n', filename: 'n' }])), spec, limits))).toBe(
+      `${ErrorCode.BadRequest} multipart part firmware is required`,
+    );
     const twice = body([
       { name: 'firmware', data: 'a', filename: 'a' },
       { name: 'firmware', data: 'b', filename: 'b' },
     ]);
     expect(await codeOf(stager.stage(request(twice), spec, limits))).toBe(`${ErrorCode.BadRequest} multipart part firmware appears more than once`);
     expect(store.objects.size).toBe(0);
-    expect(await codeOf(stager.stage(request(Buffer.from('x'), { 'content-type': 'text/plain' }), spec, limits))).toBe(`${ErrorCode.UnsupportedMediaType} body must be multipart/form-data`);
+    expect(await codeOf(stager.stage(request(Buffer.from('x'), { 'content-type': 'text/plain' }), spec, limits))).toBe(
+      `${ErrorCode.UnsupportedMediaType} body must be multipart/form-data`,
+    );
   });
 });

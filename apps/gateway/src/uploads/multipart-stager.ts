@@ -124,7 +124,12 @@ export class MultipartStager {
         }
         seen.add(name);
         if (info.valueTruncated) {
-          fail(new ServiceError(ErrorCode.PayloadTooLarge, `multipart part ${name} sent as a form field is larger than ${MULTIPART_FIELD_MAX_BYTES} bytes: send it as a file part (with a filename)`));
+          fail(
+            new ServiceError(
+              ErrorCode.PayloadTooLarge,
+              `multipart part ${name} sent as a form field is larger than ${MULTIPART_FIELD_MAX_BYTES} bytes: send it as a file part (with a filename)`,
+            ),
+          );
           return;
         }
         stagePart(name, Readable.from([Buffer.from(value, 'utf8')]), info.mimeType === 'text/plain' ? 'text/plain; charset=utf-8' : info.mimeType, 'field');

@@ -24,14 +24,26 @@ import { IssueTokenUseCase } from '../use-cases/issue-token/issue-token.usecase.
  *   const token = await issueTokenForMember(loadConfig(), { customerDomain, email, name, bundle: 'uploader' });
  *   console.log(token.token);
  */
-export async function issueTokenForMember(config: ServiceConfig, request: IssueTokenRequest, options: { dataSource?: DataSource; bus?: MessageBus } = {}): Promise<CreatedToken> {
+export async function issueTokenForMember(
+  config: ServiceConfig,
+  request: IssueTokenRequest,
+  options: { dataSource?: DataSource; bus?: MessageBus } = {},
+): Promise<CreatedToken> {
   const command = IssueTokenCommand.create(request);
   const dataSource = options.dataSource ?? (await openAppDatabase(config, IDENTITY_DATABASE));
   try {
     const store = new IdentityStore(dataSource);
     const clock = new SystemClock();
     const administrators = new Administrators(config);
-    const createToken = new CreateTokenUseCase(store, new SigningKeys(store, clock), new TokenCreators(store, administrators), administrators, new AuditTrail(options.bus ?? new NoBus(), clock), clock, config);
+    const createToken = new CreateTokenUseCase(
+      store,
+      new SigningKeys(store, clock),
+      new TokenCreators(store, administrators),
+      administrators,
+      new AuditTrail(options.bus ?? new NoBus(), clock),
+      clock,
+      config,
+    );
     return await new IssueTokenUseCase(store, administrators, createToken).execute(command);
   } finally {
     if (!options.dataSource) await dataSource.destroy();

@@ -27,7 +27,15 @@ export class AdminCustomersController {
 
   @MessagePattern(IdentityMessages.createCustomer.pattern)
   create(@Payload() call: Create): Promise<{ customer: CustomerView }> {
-    return this.createCustomer.execute(CreateCustomerCommand.create({ domain: call.body.domain, name: call.body.name, ownerEmail: call.body.owner_email, corsOrigins: call.body.cors_origins, actor: adminActor(call.ctx.auditActor) }));
+    return this.createCustomer.execute(
+      CreateCustomerCommand.create({
+        domain: call.body.domain,
+        name: call.body.name,
+        ownerEmail: call.body.owner_email,
+        corsOrigins: call.body.cors_origins,
+        actor: adminActor(call.ctx.auditActor),
+      }),
+    );
   }
 
   @MessagePattern(IdentityMessages.listCustomers.pattern)

@@ -61,14 +61,22 @@ export class AuthController {
   @MessagePattern(IdentityMessages.refresh.pattern)
   refresh(@Payload() call: Refresh): Promise<RefreshedSession> {
     return this.refreshSession.execute(
-      RefreshSessionCommand.create({ refreshToken: call.refresh?.token, csrfToken: call.refresh?.csrfToken, requireCsrf: true, ip: call.ctx.ip, userAgent: call.ctx.userAgent }),
+      RefreshSessionCommand.create({
+        refreshToken: call.refresh?.token,
+        csrfToken: call.refresh?.csrfToken,
+        requireCsrf: true,
+        ip: call.ctx.ip,
+        userAgent: call.ctx.userAgent,
+      }),
     );
   }
 
   /** The gateway renews an expired or missing access cookie of a request that carries a refresh cookie. */
   @MessagePattern(IdentityMessages.renewSession.pattern)
   renew(@Payload() request: Renew): Promise<RefreshedSession> {
-    return this.refreshSession.execute(RefreshSessionCommand.create({ refreshToken: request.refreshToken, requireCsrf: false, ip: request.ip, userAgent: request.userAgent }));
+    return this.refreshSession.execute(
+      RefreshSessionCommand.create({ refreshToken: request.refreshToken, requireCsrf: false, ip: request.ip, userAgent: request.userAgent }),
+    );
   }
 
   @MessagePattern(IdentityMessages.switchCustomer.pattern)

@@ -31,6 +31,13 @@ export class TokensController {
 
   @MessagePattern(IdentityMessages.revokeToken.pattern)
   revoke(@Payload() call: Revoke): Promise<void> {
-    return this.revokeToken.execute(RevokeTokenCommand.create({ customer: requireTenant(call.ctx).customer, principal: requirePrincipal(call.ctx), tokenId: call.params.id, actor: call.ctx.auditActor }));
+    return this.revokeToken.execute(
+      RevokeTokenCommand.create({
+        customer: requireTenant(call.ctx).customer,
+        principal: requirePrincipal(call.ctx),
+        tokenId: call.params.id,
+        actor: call.ctx.auditActor,
+      }),
+    );
   }
 }

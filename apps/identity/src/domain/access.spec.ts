@@ -65,7 +65,9 @@ describe('bundle ceiling', () => {
   });
 
   it('refuses with 403 "bundle exceeds your scopes"', () => {
-    expect(() => assertBundleWithinCeiling('full', member('viewer'), false)).toThrow(expect.objectContaining({ status: 403, message: 'bundle exceeds your scopes' }));
+    expect(() => assertBundleWithinCeiling('full', member('viewer'), false)).toThrow(
+      expect.objectContaining({ status: 403, message: 'bundle exceeds your scopes' }),
+    );
   });
 });
 

@@ -1,5 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
-import { constantTimeEqual, generateLoginCode, hashLoginCode, loginCodeMatches, looksLikeEmail, normalizeEmail, randomToken, sha256Base64url } from './secrets.js';
+import {
+  constantTimeEqual,
+  generateLoginCode,
+  hashLoginCode,
+  loginCodeMatches,
+  looksLikeEmail,
+  normalizeEmail,
+  randomToken,
+  sha256Base64url,
+} from './secrets.js';
 
 describe('login codes', () => {
   it('are always six digits, leading zeros included, and vary', () => {

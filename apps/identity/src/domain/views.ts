@@ -50,7 +50,10 @@ export function toTokenRecord(token: ApiTokenEntity, now: Date): TokenRecord {
   };
 }
 
-export function toCreatedToken(token: Readonly<Pick<ApiTokenEntity, 'id' | 'name' | 'bundle' | 'createdBy' | 'createdAt' | 'expiresAt'>> & { readonly scopes: readonly string[] }, jwt: string): CreatedToken {
+export function toCreatedToken(
+  token: Readonly<Pick<ApiTokenEntity, 'id' | 'name' | 'bundle' | 'createdBy' | 'createdAt' | 'expiresAt'>> & { readonly scopes: readonly string[] },
+  jwt: string,
+): CreatedToken {
   return {
     id: token.id,
     name: token.name,

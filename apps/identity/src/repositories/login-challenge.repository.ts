@@ -56,7 +56,13 @@ export class LoginChallengeRepository extends BaseRepository {
       .where('email = :email AND used_at IS NULL AND expires_at > :now AND attempts < :max', { email, now, max: LOGIN_MAX_WRONG_GUESSES })
       .returning(['id', 'userId', 'codeSalt', 'codeHash', 'attempts']) // property paths; raw rows carry column names
       .execute();
-    const rows = (Array.isArray(result.raw) ? result.raw : []) as Array<{ id: string; user_id: string | null; code_salt: string; code_hash: string; attempts: unknown }>;
+    const rows = (Array.isArray(result.raw) ? result.raw : []) as Array<{
+      id: string;
+      user_id: string | null;
+      code_salt: string;
+      code_hash: string;
+      attempts: unknown;
+    }>;
     return rows.map((r) => ({ id: r.id, userId: r.user_id, codeSalt: r.code_salt, codeHash: r.code_hash, attempts: toInt(r.attempts) }));
   }
 

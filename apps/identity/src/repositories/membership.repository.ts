@@ -68,7 +68,14 @@ export class MembershipRepository extends BaseRepository {
     const rows = await this.manager
       .createQueryBuilder(MembershipEntity, 'm')
       .innerJoin(UserEntity, 'u', 'u.id = m.user_id')
-      .select(['u.id AS user_id', 'u.email AS email', 'm.role AS role', 'm.created_at AS created_at', 'u.last_login_at AS last_login_at', 'u.disabled AS disabled'])
+      .select([
+        'u.id AS user_id',
+        'u.email AS email',
+        'm.role AS role',
+        'm.created_at AS created_at',
+        'u.last_login_at AS last_login_at',
+        'u.disabled AS disabled',
+      ])
       .where('m.customer_id = :customerId', { customerId })
       .orderBy('u.email', 'ASC')
       .getRawMany<{ user_id: string; email: string; role: Role; created_at: unknown; last_login_at: unknown; disabled: boolean }>();
@@ -87,12 +94,26 @@ export class MembershipRepository extends BaseRepository {
     const rows = await this.manager
       .createQueryBuilder(MembershipEntity, 'm')
       .innerJoin(UserEntity, 'u', 'u.id = m.user_id')
-      .select(['u.id AS user_id', 'u.email AS email', 'm.role AS role', 'm.created_at AS created_at', 'u.last_login_at AS last_login_at', 'u.disabled AS disabled'])
+      .select([
+        'u.id AS user_id',
+        'u.email AS email',
+        'm.role AS role',
+        'm.created_at AS created_at',
+        'u.last_login_at AS last_login_at',
+        'u.disabled AS disabled',
+      ])
       .where('m.customer_id = :customerId AND u.email = :email', { customerId, email: email.toLowerCase() })
       .getRawMany<{ user_id: string; email: string; role: Role; created_at: unknown; last_login_at: unknown; disabled: boolean }>();
     const r = rows[0];
     if (!r) return null;
-    return { userId: r.user_id, email: r.email, role: r.role, createdAt: toDate(r.created_at), lastLoginAt: toNullableDate(r.last_login_at), userDisabled: r.disabled === true };
+    return {
+      userId: r.user_id,
+      email: r.email,
+      role: r.role,
+      createdAt: toDate(r.created_at),
+      lastLoginAt: toNullableDate(r.last_login_at),
+      userDisabled: r.disabled === true,
+    };
   }
 
   async countOwners(customerId: CustomerId): Promise<number> {
@@ -170,12 +191,7 @@ export class MembershipRepository extends BaseRepository {
       .innerJoin(CustomerEntity, 'c', 'c.id = m.customer_id')
       .select(['m.customer_id AS customer_id', 'm.role AS role'])
       .addSelect(
-        (sub) =>
-          sub
-            .select('MAX(s.created_at)')
-            .from(SessionEntity, 's')
-            .where('s.user_id = m.user_id')
-            .andWhere('s.customer_id = m.customer_id'),
+        (sub) => sub.select('MAX(s.created_at)').from(SessionEntity, 's').where('s.user_id = m.user_id').andWhere('s.customer_id = m.customer_id'),
         'last_session_at',
       )
       .where('m.user_id = :userId', { userId })

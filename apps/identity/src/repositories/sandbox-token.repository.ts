@@ -18,10 +18,24 @@ export class SandboxTokenRepository extends BaseRepository {
     const rows = await this.manager
       .createQueryBuilder(SandboxTokenEntity, 's')
       .innerJoin(ApiTokenEntity, 't', 't.id = s.token_id')
-      .select(['s.bundle AS bundle', 's.token_id AS token_id', 's.token AS token', 't.scopes AS scopes', 't.expires_at AS expires_at', 't.revoked_at AS revoked_at'])
+      .select([
+        's.bundle AS bundle',
+        's.token_id AS token_id',
+        's.token AS token',
+        't.scopes AS scopes',
+        't.expires_at AS expires_at',
+        't.revoked_at AS revoked_at',
+      ])
       .orderBy('s.bundle', 'ASC')
       .getRawMany<{ bundle: SandboxBundle; token_id: string; token: string; scopes: string[]; expires_at: unknown; revoked_at: unknown }>();
-    return rows.map((r) => ({ bundle: r.bundle, tokenId: r.token_id, token: r.token, scopes: r.scopes, expiresAt: toDate(r.expires_at), revokedAt: toNullableDate(r.revoked_at) }));
+    return rows.map((r) => ({
+      bundle: r.bundle,
+      tokenId: r.token_id,
+      token: r.token,
+      scopes: r.scopes,
+      expiresAt: toDate(r.expires_at),
+      revokedAt: toNullableDate(r.revoked_at),
+    }));
   }
 
   async put(input: { bundle: SandboxBundle; tokenId: string; token: string; at: Date }): Promise<void> {

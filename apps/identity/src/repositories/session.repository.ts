@@ -125,7 +125,9 @@ export class SessionRepository extends BaseRepository {
         'c.domain AS customer_domain',
       ])
       .where('r.token_hash = :tokenHash', { tokenHash })
-      .getRawOne<SessionStateRow & { token_hash: string; session_id: string; rotated_at: unknown; created_at: unknown; email: string; customer_domain: string }>();
+      .getRawOne<
+        SessionStateRow & { token_hash: string; session_id: string; rotated_at: unknown; created_at: unknown; email: string; customer_domain: string }
+      >();
     if (!row) return null;
     return {
       ...toSessionState(row),

@@ -18,7 +18,14 @@ describe('identity mails', () => {
   });
 
   it('invitation mail names the customer and role and links to the login page', () => {
-    const message = mail.renderInvitation({ to: 'bo@example.com', customerId: 'k', customerDomain: 'acme.example', customerName: 'Acme', role: 'owner', userId: 'u' });
+    const message = mail.renderInvitation({
+      to: 'bo@example.com',
+      customerId: 'k',
+      customerDomain: 'acme.example',
+      customerName: 'Acme',
+      role: 'owner',
+      userId: 'u',
+    });
     expect(message.subject).toBe('You have been invited to acme.example');
     expect(message.text).toContain('Acme (acme.example) as an owner');
     expect(message.text).toContain('https://fw.example.test/login');

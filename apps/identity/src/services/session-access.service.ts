@@ -42,7 +42,14 @@ export class SessionAccess {
     return { role, admin, scopes: personScopes(role, admin) };
   }
 
-  async issue(input: { userId: string; sessionId: string; customer: { id: string; domain: string }; role: Role | null; admin: AdminLevel; now: Date }): Promise<IssuedAccess> {
+  async issue(input: {
+    userId: string;
+    sessionId: string;
+    customer: { id: string; domain: string };
+    role: Role | null;
+    admin: AdminLevel;
+    now: Date;
+  }): Promise<IssuedAccess> {
     const csrf = await this.csrf.forSession(input.sessionId);
     const access = await this.keys.sign({
       ...buildAccessTokenClaims({

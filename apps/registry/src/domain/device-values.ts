@@ -1,17 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import {
-  ATTRIBUTES_RULE,
-  DEVICE_LIMITS,
-  DeviceKeys,
-  HWID_RULE,
-  isHwid,
-  isTagName,
-  KEYS_RULE,
-  ServiceError,
-  TAG_RULE,
-  TAGS_COUNT_RULE,
-} from '@app/contracts';
+import { ATTRIBUTES_RULE, DEVICE_LIMITS, DeviceKeys, HWID_RULE, isHwid, isTagName, KEYS_RULE, ServiceError, TAG_RULE, TAGS_COUNT_RULE } from '@app/contracts';
 import { contractCheck } from '@app/platform';
 
 /**

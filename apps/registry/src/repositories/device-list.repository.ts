@@ -35,7 +35,9 @@ export class DeviceListRepository {
     if (tags.length > 1 && filter.tagMode === 'any') return this.listAnyOf(filter);
     const q = new SqlParams(filter.customerId);
     const range = prefixRange(q, filter.prefix);
-    const deviceConditions = devicePredicates(filter).map((c) => ` AND ${c}`).join('');
+    const deviceConditions = devicePredicates(filter)
+      .map((c) => ` AND ${c}`)
+      .join('');
     let keys: string;
     if (tags.length === 0) {
       keys = `SELECT d.hwid FROM registry.device d WHERE d.customer_id = $1${range('d.hwid')}${deviceConditions} ORDER BY d.hwid`;
@@ -96,7 +98,12 @@ export class DeviceListRepository {
 
   /** The device rows of the HW ids `keys` selects (in their order). */
   private async devicesIn(q: SqlParams, keys: string): Promise<DeviceRecord[]> {
-    const rows = await rowsOf(this.manager.query(`SELECT ${DEVICE_COLUMNS} FROM (${keys}) k JOIN registry.device d ON d.customer_id = $1 AND d.hwid = k.hwid ORDER BY k.hwid`, q.values));
+    const rows = await rowsOf(
+      this.manager.query(
+        `SELECT ${DEVICE_COLUMNS} FROM (${keys}) k JOIN registry.device d ON d.customer_id = $1 AND d.hwid = k.hwid ORDER BY k.hwid`,
+        q.values,
+      ),
+    );
     const customerId = q.values[0] as CustomerId;
     return rows.map((row) => toDeviceRecord(customerId, row));
   }

@@ -47,7 +47,10 @@ export class DeviceRepository {
   /** Many devices of one customer with one indexed query; HW ids without a device are absent from the map. */
   async lookupMany(query: Tenant<{ hwids: readonly string[] }>): Promise<Map<string, DeviceLookupRow>> {
     const rows = await rowsOf(
-      this.manager.query(`SELECT hwid, status, tags FROM registry.device WHERE customer_id = $1 AND hwid = ANY($2::text[])`, [query.customerId, [...query.hwids]]),
+      this.manager.query(`SELECT hwid, status, tags FROM registry.device WHERE customer_id = $1 AND hwid = ANY($2::text[])`, [
+        query.customerId,
+        [...query.hwids],
+      ]),
     );
     return new Map(rows.map((row) => [String(row.hwid), { status: row.status as DeviceStatus, tags: row.tags as string[] }]));
   }
@@ -64,7 +67,11 @@ export class DeviceRepository {
       ),
     );
     if (!rows.length) return null;
-    await addTagRows(this.manager, device.customerId, device.tags.map((tag) => [device.hwid, tag]));
+    await addTagRows(
+      this.manager,
+      device.customerId,
+      device.tags.map((tag) => [device.hwid, tag]),
+    );
     return toDeviceRecord(device.customerId, rows[0]);
   }
 
@@ -85,17 +92,24 @@ export class DeviceRepository {
   /** Replaces the tag set of a device locked earlier in the transaction (`before`: its current tags). */
   async setTags(change: Tenant<{ hwid: string; before: readonly string[]; after: readonly string[] }>): Promise<DeviceRecord> {
     const rows = await rowsOf(
-      this.manager.query(`UPDATE registry.device d SET tags = $3::text[], updated_at = now() WHERE d.customer_id = $1 AND d.hwid = $2 RETURNING ${DEVICE_COLUMNS}`, [
-        change.customerId,
-        change.hwid,
-        [...change.after],
-      ]),
+      this.manager.query(
+        `UPDATE registry.device d SET tags = $3::text[], updated_at = now() WHERE d.customer_id = $1 AND d.hwid = $2 RETURNING ${DEVICE_COLUMNS}`,
+        [change.customerId, change.hwid, [...change.after]],
+      ),
     );
     if (!rows.length) throw new Error(`device ${change.hwid} vanished inside its transaction`);
     const after = new Set(change.after);
     const before = new Set(change.before);
-    await removeTagRows(this.manager, change.customerId, change.before.filter((t) => !after.has(t)).map((tag) => [change.hwid, tag]));
-    await addTagRows(this.manager, change.customerId, change.after.filter((t) => !before.has(t)).map((tag) => [change.hwid, tag]));
+    await removeTagRows(
+      this.manager,
+      change.customerId,
+      change.before.filter((t) => !after.has(t)).map((tag) => [change.hwid, tag]),
+    );
+    await addTagRows(
+      this.manager,
+      change.customerId,
+      change.after.filter((t) => !before.has(t)).map((tag) => [change.hwid, tag]),
+    );
     return toDeviceRecord(change.customerId, rows[0]);
   }
 }

@@ -59,7 +59,9 @@ export const AdminMessages = {
   healthHistory: defineMessage<EndpointCall<Record<string, never>, HealthHistoryQuery, undefined>, HealthHistory>('admin.health.history'),
   /** GET /admin/audit, GET /admin/security/events, POST /admin/security/events/{id}/ack. */
   listAudit: defineMessage<EndpointCall<Record<string, never>, AuditQuery, undefined>, { items: AuditEntryView[] }>('admin.audit.list'),
-  listSecurityEvents: defineMessage<EndpointCall<Record<string, never>, SecurityEventsQuery, undefined>, { items: SecurityEventView[] }>('admin.security-events.list'),
+  listSecurityEvents: defineMessage<EndpointCall<Record<string, never>, SecurityEventsQuery, undefined>, { items: SecurityEventView[] }>(
+    'admin.security-events.list',
+  ),
   ackSecurityEvent: defineMessage<EndpointCall<SecurityEventIdParams, Record<string, never>, undefined>, void>('admin.security-events.ack'),
 } as const;
 

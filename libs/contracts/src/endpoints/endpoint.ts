@@ -13,18 +13,7 @@ import type { Scope } from '../scopes.js';
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** SPEC "Area tags". */
-export type AreaTag =
-  | 'Firmware'
-  | 'Log data'
-  | 'Devices'
-  | 'Tags'
-  | 'Downloads'
-  | 'Tokens'
-  | 'Members'
-  | 'Stats'
-  | 'Auth'
-  | 'Health'
-  | 'Admin';
+export type AreaTag = 'Firmware' | 'Log data' | 'Devices' | 'Tags' | 'Downloads' | 'Tokens' | 'Members' | 'Stats' | 'Auth' | 'Health' | 'Admin';
 
 /**
  * SPEC "Errors": `text` endpoints answer errors as one text/plain line unless the request
@@ -109,12 +98,24 @@ export interface SetCookie {
 
 /** What the gateway should send, computed from an app's reply by the endpoint's `reply`. */
 export type HttpReply =
-  | { readonly kind: 'json'; readonly status: number; readonly body: unknown; readonly headers?: Record<string, string>; readonly cookies?: readonly SetCookie[] }
+  | {
+      readonly kind: 'json';
+      readonly status: number;
+      readonly body: unknown;
+      readonly headers?: Record<string, string>;
+      readonly cookies?: readonly SetCookie[];
+    }
   | { readonly kind: 'text'; readonly status: number; readonly body: string; readonly contentType?: string; readonly headers?: Record<string, string> }
   | { readonly kind: 'empty'; readonly status: number; readonly headers?: Record<string, string>; readonly cookies?: readonly SetCookie[] }
   | { readonly kind: 'redirect'; readonly status: 302 | 303; readonly location: string; readonly cookies?: readonly SetCookie[] }
   /** A page (text/html; the gateway adds CSP and the other page headers). */
-  | { readonly kind: 'html'; readonly status: number; readonly body: string; readonly headers?: Record<string, string>; readonly cookies?: readonly SetCookie[] }
+  | {
+      readonly kind: 'html';
+      readonly status: number;
+      readonly body: string;
+      readonly headers?: Record<string, string>;
+      readonly cookies?: readonly SetCookie[];
+    }
   /** 302 to a fresh 5-minute /dl link for the file. */
   | { readonly kind: 'download-link'; readonly file: FileRef }
   /** Headers of the file only (HEAD). */
@@ -183,7 +184,11 @@ export interface EndpointDef<P extends TSchema = TSchema, Q extends TSchema = TS
   /** Error statuses this endpoint may answer, documented as problem responses. */
   readonly errors: readonly number[];
   readonly target:
-    | { readonly kind: 'message'; readonly message: MessageDef<EndpointCall<Static<P>, Static<Q>, unknown>, R>; readonly reply: (result: R, ctx: ReplyContext) => HttpReply }
+    | {
+        readonly kind: 'message';
+        readonly message: MessageDef<EndpointCall<Static<P>, Static<Q>, unknown>, R>;
+        readonly reply: (result: R, ctx: ReplyContext) => HttpReply;
+      }
     /** Answered by the gateway itself (health, metrics, openapi, jwks proxy, download links). */
     | { readonly kind: 'gateway'; readonly handler: GatewayHandler };
 }

@@ -106,7 +106,8 @@ function updateCheck(operationId: string, path: string, withHwid: boolean) {
       },
       304: { description: 'If-None-Match matched the current ETag: no body' },
       429: {
-        description: 'More than UPDATE_CHECK_RATE_PER_MINUTE (default 300) update checks in a minute from this address (counted per gateway process); a text line, or problem+json with Accept: application/json',
+        description:
+          'More than UPDATE_CHECK_RATE_PER_MINUTE (default 300) update checks in a minute from this address (counted per gateway process); a text line, or problem+json with Accept: application/json',
         headers: { 'Retry-After': 'Seconds until the address may check again' },
       },
     },
@@ -145,7 +146,11 @@ export const firmwareEndpoints: AnyEndpointDef[] = [
     allowedInMaintenance: true,
     params: NoParams,
     query: FirmwareCustomerQuery,
-    body: { kind: 'multipart', parts: { firmware: firmwarePart }, description: 'multipart/form-data with the part `firmware` (required); other parts are ignored.' },
+    body: {
+      kind: 'multipart',
+      parts: { firmware: firmwarePart },
+      description: 'multipart/form-data with the part `firmware` (required); other parts are ignored.',
+    },
     responses: { 200: { description: 'What was found', schema: ParseResult } },
     errors: [400, 401, 403, 404, 413, 415],
     target: { kind: 'message', message: FirmwareMessages.parse, reply: (result) => ({ kind: 'json', status: 200, body: result }) },

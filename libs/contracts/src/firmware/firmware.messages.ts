@@ -62,7 +62,10 @@ export const FirmwareMessages = {
   addTag: defineMessage<EndpointCall<FirmwareTagParams, FirmwareCustomerQuery, undefined>, void>('firmware.tags.add'),
   removeTag: defineMessage<EndpointCall<FirmwareTagParams, FirmwareCustomerQuery, undefined>, void>('firmware.tags.remove'),
   /** The public update check (both paths). Answered from memory: no database query, no write. */
-  updateCheck: defineMessage<EndpointCall<UpdateCheckParams, UpdateCheckQuery, undefined>, UpdateCheckResult>('firmware.update-check', { timeoutMs: 5_000, byReference: true }),
+  updateCheck: defineMessage<EndpointCall<UpdateCheckParams, UpdateCheckQuery, undefined>, UpdateCheckResult>('firmware.update-check', {
+    timeoutMs: 5_000,
+    byReference: true,
+  }),
   /** Per-customer build count and distinct build tags, for the admin customer list. */
   counts: defineMessage<{ readonly customerIds: readonly string[] }, Record<string, { readonly firmware: number; readonly tags: readonly string[] }>>(
     'firmware.counts',

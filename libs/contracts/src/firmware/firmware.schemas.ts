@@ -20,7 +20,11 @@ export type FwType = (typeof FW_TYPES)[number];
  */
 export const NAME_PATTERN = '^[\\x21-\\x7E]{1,64}$';
 const name = (field: string) =>
-  Type.String({ pattern: NAME_PATTERN, description: '1 to 64 printable ASCII characters, no spaces', 'x-error': `${field} must be 1 to 64 printable ASCII characters without spaces` });
+  Type.String({
+    pattern: NAME_PATTERN,
+    description: '1 to 64 printable ASCII characters, no spaces',
+    'x-error': `${field} must be 1 to 64 printable ASCII characters without spaces`,
+  });
 export const HwName = name('hw_name');
 export const HwVersion = name('hw_version');
 export const FwName = name('fw_name');
@@ -74,7 +78,9 @@ export type FirmwareUploadParams = Partial<Static<typeof FirmwareUploadPathParam
 
 export const FirmwareUploadQuery = Type.Object({
   customer: CustomerQuery,
-  what_index: Type.Optional(Type.Integer({ minimum: 0, description: 'Which what string (from 0); default 0.', 'x-error': 'what_index must be a non-negative integer' })),
+  what_index: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'Which what string (from 0); default 0.', 'x-error': 'what_index must be a non-negative integer' }),
+  ),
   general_release: Type.Optional(Type.Boolean({ description: 'Publish to every device at once.', 'x-error': 'general_release must be true or false' })),
   fw_name: Type.Optional(FwName),
   hw_name: Type.Optional(HwName),
@@ -102,13 +108,21 @@ export const FirmwareListQuery = Type.Object({
   tag: Type.Optional(Type.String({ maxLength: 64 })),
   status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('withdrawn')], { 'x-error': 'status must be active or withdrawn' })),
   general: Type.Optional(Type.Boolean({ description: 'true: general releases only; false: the others.', 'x-error': 'general must be true or false' })),
-  order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'By build_date, then version, then id; default desc.', 'x-error': 'order must be asc or desc' })),
+  order: Type.Optional(
+    Type.Union([Type.Literal('asc'), Type.Literal('desc')], {
+      description: 'By build_date, then version, then id; default desc.',
+      'x-error': 'order must be asc or desc',
+    }),
+  ),
   limit: Type.Optional(Limit(FIRMWARE_LIST_MAX_LIMIT, FIRMWARE_LIST_DEFAULT_LIMIT)),
   offset: Type.Optional(Offset),
 });
 export type FirmwareListQuery = Static<typeof FirmwareListQuery>;
 
-export const BuildTagList = Type.Array(TagName, { maxItems: MAX_TAGS_PER_BUILD, 'x-error': `tags must be at most ${MAX_TAGS_PER_BUILD} tag names matching ${TAG_PATTERN}` });
+export const BuildTagList = Type.Array(TagName, {
+  maxItems: MAX_TAGS_PER_BUILD,
+  'x-error': `tags must be at most ${MAX_TAGS_PER_BUILD} tag names matching ${TAG_PATTERN}`,
+});
 
 export const FirmwarePatch = Type.Object(
   {
@@ -155,7 +169,11 @@ export const UpdateCheckParams = Type.Object({
   hw_name: HwName,
   hw_version: HwVersion,
   fw_name: FwName,
-  fw_version: Type.String({ pattern: NAME_PATTERN, description: "The device's current full version", 'x-error': 'fw_version must be 1 to 64 printable ASCII characters without spaces' }),
+  fw_version: Type.String({
+    pattern: NAME_PATTERN,
+    description: "The device's current full version",
+    'x-error': 'fw_version must be 1 to 64 printable ASCII characters without spaces',
+  }),
 });
 export const UpdateCheckHwidParams = Type.Object({ ...UpdateCheckParams.properties, hwid: HwId });
 export type UpdateCheckParams = Static<typeof UpdateCheckParams> & { readonly hwid?: string };

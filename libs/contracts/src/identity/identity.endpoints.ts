@@ -50,7 +50,11 @@ export const identityEndpoints = [
     body: { kind: 'none' },
     responses: { 200: { description: 'JSON Web Key Set', schema: JwksSchema } },
     errors: [503],
-    target: { kind: 'message', message: IdentityMessages.jwks, reply: (jwks) => ({ kind: 'json', status: 200, body: jwks, headers: { 'Cache-Control': 'public, max-age=300' } }) },
+    target: {
+      kind: 'message',
+      message: IdentityMessages.jwks,
+      reply: (jwks) => ({ kind: 'json', status: 200, body: jwks, headers: { 'Cache-Control': 'public, max-age=300' } }),
+    },
   }),
   defineEndpoint({
     operationId: 'login',
@@ -113,7 +117,11 @@ export const identityEndpoints = [
     body: { kind: 'none' },
     responses: { 200: { description: 'The session goes on; new refresh and access cookies, the same CSRF token', schema: RefreshResponse } },
     errors: [401, 403],
-    target: { kind: 'message', message: IdentityMessages.refresh, reply: (r) => ({ kind: 'json', status: 200, body: r.body, cookies: sessionCookies(r.session) }) },
+    target: {
+      kind: 'message',
+      message: IdentityMessages.refresh,
+      reply: (r) => ({ kind: 'json', status: 200, body: r.body, cookies: sessionCookies(r.session) }),
+    },
   }),
   defineEndpoint({
     operationId: 'switchCustomer',
@@ -131,7 +139,12 @@ export const identityEndpoints = [
     target: {
       kind: 'message',
       message: IdentityMessages.switchCustomer,
-      reply: (r) => ({ kind: 'json', status: 200, body: r.identity, cookies: [{ name: SESSION_COOKIES.access, value: r.access, maxAge: r.accessMaxAgeSeconds }] }),
+      reply: (r) => ({
+        kind: 'json',
+        status: 200,
+        body: r.identity,
+        cookies: [{ name: SESSION_COOKIES.access, value: r.access, maxAge: r.accessMaxAgeSeconds }],
+      }),
     },
   }),
   defineEndpoint({
@@ -168,7 +181,10 @@ export const identityEndpoints = [
     target: {
       kind: 'message',
       message: IdentityMessages.magicLinkCheck,
-      reply: (r) => (r.valid ? { kind: 'html', status: 200, body: magicLinkConfirmationPage({ c: r.c, t: r.t }) } : { kind: 'html', status: 400, body: magicLinkFailedPage() }),
+      reply: (r) =>
+        r.valid
+          ? { kind: 'html', status: 200, body: magicLinkConfirmationPage({ c: r.c, t: r.t }) }
+          : { kind: 'html', status: 400, body: magicLinkFailedPage() },
     },
   }),
   defineEndpoint({
@@ -193,7 +209,9 @@ export const identityEndpoints = [
       kind: 'message',
       message: IdentityMessages.magicLinkConfirm,
       reply: (r) =>
-        r.ok ? { kind: 'redirect', status: 303, location: '/console', cookies: sessionCookies(r.session) } : { kind: 'html', status: 400, body: magicLinkFailedPage() },
+        r.ok
+          ? { kind: 'redirect', status: 303, location: '/console', cookies: sessionCookies(r.session) }
+          : { kind: 'html', status: 400, body: magicLinkFailedPage() },
     },
   }),
   defineEndpoint({
@@ -308,4 +326,3 @@ export const memberEndpoints = [
     target: { kind: 'message', message: IdentityMessages.removeMember, reply: () => ({ kind: 'empty', status: 204 }) },
   }),
 ];
-

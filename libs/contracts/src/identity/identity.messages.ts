@@ -179,7 +179,9 @@ export const IdentityMessages = {
   getCustomer: defineMessage<EndpointCall<CustomerDomainParams, NoParams, undefined>, { customer: CustomerView; members: MemberView[] }>(
     'identity.admin.customers.get',
   ),
-  updateCustomer: defineMessage<EndpointCall<CustomerDomainParams, NoParams, UpdateCustomerRequest>, { customer: CustomerView }>('identity.admin.customers.update'),
+  updateCustomer: defineMessage<EndpointCall<CustomerDomainParams, NoParams, UpdateCustomerRequest>, { customer: CustomerView }>(
+    'identity.admin.customers.update',
+  ),
   listUsers: defineMessage<EndpointCall<NoParams, NoParams, undefined>, { items: MemberView[] }>('identity.admin.users.list'),
   updateUser: defineMessage<EndpointCall<EmailParams, NoParams, UpdateUserRequest>, UpdatedUser>('identity.admin.users.update'),
 

@@ -4,7 +4,10 @@ import { BUNDLES, ROLES, SCOPES } from '../scopes.js';
 
 export const RoleSchema = Type.Union(ROLES.map((r) => Type.Literal(r)));
 export const ScopeSchema = Type.Union(SCOPES.map((s) => Type.Literal(s)));
-export const BundleSchema = Type.Union(BUNDLES.map((b) => Type.Literal(b)), { 'x-error': `bundle must be one of ${BUNDLES.join(', ')}` });
+export const BundleSchema = Type.Union(
+  BUNDLES.map((b) => Type.Literal(b)),
+  { 'x-error': `bundle must be one of ${BUNDLES.join(', ')}` },
+);
 
 /** SPEC "Identity". */
 export const IdentityObject = Type.Object(
@@ -119,7 +122,11 @@ export const MemberSchema = Type.Object(
 );
 export type MemberView = Static<typeof MemberSchema>;
 
-export const Origin = Type.String({ pattern: '^https?://[^/\\s]+$', maxLength: 255, 'x-error': 'cors_origins must be origins such as https://console.example.com' });
+export const Origin = Type.String({
+  pattern: '^https?://[^/\\s]+$',
+  maxLength: 255,
+  'x-error': 'cors_origins must be origins such as https://console.example.com',
+});
 
 export const CreateCustomerRequest = Type.Object(
   {

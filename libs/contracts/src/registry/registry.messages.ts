@@ -70,7 +70,9 @@ export const RegistryMessages = {
   renameTag: defineMessage<CustomerTagRename, { readonly devices: number }>('registry.tags.rename', { timeoutMs: 60_000 }),
   deleteTag: defineMessage<CustomerTagRequest, { readonly devices: number }>('registry.tags.delete', { timeoutMs: 60_000 }),
   /** Per-customer device counts and distinct tags, for the admin customer list. */
-  counts: defineMessage<{ readonly customerIds: readonly string[] }, Record<string, { readonly devices: number; readonly tags: readonly string[] }>>('registry.counts'),
+  counts: defineMessage<{ readonly customerIds: readonly string[] }, Record<string, { readonly devices: number; readonly tags: readonly string[] }>>(
+    'registry.counts',
+  ),
 } as const;
 
 export const RegistryEvents = {

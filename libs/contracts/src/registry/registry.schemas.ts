@@ -48,10 +48,20 @@ export const TAGS_COUNT_RULE = `a device has at most ${DEVICE_LIMITS.maxTags} ta
 export const ATTRIBUTES_RULE = `attributes must be a JSON object of at most ${DEVICE_LIMITS.maxAttributesBytes} bytes`;
 export const KEYS_RULE = `keys must be at most ${DEVICE_LIMITS.maxKeys} public keys, each PEM or JWK JSON text of at most ${DEVICE_LIMITS.maxKeyChars} characters`;
 
-export const HwId = Type.String({ pattern: HWID_PATTERN, description: '1 to 64 printable ASCII characters (0x21-0x7E), case-sensitive; percent-encode reserved characters in paths.', 'x-error': HWID_RULE });
+export const HwId = Type.String({
+  pattern: HWID_PATTERN,
+  description: '1 to 64 printable ASCII characters (0x21-0x7E), case-sensitive; percent-encode reserved characters in paths.',
+  'x-error': HWID_RULE,
+});
 export const TagName = Type.String({ pattern: TAG_PATTERN, 'x-error': TAG_RULE });
-export const TagList = Type.Array(TagName, { maxItems: DEVICE_LIMITS.maxTags, 'x-error': `tags must be an array of at most ${DEVICE_LIMITS.maxTags} tag names` });
-export const DeviceAttributes = Type.Object({}, { additionalProperties: true, description: `Free-form JSON object, at most ${DEVICE_LIMITS.maxAttributesBytes} bytes.`, 'x-error': ATTRIBUTES_RULE });
+export const TagList = Type.Array(TagName, {
+  maxItems: DEVICE_LIMITS.maxTags,
+  'x-error': `tags must be an array of at most ${DEVICE_LIMITS.maxTags} tag names`,
+});
+export const DeviceAttributes = Type.Object(
+  {},
+  { additionalProperties: true, description: `Free-form JSON object, at most ${DEVICE_LIMITS.maxAttributesBytes} bytes.`, 'x-error': ATTRIBUTES_RULE },
+);
 export const DeviceKeys = Type.Array(Type.String({ minLength: 1, maxLength: DEVICE_LIMITS.maxKeyChars, 'x-error': KEYS_RULE }), {
   maxItems: DEVICE_LIMITS.maxKeys,
   description: 'Device public keys: PEM (public key or certificate) or JWK JSON text of a public key.',
@@ -99,7 +109,11 @@ export const DeviceListQuery = Type.Object({
   ),
   tag_mode: Type.Optional(Type.Union([Type.Literal('any'), Type.Literal('all')], { default: 'any', 'x-error': 'tag_mode must be any or all' })),
   q: Type.Optional(
-    Type.String({ pattern: '^[!-~]{0,64}$', description: 'Case-sensitive HW id prefix.', 'x-error': 'q must be at most 64 printable ASCII characters (0x21-0x7E)' }),
+    Type.String({
+      pattern: '^[!-~]{0,64}$',
+      description: 'Case-sensitive HW id prefix.',
+      'x-error': 'q must be at most 64 printable ASCII characters (0x21-0x7E)',
+    }),
   ),
   status: Type.Optional(StatusSchema),
   has_keys: Type.Optional(Type.Boolean({ 'x-error': 'has_keys must be true or false' })),

@@ -142,7 +142,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
 }
 
 /** Distributed processes need every server; refuse to start half-configured. */
-export function assertDistributedConfig(config: ServiceConfig, needs: { database?: boolean; nats?: boolean; redis?: boolean; s3?: boolean; downloadSecret?: boolean }): void {
+export function assertDistributedConfig(
+  config: ServiceConfig,
+  needs: { database?: boolean; nats?: boolean; redis?: boolean; s3?: boolean; downloadSecret?: boolean },
+): void {
   const missing: string[] = [];
   if (needs.database && !config.databaseUrl) missing.push('DATABASE_URL');
   if (needs.nats && !config.natsUrl) missing.push('NATS_URL');

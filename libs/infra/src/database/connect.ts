@@ -180,7 +180,8 @@ async function closeSource(dataSource: DataSource): Promise<void> {
 async function closeEmbeddedIfUnused(): Promise<void> {
   if (!embedded || opening > 0) return;
   for (const [dataSource, adapter] of openSources) {
-    if (!dataSource.isInitialized) openSources.delete(dataSource); // destroyed directly
+    if (!dataSource.isInitialized)
+      openSources.delete(dataSource); // destroyed directly
     else if (adapter === 'embedded') return;
   }
   const state = embedded;

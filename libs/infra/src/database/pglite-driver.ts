@@ -68,9 +68,7 @@ export class SessionLease extends EventEmitter {
       callback = values;
       values = undefined;
     }
-    const result = this.released
-      ? Promise.reject(new Error('embedded database: query on a released connection'))
-      : this.owner.run(text, values);
+    const result = this.released ? Promise.reject(new Error('embedded database: query on a released connection')) : this.owner.run(text, values);
     if (!callback) return result;
     const cb = callback;
     result.then(

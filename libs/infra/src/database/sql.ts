@@ -83,7 +83,6 @@ export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
-
 /** The rows of a raw query (TypeORM's `query()`): TypeORM answers UPDATE and DELETE as [rows, affected], everything else as rows. */
 export async function rowsOf(result: Promise<unknown>): Promise<Row[]> {
   const raw = await result;

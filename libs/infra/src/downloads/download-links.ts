@@ -16,9 +16,7 @@ export interface DownloadLinkClaims {
   readonly exp: number;
 }
 
-export type DownloadLinkCheck =
-  | { readonly ok: true; readonly claims: DownloadLinkClaims }
-  | { readonly ok: false; readonly reason: 'malformed' | 'expired' };
+export type DownloadLinkCheck = { readonly ok: true; readonly claims: DownloadLinkClaims } | { readonly ok: false; readonly reason: 'malformed' | 'expired' };
 
 /**
  * Signs and checks /dl tokens: base64url(JSON claims) "." base64url(HMAC-SHA256). Every

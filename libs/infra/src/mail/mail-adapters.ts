@@ -130,7 +130,12 @@ export class OutboxMailer extends Mailer {
       const info = await this.composer.sendMail(mailOptions(this.from, message));
       const raw = info.message as Buffer;
       const now = new Date().toISOString().replace(/:/g, '-');
-      const recipient = message.to.toLowerCase().replace(/[^a-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 64) || 'unknown';
+      const recipient =
+        message.to
+          .toLowerCase()
+          .replace(/[^a-z0-9._-]+/g, '_')
+          .replace(/^[._]+/, '')
+          .slice(0, 64) || 'unknown';
       const name = `${now}_${recipient}_${randomBytes(3).toString('hex')}.eml`;
       const file = join(this.dir, name);
       await writeAtomically(this.dir, file, raw);

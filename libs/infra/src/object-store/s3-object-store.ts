@@ -33,9 +33,7 @@ export function createS3Client(config: S3Config, overrides: Partial<S3ClientConf
     // request timeout: a slow client legitimately keeps a download stream open for long.)
     requestHandler: { connectionTimeout: 5_000 },
     ...(config.endpoint ? { endpoint: config.endpoint } : {}),
-    ...(config.accessKeyId && config.secretAccessKey
-      ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } }
-      : {}),
+    ...(config.accessKeyId && config.secretAccessKey ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } } : {}),
     ...overrides,
   };
   return new S3Client(options);

@@ -28,7 +28,12 @@ export function exitUnlessSupportedNode(): void {
 
 /** Compares dotted release numbers (`24.11.0`, `v20.20.2`) numerically, part by part. */
 export function compareVersions(a: string, b: string): number {
-  const parts = (v: string) => v.replace(/^v/, '').split(/[.-]/).slice(0, 3).map((p) => Number.parseInt(p, 10) || 0);
+  const parts = (v: string) =>
+    v
+      .replace(/^v/, '')
+      .split(/[.-]/)
+      .slice(0, 3)
+      .map((p) => Number.parseInt(p, 10) || 0);
   const [x, y] = [parts(a), parts(b)];
   for (let i = 0; i < 3; i++) {
     const diff = (x[i] ?? 0) - (y[i] ?? 0);

@@ -238,7 +238,14 @@ export class InProcessServer extends Server implements ServerHooks {
  * handler that answers at once (the update check with everything cached) settles the send
  * without further promises or a timer; one that returns a promise is timed out as any request.
  */
-function askDirectly<Res>(message: MessageDef<unknown, Res>, responder: DirectResponder, data: unknown, headers: Record<string, string>, timeoutMs: number, app: string): Promise<Res> {
+function askDirectly<Res>(
+  message: MessageDef<unknown, Res>,
+  responder: DirectResponder,
+  data: unknown,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  app: string,
+): Promise<Res> {
   const copied = (packet: WritePacket) => (message.byReference ? packet : jsonClone(packet));
   return new Promise<Res>((resolve, reject) => {
     queueMicrotask(() => {
@@ -257,7 +264,13 @@ function settleWith<Res>(packet: WritePacket, resolve: (response: Res) => void, 
 }
 
 /** Settles a send when its reply comes, or with didNotAnswer after `timeoutMs`. */
-function settleWithin<Res>(reply: Promise<WritePacket>, timeoutMs: number, app: string, resolve: (response: Res) => void, reject: (err: unknown) => void): void {
+function settleWithin<Res>(
+  reply: Promise<WritePacket>,
+  timeoutMs: number,
+  app: string,
+  resolve: (response: Res) => void,
+  reject: (err: unknown) => void,
+): void {
   const timer = setTimeout(() => reject(didNotAnswer(app)), timeoutMs);
   void reply.then((packet) => {
     clearTimeout(timer);
@@ -293,7 +306,7 @@ export class InProcessMessageBus extends MessageBus {
     void withClientSpan(event.subject, async () => {
       const headers = traceHeaders();
       const text = event.byReference ? '' : JSON.stringify(payload ?? null);
-      const copy = () => (event.byReference ? (payload ?? null) : JSON.parse(text) as unknown);
+      const copy = () => (event.byReference ? (payload ?? null) : (JSON.parse(text) as unknown));
       await Promise.resolve(); // delivered after emit() returns, as over the wire
       if (event.delivery === 'queue') {
         for (const server of broker().queueReceivers(event.subject)) {

@@ -268,7 +268,9 @@ export class NatsMessageBus extends MessageBus {
             logError('could not publish a reply', err, { pattern }, requestOfMessage(request.data));
           }
         };
-        const reply = withRemoteSpan(pattern, headerRecord(msg.headers), (span) => directReply(pattern, handler as (request: unknown) => unknown, request.data, span));
+        const reply = withRemoteSpan(pattern, headerRecord(msg.headers), (span) =>
+          directReply(pattern, handler as (request: unknown) => unknown, request.data, span),
+        );
         if (reply instanceof Promise) void reply.then(respond);
         else respond(reply);
       },

@@ -20,7 +20,10 @@ export class NatsMessageServer extends ServerNats {
 
   private readonly connectionOptions: ConnectionOptions;
 
-  constructor(natsUrl: string, readonly app: string) {
+  constructor(
+    natsUrl: string,
+    readonly app: string,
+  ) {
     const connection: ConnectionOptions = { servers: natsServers(natsUrl), name: app, maxReconnectAttempts: -1 };
     super({ ...connection, queue: app });
     this.connectionOptions = connection;

@@ -2,7 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { BatchLoader } from './batch-loader.js';
 
 describe('BatchLoader', () => {
-  const recorder = (answer: (group: string, keys: readonly string[]) => Promise<readonly string[]> = async (group, keys) => keys.map((k) => `${group}:${k}`)) => {
+  const recorder = (
+    answer: (group: string, keys: readonly string[]) => Promise<readonly string[]> = async (group, keys) => keys.map((k) => `${group}:${k}`),
+  ) => {
     const calls: [string, string[]][] = [];
     const loader = new BatchLoader<string, string, string>((group, keys) => {
       calls.push([group, [...keys]]);
@@ -31,7 +33,12 @@ describe('BatchLoader', () => {
       if (group === 'short') return keys.slice(1);
       return keys;
     });
-    const results = await Promise.allSettled([failing.loader.load('down', 'x'), failing.loader.load('short', 'x'), failing.loader.load('short', 'y'), failing.loader.load('ok', 'z')]);
+    const results = await Promise.allSettled([
+      failing.loader.load('down', 'x'),
+      failing.loader.load('short', 'x'),
+      failing.loader.load('short', 'y'),
+      failing.loader.load('ok', 'z'),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected', 'fulfilled']);
     expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(Error);
 

@@ -1,5 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
-import { type DeviceLookup, type DeviceLookupBatchRequest, type DevicesSeen, MAX_DEVICE_LOOKUP_BATCH, type EventDef, type MessageDef, RegistryEvents, RegistryMessages } from '@app/contracts';
+import {
+  type DeviceLookup,
+  type DeviceLookupBatchRequest,
+  type DevicesSeen,
+  MAX_DEVICE_LOOKUP_BATCH,
+  type EventDef,
+  type MessageDef,
+  RegistryEvents,
+  RegistryMessages,
+} from '@app/contracts';
 import { MessageBus } from '@app/infra';
 import { DeviceDirectory } from './device-directory.js';
 import { DeviceSightings } from './device-sightings.js';
@@ -33,7 +42,11 @@ class FakeBus extends MessageBus {
     const list = this.listeners.get(event.subject) ?? [];
     list.push(handler as (payload: unknown) => void);
     this.listeners.set(event.subject, list);
-    return () => this.listeners.set(event.subject, (this.listeners.get(event.subject) ?? []).filter((h) => h !== handler));
+    return () =>
+      this.listeners.set(
+        event.subject,
+        (this.listeners.get(event.subject) ?? []).filter((h) => h !== handler),
+      );
   }
   broadcast<P>(event: EventDef<P>, payload: P): void {
     for (const handler of this.listeners.get(event.subject) ?? []) handler(payload);
@@ -84,7 +97,7 @@ describe('DeviceDirectory', () => {
 
   it('fails every lookup of a batch the registry does not answer, and caches none of them', async () => {
     const { bus, directory } = setup();
-    bus.send = (() => Promise.reject(new Error('registry down')));
+    bus.send = () => Promise.reject(new Error('registry down'));
     const results = await Promise.allSettled([directory.lookup(C1, 'a'), directory.lookup(C1, 'b')]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     expect(directory.size).toBe(0);
@@ -109,7 +122,12 @@ describe('DeviceDirectory', () => {
     const { bus, directory } = setup();
     let version = 0;
     bus.answer = async () => ({ status: 'active', tags: [`v${version}`] });
-    for (const [c, h] of [[C1, 'a'], [C1, 'b'], [C2, 'a']] as const) await directory.lookup(c, h);
+    for (const [c, h] of [
+      [C1, 'a'],
+      [C1, 'b'],
+      [C2, 'a'],
+    ] as const)
+      await directory.lookup(c, h);
     version = 1;
     bus.broadcast(RegistryEvents.deviceChanged, { customerId: C1, hwid: 'a' });
     expect((await directory.lookup(C1, 'a'))?.tags).toEqual(['v1']);
@@ -195,9 +213,17 @@ describe('DeviceSightings', () => {
     sightings.onModuleInit();
     sightings.record(C1, 'd', '1');
     await new Promise((r) => setTimeout(r, 60));
-    expect(batches(bus).flat().map((i) => i.hwid)).toEqual(['a', 'b', 'c', 'd']);
+    expect(
+      batches(bus)
+        .flat()
+        .map((i) => i.hwid),
+    ).toEqual(['a', 'b', 'c', 'd']);
     sightings.record(C1, 'e', '1');
     sightings.onModuleDestroy();
-    expect(batches(bus).flat().map((i) => i.hwid)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(
+      batches(bus)
+        .flat()
+        .map((i) => i.hwid),
+    ).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
 });

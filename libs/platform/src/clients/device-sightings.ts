@@ -91,7 +91,8 @@ export class DeviceSightings implements OnModuleInit, OnModuleDestroy {
     if (this.pendingCount === 0) return 0;
     const items: Sighting[] = [];
     for (const devices of this.pending.values()) {
-      for (const held of devices.values()) items.push({ customerId: held.customerId, hwid: held.hwid, fwVersion: held.fwVersion, at: new Date(held.at).toISOString() });
+      for (const held of devices.values())
+        items.push({ customerId: held.customerId, hwid: held.hwid, fwVersion: held.fwVersion, at: new Date(held.at).toISOString() });
     }
     this.pending = new Map();
     this.pendingCount = 0;

@@ -21,7 +21,11 @@ class Objects {
   }
 }
 
-const messages = { unavailable: 'upload could not be completed, try again', deleteFailed: 'could not delete staged file', keptUnknown: 'staged file kept: could not check whether it was stored' };
+const messages = {
+  unavailable: 'upload could not be completed, try again',
+  deleteFailed: 'could not delete staged file',
+  keptUnknown: 'staged file kept: could not check whether it was stored',
+};
 
 describe('WriteOnceUploads', () => {
   let objects: Objects;

@@ -30,7 +30,7 @@ export function contractCheck<T extends TSchema>(schema: T, options: ContractChe
   const validate: ValidateFunction = (options.coerce ? coercing : exact).compile(schema);
   const where = options.where ?? 'value';
   return (value: unknown): Static<T> => {
-    const checked = options.coerce && value && typeof value === 'object' && !Array.isArray(value) ? { ...(value) } : value;
+    const checked = options.coerce && value && typeof value === 'object' && !Array.isArray(value) ? { ...value } : value;
     if (validate(checked)) return checked;
     const errors = validate.errors ?? [];
     const explained = errors.find((e) => typeof xError(e) === 'string');
@@ -39,7 +39,7 @@ export function contractCheck<T extends TSchema>(schema: T, options: ContractChe
 }
 
 function xError(error: ErrorObject | undefined): unknown {
-  return (error?.parentSchema)?.['x-error'];
+  return error?.parentSchema?.['x-error'];
 }
 
 function describe(error: ErrorObject | undefined, where: string): string {

@@ -14,7 +14,13 @@ export class ListBuildsUseCase {
   }
 
   async execute(command: ListBuildsCommand): Promise<FirmwarePage> {
-    const rows = await this.store.repos.builds.list({ customerId: command.customerId, ...command.filter, order: command.order, limit: command.limit + 1, offset: command.offset });
+    const rows = await this.store.repos.builds.list({
+      customerId: command.customerId,
+      ...command.filter,
+      order: command.order,
+      limit: command.limit + 1,
+      offset: command.offset,
+    });
     const items = rows.slice(0, command.limit).map(toFirmwareDto);
     return { items, next_offset: rows.length > command.limit ? command.offset + items.length : null };
   }

@@ -1,5 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type EndpointCall, type FileRef, type FirmwareCustomerQuery, type FirmwareIdParams, type FirmwareWithEtag, requireTenant, ServiceError, type TagSet } from '@app/contracts';
+import {
+  type EndpointCall,
+  type FileRef,
+  type FirmwareCustomerQuery,
+  type FirmwareIdParams,
+  type FirmwareWithEtag,
+  requireTenant,
+  ServiceError,
+  type TagSet,
+} from '@app/contracts';
 import { etagOf, toFileRef, toFirmwareDto } from '../../domain/build-view.js';
 import type { BuildEntity } from '../../entities/build.entity.js';
 import { FirmwareStore } from '../../repositories/firmware.store.js';

@@ -1,5 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type EndpointCall, requireTenant, type TagChangeResult, type TagParams, type TagRenameRequest, type TagsCustomerQuery, type TenantRequestContext } from '@app/contracts';
+import {
+  type EndpointCall,
+  requireTenant,
+  type TagChangeResult,
+  type TagParams,
+  type TagRenameRequest,
+  type TagsCustomerQuery,
+  type TenantRequestContext,
+} from '@app/contracts';
 import type { TagChangeOutcome } from '../../domain/build-changes.js';
 import { FirmwareStore } from '../../repositories/firmware.store.js';
 import { FirmwareChanges } from '../../services/firmware-changes.js';
@@ -41,7 +49,12 @@ export class RenameTagUseCase {
     const firmware = await builds.countWithTag({ customerId, tag: to });
     if (!applied) return { tag: to, firmware, devices: null, pending: true };
     // Applied by another request's replay: ask for the count.
-    const count = devices ?? (await this.deviceCounts.of(customerId).then((counts) => Number(counts[to] ?? 0), () => null));
+    const count =
+      devices ??
+      (await this.deviceCounts.of(customerId).then(
+        (counts) => Number(counts[to] ?? 0),
+        () => null,
+      ));
     return { tag: to, firmware, devices: count, pending: false };
   }
 

@@ -29,7 +29,11 @@ describe('UpdateBuildCommand.create', () => {
 describe('ListBuildsCommand.create', () => {
   it('applies the contract defaults (limit 100, offset 0, newest first) and coerces query strings', () => {
     expect(ListBuildsCommand.create({ customer, query: {} })).toMatchObject({ limit: 100, offset: 0, order: 'desc' });
-    expect(ListBuildsCommand.create({ customer, query: { limit: '5', general: 'true', order: 'asc' } })).toMatchObject({ limit: 5, order: 'asc', filter: { general: true } });
+    expect(ListBuildsCommand.create({ customer, query: { limit: '5', general: 'true', order: 'asc' } })).toMatchObject({
+      limit: 5,
+      order: 'asc',
+      filter: { general: true },
+    });
   });
 
   it('refuses what the contract refuses, with its messages', () => {

@@ -1,5 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type EndpointCall, type FirmwareCustomerQuery, type FirmwareIdParams, type FirmwarePatch, type FirmwareWithEtag, requireTenant, ServiceError, type TenantRequestContext } from '@app/contracts';
+import {
+  type EndpointCall,
+  type FirmwareCustomerQuery,
+  type FirmwareIdParams,
+  type FirmwarePatch,
+  type FirmwareWithEtag,
+  requireTenant,
+  ServiceError,
+  type TenantRequestContext,
+} from '@app/contracts';
 import { revisionFromIfMatch } from '../../domain/build-view.js';
 import { FirmwareStore } from '../../repositories/firmware.store.js';
 import { ChangeBuildUseCase, staleError } from '../change-build/change-build.usecase.js';

@@ -66,7 +66,7 @@ export class UploadBuildCommand {
 
   static create(input: UploadBuildInput): UploadBuildCommand {
     const params = input.params ?? {};
-    const query = input.query ?? ({});
+    const query = input.query ?? {};
     const pick = (field: 'hw_name' | 'hw_version' | 'fw_name'): string => {
       const fromPath = params[field];
       const fromQuery = query[field];
@@ -87,7 +87,8 @@ export class UploadBuildCommand {
     const notes = input.files?.notes ?? null;
     if (notes) {
       checkStaged(notes, 'notes');
-      if (notes.sizeBytes > FIRMWARE_NOTES_MAX_BYTES) throw new ServiceError(ErrorCode.PayloadTooLarge, `notes larger than the limit of ${FIRMWARE_NOTES_MAX_BYTES} bytes`);
+      if (notes.sizeBytes > FIRMWARE_NOTES_MAX_BYTES)
+        throw new ServiceError(ErrorCode.PayloadTooLarge, `notes larger than the limit of ${FIRMWARE_NOTES_MAX_BYTES} bytes`);
     }
 
     const declared: { fwVersion?: string; fwType?: FwType; buildDate?: Date } = {};
@@ -105,8 +106,10 @@ export class UploadBuildCommand {
       declared.buildDate = buildDate;
     }
     const whatIndex = query.what_index;
-    if (whatIndex !== undefined && (!Number.isSafeInteger(whatIndex) || whatIndex < 0)) throw ServiceError.badRequest('what_index must be a non-negative integer');
-    if (query.general_release !== undefined && typeof query.general_release !== 'boolean') throw ServiceError.badRequest('general_release must be true or false');
+    if (whatIndex !== undefined && (!Number.isSafeInteger(whatIndex) || whatIndex < 0))
+      throw ServiceError.badRequest('what_index must be a non-negative integer');
+    if (query.general_release !== undefined && typeof query.general_release !== 'boolean')
+      throw ServiceError.badRequest('general_release must be true or false');
     if (!input.actor) throw ServiceError.badRequest('uploader is unknown');
     return new UploadBuildCommand(
       input.customer.id,

@@ -46,7 +46,10 @@ export class AdminUsersUseCase {
       return { user, changed: true, sessions, tokens };
     });
     this.credentials.revoked('session', result.sessions);
-    this.credentials.revoked('token', result.tokens.map((t) => t.id));
+    this.credentials.revoked(
+      'token',
+      result.tokens.map((t) => t.id),
+    );
     if (result.changed) {
       await this.audit.record({
         actor: ctx.auditActor,

@@ -21,8 +21,18 @@ export class CreateTokenCommand {
     readonly actor: string,
   ) {}
 
-  static create(input: { customer: CustomerRef; creator: TokenCreator; name: unknown; bundle: unknown; expiresInDays?: unknown; actor: string }): CreateTokenCommand {
-    const days = input.expiresInDays === undefined || input.expiresInDays === null ? API_TOKEN_DEFAULT_DAYS : validInteger(input.expiresInDays, 'expires_in_days', 1, API_TOKEN_MAX_DAYS);
+  static create(input: {
+    customer: CustomerRef;
+    creator: TokenCreator;
+    name: unknown;
+    bundle: unknown;
+    expiresInDays?: unknown;
+    actor: string;
+  }): CreateTokenCommand {
+    const days =
+      input.expiresInDays === undefined || input.expiresInDays === null
+        ? API_TOKEN_DEFAULT_DAYS
+        : validInteger(input.expiresInDays, 'expires_in_days', 1, API_TOKEN_MAX_DAYS);
     return new CreateTokenCommand(input.customer, input.creator, validText(input.name, 'name', 1, 100), validBundle(input.bundle), days, input.actor);
   }
 }

@@ -44,8 +44,14 @@ export class CredentialStatusUseCase {
       this.usage.record(id, now);
       const standing = await this.access.standing(repos, state.createdBy, state.customerId);
       const held = personScopes(standing.role, standing.admin);
-      const admin = state.scopes.includes('admin') && standing.admin === 'full' && this.administrators.isOperator({ domain: state.customerDomain }) ? 'full' : '';
-      return { active: true, customerId: state.customerId, scopes: state.scopes.filter((scope) => scopeAllows(held, scope) && (scope !== 'admin' || admin === 'full')), admin };
+      const admin =
+        state.scopes.includes('admin') && standing.admin === 'full' && this.administrators.isOperator({ domain: state.customerDomain }) ? 'full' : '';
+      return {
+        active: true,
+        customerId: state.customerId,
+        scopes: state.scopes.filter((scope) => scopeAllows(held, scope) && (scope !== 'admin' || admin === 'full')),
+        admin,
+      };
     }
     if (request.kind === 'session') {
       const state = await repos.sessions.findCredentialState(id);

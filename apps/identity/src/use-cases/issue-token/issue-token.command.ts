@@ -18,7 +18,9 @@ export class IssueTokenCommand {
       validEmail(input.email),
       validText(input.name, 'name', 1, 100),
       validBundle(input.bundle),
-      input.expiresInDays === undefined || input.expiresInDays === null ? API_TOKEN_DEFAULT_DAYS : validInteger(input.expiresInDays, 'expires_in_days', 1, API_TOKEN_MAX_DAYS),
+      input.expiresInDays === undefined || input.expiresInDays === null
+        ? API_TOKEN_DEFAULT_DAYS
+        : validInteger(input.expiresInDays, 'expires_in_days', 1, API_TOKEN_MAX_DAYS),
     );
   }
 }

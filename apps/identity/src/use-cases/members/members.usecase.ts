@@ -115,7 +115,10 @@ export class MembersUseCase {
       { lock: memberLock(customer.id) },
     );
     this.credentials.revoked('session', sessions);
-    this.credentials.revoked('token', tokens.map((t) => t.id));
+    this.credentials.revoked(
+      'token',
+      tokens.map((t) => t.id),
+    );
     // Removal from the operator customer changes the person's administrator level everywhere.
     if (this.administrators.isOperator(customer)) await this.announceChanged(member.userId);
     await this.audit.record({

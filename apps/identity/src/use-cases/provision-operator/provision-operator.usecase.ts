@@ -53,14 +53,18 @@ export class ProvisionOperatorUseCase {
         let sandbox: CustomerEntity | null = null;
         if (this.config.sandboxDomain && this.config.sandboxDomain !== this.config.operatorDomain) {
           sandbox = await this.ensureCustomer(repos, this.config.sandboxDomain, 'Sandbox', true, created);
-          if (!sandbox.isSandbox) this.logger.warn('SANDBOX_DOMAIN names an existing customer that is not a sandbox; left unchanged', { domain: sandbox.domain });
+          if (!sandbox.isSandbox)
+            this.logger.warn('SANDBOX_DOMAIN names an existing customer that is not a sandbox; left unchanged', { domain: sandbox.domain });
         }
         let invitation: { command: InviteMemberCommand; mail: InvitationMail } | null = null;
         if (this.config.operatorAdminEmail && !(await repos.memberships.hasOwner(operator.id))) {
           const command = this.ownerInvitation(operator);
           const { result, invitation: mail } = await this.invite.addWithin(repos, command);
           if (mail) invitation = { command, mail };
-          else this.logger.warn('OPERATOR_ADMIN_EMAIL is already a member of the operator customer without being owner; role left unchanged', { user_id: result.userId });
+          else
+            this.logger.warn('OPERATOR_ADMIN_EMAIL is already a member of the operator customer without being owner; role left unchanged', {
+              user_id: result.userId,
+            });
         }
         return { operator, sandbox, created, invitation };
       },
@@ -93,7 +97,13 @@ export class ProvisionOperatorUseCase {
     }
   }
 
-  private async ensureCustomer(repos: IdentityRepositories, domain: string, name: string, isSandbox: boolean, created: CustomerEntity[]): Promise<CustomerEntity> {
+  private async ensureCustomer(
+    repos: IdentityRepositories,
+    domain: string,
+    name: string,
+    isSandbox: boolean,
+    created: CustomerEntity[],
+  ): Promise<CustomerEntity> {
     const inserted = await repos.customers.insertIfAbsent({ id: asCustomerId(randomUUID()), domain, name, corsOrigins: [], isSandbox, at: this.clock.now() });
     const customer = await repos.customers.findByDomain(domain);
     if (!customer) throw new Error(`customer ${domain} vanished after insert`);

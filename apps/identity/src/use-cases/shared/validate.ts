@@ -24,7 +24,8 @@ export function validInteger(value: unknown, field: string, min: number, max: nu
 }
 
 export function validBundle(value: unknown): Bundle {
-  if (typeof value !== 'string' || !(BUNDLES as readonly string[]).includes(value)) throw ServiceError.badRequest(`bundle must be one of ${BUNDLES.join(', ')}`);
+  if (typeof value !== 'string' || !(BUNDLES as readonly string[]).includes(value))
+    throw ServiceError.badRequest(`bundle must be one of ${BUNDLES.join(', ')}`);
   return value as Bundle;
 }
 

@@ -51,7 +51,14 @@ export class SwitchCustomerUseCase {
       this.credentials.changed('session', [principal.credentialId]);
     }
     const [user, memberships] = await Promise.all([repos.users.findById(principal.userId), repos.memberships.listForUser(principal.userId)]);
-    const issued = await this.access.issue({ userId: principal.userId, sessionId: principal.credentialId, customer, role: standing.role, admin: standing.admin, now });
+    const issued = await this.access.issue({
+      userId: principal.userId,
+      sessionId: principal.credentialId,
+      customer,
+      role: standing.role,
+      admin: standing.admin,
+      now,
+    });
     return {
       identity: identityObject({
         email: user?.email ?? '',

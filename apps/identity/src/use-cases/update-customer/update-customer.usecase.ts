@@ -47,9 +47,12 @@ export class UpdateCustomerUseCase {
       if (!customer) throw ServiceError.notFound(CUSTOMER_NOT_FOUND);
       const configured = customer.domain === this.config.operatorDomain || customer.domain === this.config.sandboxDomain;
       if (change.domain !== undefined && change.domain !== customer.domain && configured) {
-        throw ServiceError.badRequest(`the domain of ${customer.domain} is set by ${customer.domain === this.config.operatorDomain ? 'OPERATOR_DOMAIN' : 'SANDBOX_DOMAIN'} and cannot be changed here`);
+        throw ServiceError.badRequest(
+          `the domain of ${customer.domain} is set by ${customer.domain === this.config.operatorDomain ? 'OPERATOR_DOMAIN' : 'SANDBOX_DOMAIN'} and cannot be changed here`,
+        );
       }
-      if (change.status === 'suspended' && customer.domain === this.config.operatorDomain) throw ServiceError.badRequest('the operator customer cannot be suspended');
+      if (change.status === 'suspended' && customer.domain === this.config.operatorDomain)
+        throw ServiceError.badRequest('the operator customer cannot be suspended');
       const before = toCustomerView(customer);
       try {
         await repos.customers.update(customer.id, change, now);

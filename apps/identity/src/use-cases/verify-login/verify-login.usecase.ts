@@ -45,7 +45,12 @@ export class VerifyLoginUseCase {
           severity: 'warn',
           ip: command.ip,
           domain: null,
-          detail: { email: command.email, challenge_ids: killed.map((c) => c.id), wrong_guesses: LOGIN_MAX_WRONG_GUESSES, invited: killed.some((c) => c.userId !== null) },
+          detail: {
+            email: command.email,
+            challenge_ids: killed.map((c) => c.id),
+            wrong_guesses: LOGIN_MAX_WRONG_GUESSES,
+            invited: killed.some((c) => c.userId !== null),
+          },
         });
       }
       throw new ServiceError(ErrorCode.Unauthenticated, INVALID_CODE_MESSAGE);

@@ -1,12 +1,4 @@
-import {
-  type CustomerId,
-  type CustomerRef,
-  ErrorCode,
-  LOGDATA_MAX_BYTES,
-  LOGDATA_SANDBOX_MAX_BYTES,
-  ServiceError,
-  type StagedFile,
-} from '@app/contracts';
+import { type CustomerId, type CustomerRef, ErrorCode, LOGDATA_MAX_BYTES, LOGDATA_SANDBOX_MAX_BYTES, ServiceError, type StagedFile } from '@app/contracts';
 import { stagedFileFault } from '@app/platform';
 import { normalizeLogFileName } from '../shared/log-file-name.js';
 

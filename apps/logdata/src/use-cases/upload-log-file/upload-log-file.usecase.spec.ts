@@ -16,8 +16,7 @@ describe('UploadLogFileUseCase', () => {
   let useCase: UploadLogFileUseCase;
   const request = { requestId: 'req-upload-log-file' };
 
-  const command = (name: string, content: string) =>
-    UploadLogFileCommand.create({ customer, name, actor: 'token:t1', file: store.stage(content) });
+  const command = (name: string, content: string) => UploadLogFileCommand.create({ customer, name, actor: 'token:t1', file: store.stage(content) });
 
   beforeEach(() => {
     repository = new MemoryLogFileRepository();
@@ -48,7 +47,10 @@ describe('UploadLogFileUseCase', () => {
     const first = command(name, 'one');
     await useCase.execute(first, request);
     const second = command(name, 'two');
-    await expect(useCase.execute(second, request)).rejects.toMatchObject({ code: ErrorCode.Conflict, message: 'log file already exists with different content' });
+    await expect(useCase.execute(second, request)).rejects.toMatchObject({
+      code: ErrorCode.Conflict,
+      message: 'log file already exists with different content',
+    });
     expect(store.objects.has(second.staged.key)).toBe(false);
     expect(store.objects.has(first.staged.key)).toBe(true);
   });
@@ -76,7 +78,14 @@ describe('UploadLogFileUseCase', () => {
     await expect(useCase.execute(cmd, request)).rejects.toThrow('connection reset');
     expect(store.objects.has(cmd.staged.key)).toBe(true);
     // The operator finds the kept object by the request that left it.
-    expect(logLines).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'staged log file kept: could not check whether it was stored', key: cmd.staged.key, request_id: request.requestId }));
+    expect(logLines).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        msg: 'staged log file kept: could not check whether it was stored',
+        key: cmd.staged.key,
+        request_id: request.requestId,
+      }),
+    );
   });
 
   it('does not let a failing delete hide the outcome', async () => {

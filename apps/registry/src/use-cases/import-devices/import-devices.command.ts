@@ -1,4 +1,13 @@
-import { type CustomerId, DEVICE_IMPORT_CONTENT_TYPES, ErrorCode, type RequestContext, requireTenant, ServiceError, type StagedFile, type TenantRequestContext } from '@app/contracts';
+import {
+  type CustomerId,
+  DEVICE_IMPORT_CONTENT_TYPES,
+  ErrorCode,
+  type RequestContext,
+  requireTenant,
+  ServiceError,
+  type StagedFile,
+  type TenantRequestContext,
+} from '@app/contracts';
 import { canWriteTags } from '../../domain/access.js';
 
 export type ImportFormat = 'csv' | 'json';

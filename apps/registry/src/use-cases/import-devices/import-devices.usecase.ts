@@ -137,7 +137,9 @@ export class ImportDevices {
         });
       }
       if (failure !== null && changed > 0) {
-        this.logger.forRequest(command.ctx).warn('device import failed after applying part of it', { customer_id: customerId, created: result.created, updated: result.updated });
+        this.logger
+          .forRequest(command.ctx)
+          .warn('device import failed after applying part of it', { customer_id: customerId, created: result.created, updated: result.updated });
       }
     }
   }

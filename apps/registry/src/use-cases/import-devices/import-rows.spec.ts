@@ -11,7 +11,9 @@ describe('CSV header', () => {
 
   it('refuses unknown, repeated or missing columns with a 400', () => {
     for (const header of [['hwid', 'tags', 'attributes'], ['hwid', 'hwid'], ['tags'], ['id', 'tags']]) {
-      expect(() => csvColumns(header)).toThrow(expect.objectContaining({ code: ErrorCode.BadRequest, message: expect.stringMatching(/^the CSV header must name the columns hwid and tags/) }));
+      expect(() => csvColumns(header)).toThrow(
+        expect.objectContaining({ code: ErrorCode.BadRequest, message: expect.stringMatching(/^the CSV header must name the columns hwid and tags/) }),
+      );
     }
   });
 });

@@ -62,11 +62,13 @@ const JSON_ROW_KEYS = new Set(['hwid', 'tags', 'attributes']);
 
 /** A JSON element: `{hwid, tags?, attributes?}`. */
 export function rowFromJson(line: number, value: unknown, canWriteTags: boolean): ImportRow {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { line, hwid: null, error: 'each element must be an object {hwid, tags?, attributes?}' };
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { line, hwid: null, error: 'each element must be an object {hwid, tags?, attributes?}' };
   const row = value as Record<string, unknown>;
   const hwid = row.hwid;
   const unknown = Object.keys(row).find((key) => !JSON_ROW_KEYS.has(key));
-  if (unknown !== undefined) return { line, hwid: shown(hwid), error: `unknown property ${JSON.stringify(unknown.slice(0, 40))} (allowed: hwid, tags, attributes)` };
+  if (unknown !== undefined)
+    return { line, hwid: shown(hwid), error: `unknown property ${JSON.stringify(unknown.slice(0, 40))} (allowed: hwid, tags, attributes)` };
   if (hwid === undefined) return { line, hwid: null, error: 'hwid is required' };
   if (!isHwid(hwid)) return { line, hwid: shown(hwid), error: HWID_RULE };
   let tags: string[] | null = null;

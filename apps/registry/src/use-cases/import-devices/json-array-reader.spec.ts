@@ -54,13 +54,19 @@ describe('readJsonArray', () => {
 
   it('ends with a fatal error entry when the array itself is broken, after the elements read so far', async () => {
     // an unfinished element is not read; a finished one without the closing bracket is
-    expect(await read('[{"hwid":"a"},{"hwid":"b"')).toEqual([{ line: 1, value: { hwid: 'a' } }, { line: 2, error: 'malformed JSON array: the body ends before the closing bracket', fatal: true }]);
+    expect(await read('[{"hwid":"a"},{"hwid":"b"')).toEqual([
+      { line: 1, value: { hwid: 'a' } },
+      { line: 2, error: 'malformed JSON array: the body ends before the closing bracket', fatal: true },
+    ]);
     expect(await read('[{"hwid":"a"},{"hwid":"b"} ')).toEqual([
       { line: 1, value: { hwid: 'a' } },
       { line: 2, value: { hwid: 'b' } },
       { line: 3, error: 'malformed JSON array: the body ends before the closing bracket', fatal: true },
     ]);
-    expect(await read('[{"hwid":"a"}] x')).toEqual([{ line: 1, value: { hwid: 'a' } }, { line: 2, error: 'malformed JSON array: content after the closing bracket', fatal: true }]);
+    expect(await read('[{"hwid":"a"}] x')).toEqual([
+      { line: 1, value: { hwid: 'a' } },
+      { line: 2, error: 'malformed JSON array: content after the closing bracket', fatal: true },
+    ]);
     expect(await read('[{"hwid":"a"},]')).toEqual([
       { line: 1, value: { hwid: 'a' } },
       { line: 2, error: 'malformed JSON array: unexpected "]" where an element was expected', fatal: true },

@@ -5,9 +5,7 @@ import { ServiceError } from '@app/contracts';
  * One element of the top-level array: its position (from 1) and value, or why it could not be
  * read. `fatal`: the array itself is malformed, nothing after this point was read.
  */
-export type JsonElement =
-  | { readonly line: number; readonly value: unknown }
-  | { readonly line: number; readonly error: string; readonly fatal?: boolean };
+export type JsonElement = { readonly line: number; readonly value: unknown } | { readonly line: number; readonly error: string; readonly fatal?: boolean };
 
 export interface JsonArrayReaderOptions {
   /** Longest element kept (characters); a longer one is skipped and reported. */

@@ -36,7 +36,8 @@ describe('ListDevicesCommand', () => {
     expect(messageOf({ q: 'x'.repeat(65) })).toBe('q must be at most 64 printable ASCII characters (0x21-0x7E)');
     expect(messageOf({ status: 'gone' })).toBe('status must be active or withdrawn');
     expect(messageOf({ has_keys: 'yes' })).toBe('has_keys must be true or false');
-    for (const limit of [0, DEVICE_LIMITS.listMaxLimit + 1, 1.5, '', 'abc']) expect(messageOf({ limit })).toBe(`limit must be an integer from 1 to ${DEVICE_LIMITS.listMaxLimit}`);
+    for (const limit of [0, DEVICE_LIMITS.listMaxLimit + 1, 1.5, '', 'abc'])
+      expect(messageOf({ limit })).toBe(`limit must be an integer from 1 to ${DEVICE_LIMITS.listMaxLimit}`);
     for (const offset of [-1, 1e300, 'x']) expect(messageOf({ offset })).toBe('offset must be a non-negative integer');
   });
 });
