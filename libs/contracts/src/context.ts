@@ -35,7 +35,7 @@ export interface RequestContext {
   readonly customer: CustomerRef | null;
   /** Who acts: `token:<id>` or `user:<id>` (`anonymous` on public endpoints). Stored as uploaded_by/created_by. */
   readonly actor: string;
-  /** The actor for audit entries: `admin:`-prefixed when an administrator acts on another customer (SPEC "Audit entry"). */
+  /** The actor for audit entries: `admin:`-prefixed when an administrator acts on another customer. */
   readonly auditActor: string;
   readonly ip: string;
   readonly userAgent: string;

@@ -19,7 +19,7 @@ export const WRITE_SCOPES: readonly Scope[] = ['fw:write', 'logdata:write', 'dev
 export const ROLES = ['viewer', 'editor', 'owner'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** SPEC "Roles". */
+/** The scopes each role holds in its customer (docs/api.md "Roles, scopes and administrators"). */
 export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   viewer: READ_SCOPES,
   editor: [...READ_SCOPES, ...WRITE_SCOPES],
@@ -29,7 +29,7 @@ export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
 export const BUNDLES = ['read-only', 'uploader', 'full', 'admin'] as const;
 export type Bundle = (typeof BUNDLES)[number];
 
-/** SPEC "Bundles offered for token creation" plus DECISIONS' admin bundle. */
+/** The bundles offered for token creation; `admin` only to full administrators, on the operator customer (docs/api.md "API tokens"). */
 export const BUNDLE_SCOPES: Record<Bundle, readonly Scope[]> = {
   'read-only': READ_SCOPES,
   uploader: [...READ_SCOPES, 'fw:write', 'logdata:write'],

@@ -1,6 +1,6 @@
 import { ErrorCode, ServiceError } from '@app/contracts';
 
-/** SPEC "Failure responses": every authentication failure, its message and its header. */
+/** Every authentication failure, its message and its WWW-Authenticate header (docs/api.md "API tokens", "Limits and errors"). */
 const REALM = 'Bearer realm="service"';
 const INVALID_TOKEN = `${REALM}, error="invalid_token"`;
 

@@ -27,7 +27,7 @@ import { type RenewalClient, SessionRenewal } from './session-renewal.js';
 import { VerificationKeys } from './verification-keys.js';
 
 /**
- * "Older format" (SPEC "Failure responses", "Versioning"): a token the service issued once and
+ * "Older format" (docs/api.md "API tokens"): a token the service issued once and
  * no longer accepts is answered 401 asking for a new token, never "invalid token". It is one of:
  * - a JWT whose `typ` is a retired token type: `api+hs256` (the HMAC-signed format before
  *   Ed25519) or `api-v0` (the first format, before `typ api`);

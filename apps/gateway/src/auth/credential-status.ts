@@ -8,7 +8,7 @@ const REVOKED: CredentialStatus = { active: false };
 /**
  * Whether a token or session is still valid, and what it may do now (scopes, administrator
  * level, the session's customer). Answers come from identity and are cached for at most
- * CREDENTIAL_CACHE_SECONDS (<= 30 s: SPEC's revocation delay). Broadcast events act at once on
+ * CREDENTIAL_CACHE_SECONDS (<= 30 s: a revocation takes effect within 30 s). Broadcast events act at once on
  * every replica: `credentialRevoked` caches the refusal, `credentialChanged` (role change,
  * customer switch, demotion) drops the entry so the next request asks again. The TTL bounds
  * the delay if an event is missed.

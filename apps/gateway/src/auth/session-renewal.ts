@@ -14,7 +14,7 @@ export interface RenewalClient {
 }
 
 /**
- * SPEC "Console login" 6: "The access cookie lasts 15 minutes and is renewed automatically."
+ * The access cookie lasts 15 minutes and is renewed automatically (docs/api.md "Sessions and CSRF").
  * A request whose access cookie is missing, expired or stale but that carries a refresh cookie
  * is renewed here: identity rotates the refresh token (IdentityMessages.renewSession) and the
  * gateway sets the new cookies on the response and goes on with the renewed session.

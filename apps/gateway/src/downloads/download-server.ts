@@ -11,7 +11,7 @@ export const DOWNLOAD_SIGNER = Symbol('DownloadLinkSigner');
 type ByteRange = { start: number; end: number };
 
 /**
- * GET/HEAD /dl/{token} (DECISIONS "Download links"): 404 for a malformed or forged link, 410
+ * GET/HEAD /dl/{token} (docs/api.md "Download links"): 404 for a malformed or forged link, 410
  * once expired, 429 past the per-address rate; a 302 to a 60-second pre-signed URL when the
  * store can make one, otherwise the file streamed with Range support (206). Only GET counts.
  */

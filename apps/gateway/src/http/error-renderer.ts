@@ -13,7 +13,7 @@ export interface ErrorRenderContext {
 }
 
 /**
- * The HTTP side of ServiceError's translation (SPEC "Errors"): text mode is one line
+ * The HTTP side of ServiceError's translation (docs/api.md "Limits and errors"): text mode is one line
  * `<status> <reason phrase>: <message>`; JSON mode is application/problem+json.
  */
 export function renderError(res: ServerResponse, error: ServiceError, ctx: ErrorRenderContext): void {

@@ -17,7 +17,7 @@ export function parseCookies(header: string | undefined): Record<string, string>
   return cookies;
 }
 
-/** SPEC "Console login" 5: every session cookie is Path=/, HttpOnly, Secure, SameSite=Strict. */
+/** Every session cookie is Path=/, HttpOnly, Secure, SameSite=Strict, without Domain (docs/api.md "Sessions and CSRF"). */
 export function serializeCookie(cookie: SetCookie): string {
   const parts = [`${cookie.name}=${cookie.value}`, 'Path=/', 'HttpOnly', 'Secure', 'SameSite=Strict'];
   if (cookie.maxAge !== undefined) parts.push(`Max-Age=${cookie.maxAge}`);

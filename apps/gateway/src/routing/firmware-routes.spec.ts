@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ENDPOINTS } from '@app/contracts';
 import { RouteTable } from './route-table.js';
 
-/** The firmware paths with the real declarations (DECISIONS "Details": upload path form versus build tags). */
+/** The firmware paths with the real declarations: the upload path form versus the build-tag routes (docs/api.md "Builds"). */
 describe('firmware routes', () => {
   const table = new RouteTable(ENDPOINTS);
   const id = '3f2b8c1e-0d4a-4c6e-9f1a-2b3c4d5e6f70';

@@ -12,12 +12,13 @@ import type { Scope } from '../scopes.js';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** SPEC "Area tags". */
+/** The areas that group the operations in the OpenAPI document and on /docs. */
 export type AreaTag = 'Firmware' | 'Log data' | 'Devices' | 'Tags' | 'Downloads' | 'Tokens' | 'Members' | 'Stats' | 'Auth' | 'Health' | 'Admin';
 
 /**
- * SPEC "Errors": `text` endpoints answer errors as one text/plain line unless the request
- * sends `Accept: application/json`; `json` endpoints always answer application/problem+json.
+ * `text` endpoints answer errors as one text/plain line unless the request
+ * sends `Accept: application/json`; `json` endpoints always answer application/problem+json
+ * (docs/api.md "Limits and errors").
  */
 export type ErrorMode = 'text' | 'json';
 
@@ -36,7 +37,7 @@ export type AuthRequirement =
       readonly scope?: Scope;
       readonly tenant: boolean;
       readonly admin?: 'read' | 'full';
-      /** Refused for sandbox credentials (SPEC: admin API not available in the sandbox). */
+      /** Refused for sandbox credentials: 403 `not available in the sandbox` (docs/api.md "Sandbox and documentation"). */
       readonly notInSandbox?: boolean;
     }
   /**
@@ -170,14 +171,15 @@ export interface EndpointDef<P extends TSchema = TSchema, Q extends TSchema = TS
   readonly body: BodySpec;
   /** Lower-case request header names passed through to the app (e.g. if-match). */
   readonly forwardHeaders?: readonly string[];
-  /** Writes are refused in maintenance mode unless this is true (SPEC/DECISIONS). */
+  /** Writes are refused in maintenance mode unless this is true. */
   readonly allowedInMaintenance?: boolean;
   /** Per-client request rate (the public update check). */
   readonly rateLimit?: RateLimitSpec;
   /**
    * Routing constraints: the route matches only when these path parameters (raw segments)
    * match the patterns (regular expression sources); otherwise the next candidate route is
-   * tried (DECISIONS: `PUT /firmware/{id}/tags/{tag}` only when `{id}` is a build id).
+   * tried (`PUT /firmware/{id}/tags/{tag}` is the tag route only when `{id}` is a build id,
+   * otherwise the upload path form: docs/api.md "Builds").
    */
   readonly routeWhen?: Readonly<Record<string, string>>;
   readonly responses: Readonly<Record<number, ResponseDoc>>;
@@ -207,11 +209,11 @@ export function defineEndpoint<P extends TSchema, Q extends TSchema, R>(def: End
   return def;
 }
 
-/** The header that carries the CSRF token, and the form/query field name (SPEC "CSRF"). */
+/** The header that carries the CSRF token, and the form/query field name (docs/api.md "Sessions and CSRF"). */
 export const CSRF_HEADER = 'x-csrf-token';
 export const CSRF_FIELD = 'csrf';
 
-/** SPEC "Console login" cookie names. */
+/** The session cookie names (docs/api.md "Sessions and CSRF"). */
 export const SESSION_COOKIES = {
   refresh: '__Host-svc_rt',
   csrf: '__Host-svc_csrf',

@@ -5,8 +5,8 @@ const NoParams = Type.Object({});
 const html = (description: string) => ({ description, contentType: 'text/html', schema: Type.String() });
 
 /**
- * Pages served by the gateway itself (DECISIONS "Details": /console, /login, /docs), public
- * like SPEC's "documentation and the login pages". The console is a shell: its script asks
+ * Pages served by the gateway itself (/console, /login, /docs), public: the documentation and
+ * the login pages need no credentials. The console is a shell: its script asks
  * the API (/auth/me and friends) with the session cookies.
  */
 export const consoleEndpoints = [

@@ -30,7 +30,7 @@ import type {
   VerifyRequest,
 } from './identity.schemas.js';
 
-/** JWT `typ` of API tokens (SPEC "API token"). */
+/** JWT `typ` of API tokens; older types are retired (docs/api.md "API tokens"). */
 export const API_TOKEN_TYP = 'api';
 /** JWT `typ` of the access cookie of a console session. */
 export const SESSION_ACCESS_TYP = 'session';
@@ -63,7 +63,7 @@ export interface CredentialStatusRequest {
  * switches and demotions take effect within the gateway's cache bound, like revocations).
  * Sessions: the customer the session is on now and its person's scopes there (`admin` added
  * for full administrators). Tokens: the token's scopes narrowed to what its creator holds now
- * (SPEC "A token never has more scopes than the person who created it").
+ * (a token never has more scopes than the person who created it holds now).
  */
 export interface CredentialStatus {
   readonly active: boolean;
@@ -85,7 +85,7 @@ export interface CustomerInfo {
 }
 export type CustomerLookup = { readonly id: string } | { readonly domain: string };
 
-/** The three cookie values of a new or refreshed session (SPEC "Console login" 5-6). */
+/** The three cookie values of a new or refreshed session (docs/api.md "Sessions and CSRF"). */
 export interface SessionCookieValues {
   readonly refresh: string;
   readonly csrf: string;

@@ -9,7 +9,7 @@ export const BundleSchema = Type.Union(
   { 'x-error': `bundle must be one of ${BUNDLES.join(', ')}` },
 );
 
-/** SPEC "Identity". */
+/** Who is logged in: the answer of /auth/verify, /auth/me and /auth/switch. */
 export const IdentityObject = Type.Object(
   {
     admin: Type.String({ description: "'' for non-administrators, 'read' or 'full' otherwise" }),
@@ -172,7 +172,7 @@ export const MagicLinkQuery = Type.Object({
 });
 export type MagicLinkQuery = Static<typeof MagicLinkQuery>;
 
-// ---------------------------------------------------------------- members (DECISIONS "Member API")
+// ---------------------------------------------------------------- members (docs/api.md "Members and administrators' operations")
 
 export const MemberEntry = Type.Object(
   {

@@ -2,12 +2,12 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CustomerQuery, Limit, NullableTimestamp, Offset, Page, Timestamp } from '../schemas.js';
 
 /**
- * The device registry's rules (SPEC "Device", "Limits"; DECISIONS "Devices") and the schemas the
+ * The device registry's rules (docs/api.md "Devices") and the schemas the
  * gateway validates device requests with. The registry app checks the same rules again when it
  * builds its commands, with the same messages.
  */
 
-/** SPEC: 1 to 64 printable ASCII characters (0x21 to 0x7E, no spaces), case-sensitive. */
+/** HW ids: 1 to 64 printable ASCII characters (0x21 to 0x7E, no spaces), case-sensitive. */
 export const HWID_PATTERN = '^[!-~]{1,64}$';
 export const HWID_RULE = 'hwid must be 1 to 64 printable ASCII characters (0x21-0x7E, no spaces)';
 const HWID_REGEX = new RegExp(HWID_PATTERN);
@@ -15,7 +15,7 @@ export function isHwid(value: unknown): value is string {
   return typeof value === 'string' && HWID_REGEX.test(value);
 }
 
-/** SPEC "Tag name", shared by builds and devices. Case-sensitive. */
+/** Tag names, shared by builds and devices: a letter or digit, then up to 63 letters, digits, '.', '_', ':' or '-'. Case-sensitive. */
 export const TAG_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$';
 export const TAG_RULE = `tag must match ${TAG_PATTERN}`;
 const TAG_REGEX = new RegExp(TAG_PATTERN);
@@ -23,7 +23,7 @@ export function isTagName(value: unknown): value is string {
   return typeof value === 'string' && TAG_REGEX.test(value);
 }
 
-/** Limits of the registry (README "Devices"). */
+/** Limits of the registry (docs/api.md "Devices"). */
 export const DEVICE_LIMITS = {
   /** Tags on one device. */
   maxTags: 64,
@@ -72,7 +72,7 @@ export const DEVICE_STATUSES = ['active', 'withdrawn'] as const;
 export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
 const StatusSchema = Type.Union([Type.Literal('active'), Type.Literal('withdrawn')], { 'x-error': 'status must be active or withdrawn' });
 
-/** DECISIONS "Devices": the device record. */
+/** The device record (docs/api.md "Devices"). */
 export const Device = Type.Object(
   {
     hwid: Type.String(),

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { TagName } from '../registry/registry.schemas.js';
 import { CustomerQuery } from '../schemas.js';
 
-/** DECISIONS "Tags": a tag and how many builds and devices carry it. */
+/** A tag and how many builds and devices carry it (docs/api.md "Tags API"). */
 export const TagCount = Type.Object({ tag: Type.String(), firmware: Type.Integer(), devices: Type.Integer() }, { $id: 'TagCount' });
 export type TagCount = Static<typeof TagCount>;
 
