@@ -7,7 +7,7 @@ import { DataSource } from 'typeorm';
 import { ADMIN_CONTROLLERS, ADMIN_DATABASE, ADMIN_PROVIDERS } from '../../apps/admin/src/admin.module.js';
 import { AdminController } from '../../apps/admin/src/controllers/admin.controller.js';
 import { Clock } from '../../apps/admin/src/services/clock.js';
-import { fixedClock, healthSample, requestLogEntry } from '../../apps/admin/test/factories.js';
+import { makeFixedClock, makeHealthSample, makeRequestLogEntry } from '../../apps/admin/test/factories.js';
 import { FakeBus, FakeJobQueue } from '../../apps/identity/test/fakes.js';
 import { createThrowaway, type Throwaway } from './logdata.support.js';
 
@@ -34,7 +34,7 @@ beforeAll(async () => {
     ],
   })
     .overrideProvider(Clock)
-    .useValue(fixedClock(NOW))
+    .useValue(makeFixedClock(NOW))
     .compile();
   admin = moduleRef.get(AdminController);
 });
@@ -55,9 +55,9 @@ async function storedRequestIds(ids: readonly string[]): Promise<Array<Record<st
 
 describe('request log', () => {
   it('stores a batch with one statement, every field intact', async () => {
-    const entries = Array.from({ length: 300 }, (_, i) => requestLogEntry({ status: i % 2 ? 200 : 404, bytes_in: i }));
+    const entries = Array.from({ length: 300 }, (_, i) => makeRequestLogEntry({ status: i % 2 ? 200 : 404, bytes_in: i }));
     entries.push(
-      requestLogEntry({
+      makeRequestLogEntry({
         domain: null,
         actor: null,
         path: '/firmware/a"b\\c/{x,y}/NULL',
@@ -77,23 +77,23 @@ describe('request log', () => {
   });
 
   it('stores an entry with a lone UTF-16 surrogate (replaced) without losing the rest of its batch', async () => {
-    const odd = requestLogEntry({ user_agent: 'agent \uD800 end' });
-    const plain = requestLogEntry();
+    const odd = makeRequestLogEntry({ user_agent: 'agent \uD800 end' });
+    const plain = makeRequestLogEntry();
     await admin.requestLog({ entries: [odd, plain] });
     const rows = await storedRequestIds([odd.request_id, plain.request_id]);
     expect(rows.map((r) => r.user_agent).sort()).toEqual([plain.user_agent, 'agent \uFFFD end'].sort());
   });
 
   it('stores a batch larger than the bind-parameter limit of a VALUES list in one statement', async () => {
-    const entries = Array.from({ length: 6000 }, () => requestLogEntry({ domain: 'big.example' }));
+    const entries = Array.from({ length: 6000 }, () => makeRequestLogEntry({ domain: 'big.example' }));
     await admin.requestLog({ entries });
     const [{ n }] = (await dataSource.query(`SELECT count(*)::int AS n FROM admin.request_log WHERE domain = 'big.example'`)) as [{ n: number }];
     expect(n).toBe(6000);
   });
 
   it('drops only the unusable entries of a batch and ignores an empty one', async () => {
-    const good = requestLogEntry({ domain: 'partial.example' });
-    await admin.requestLog({ entries: [good, requestLogEntry({ domain: 'partial.example', ts: 'garbage' })] });
+    const good = makeRequestLogEntry({ domain: 'partial.example' });
+    await admin.requestLog({ entries: [good, makeRequestLogEntry({ domain: 'partial.example', ts: 'garbage' })] });
     await admin.requestLog({ entries: [] });
     const [{ n }] = (await dataSource.query(`SELECT count(*)::int AS n FROM admin.request_log WHERE domain = 'partial.example'`)) as [{ n: number }];
     expect(n).toBe(1);
@@ -104,21 +104,21 @@ describe('health history', () => {
   beforeAll(async () => {
     const samples = [
       // today (UTC): 3 ok, 1 degraded
-      healthSample('2026-11-21T00:00:00.000Z'),
-      healthSample('2026-11-21T05:00:00.000Z'),
-      healthSample('2026-11-21T10:00:00.000Z'),
-      healthSample('2026-11-21T10:01:00.000Z', 'degraded'),
+      makeHealthSample('2026-11-21T00:00:00.000Z'),
+      makeHealthSample('2026-11-21T05:00:00.000Z'),
+      makeHealthSample('2026-11-21T10:00:00.000Z'),
+      makeHealthSample('2026-11-21T10:01:00.000Z', 'degraded'),
       // yesterday, counted by UTC day although sent with an offset: 1 ok, 1 down
-      healthSample('2026-11-20T23:59:59.999Z'),
-      healthSample('2026-11-21T01:00:00+02:00', 'down'),
+      makeHealthSample('2026-11-20T23:59:59.999Z'),
+      makeHealthSample('2026-11-21T01:00:00+02:00', 'down'),
       // 2026-11-19: nothing; 2026-11-18: 2 down
-      healthSample('2026-11-18T12:00:00Z', 'down'),
-      healthSample('2026-11-18T12:01:00Z', 'down'),
+      makeHealthSample('2026-11-18T12:00:00Z', 'down'),
+      makeHealthSample('2026-11-18T12:01:00Z', 'down'),
       // long ago: outside short windows
-      healthSample('2026-01-01T00:00:00Z'),
+      makeHealthSample('2026-01-01T00:00:00Z'),
     ];
     await Promise.all(samples.map((s) => admin.healthSample(s)));
-    await admin.healthSample(healthSample('not-a-date'));
+    await admin.healthSample(makeHealthSample('not-a-date'));
   });
 
   it('answers the last days newest first with per-day counts and uptime ratio, null without samples', async () => {

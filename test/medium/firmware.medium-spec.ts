@@ -5,7 +5,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from '@je
 import { Test, type TestingModule } from '@nestjs/testing';
 import fc from 'fast-check';
 import {
-  asCustomerId,
   type CustomerRef,
   ErrorCode,
   type EventDef,
@@ -21,9 +20,10 @@ import {
 import { closeDatabases, configureLogging, FilesystemObjectStore, InProcessJobQueue, JobQueue, MessageBus, ObjectStore, openAppDatabase } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 import { DataSource } from 'typeorm';
+import { makeCall, makeContext, makeCustomer } from '@app/testing';
 import { compareVersions, versionKey } from '../../apps/firmware/src/domain/version-order.js';
 import { FIRMWARE_DATABASE, FIRMWARE_PROVIDERS, UPDATE_CHECK_PROVIDERS } from '../../apps/firmware/src/firmware.module.js';
-import type { BuildRepository, NewBuild } from '../../apps/firmware/src/repositories/build.repository.js';
+import type { BuildRepository } from '../../apps/firmware/src/repositories/build.repository.js';
 import { FirmwareStore } from '../../apps/firmware/src/repositories/firmware.store.js';
 import { ChangeBuildUseCase } from '../../apps/firmware/src/use-cases/change-build/change-build.usecase.js';
 import { CountBuildsUseCase } from '../../apps/firmware/src/use-cases/count-builds/count-builds.usecase.js';
@@ -35,6 +35,7 @@ import { UploadBuildUseCase } from '../../apps/firmware/src/use-cases/upload-bui
 import { TagSync, TAG_SYNC_QUEUE } from '../../apps/firmware/src/tags/tag-sync.js';
 import { BUILD_INDEX_TTL_MS, BuildIndex } from '../../apps/firmware/src/update-check/build-index.js';
 import { UPDATE_ANSWERS_MAX_BYTES, UpdateCheckService } from '../../apps/firmware/src/update-check/update-check.service.js';
+import { FIRMWARE_TEST_ACTOR, makeFirmwareBinary, makeNewBuild } from '../../apps/firmware/test/factories.js';
 import { createThrowaway, exists, stageFile, type Throwaway } from './logdata.support.js';
 
 /**
@@ -94,41 +95,7 @@ let moduleRef: TestingModule;
 let repository: BuildRepository;
 let changeBuild: ChangeBuildUseCase;
 
-const customer = (): CustomerRef => {
-  const id = asCustomerId(randomUUID());
-  return { id, domain: `c-${id.slice(0, 8)}.test`, isSandbox: false };
-};
-const ctxOf = (c: CustomerRef) => ({
-  requestId: randomUUID(),
-  principal: null,
-  customer: c,
-  actor: 'token:t1',
-  auditActor: 'token:t1',
-  ip: '192.0.2.1',
-  userAgent: 'jest',
-  baseUrl: 'http://localhost:8080',
-});
-
-function newBuild(overrides: Partial<NewBuild> = {}): NewBuild {
-  const fwVersion = overrides.fwVersion ?? '1.0';
-  return {
-    hwName: 'board',
-    hwVersion: 'rev1',
-    fwName: 'main',
-    fwVersion,
-    fwType: 'AFI',
-    versionKey: versionKey(fwVersion),
-    buildDate: new Date('2026-11-20T10:00:00Z'),
-    generalRelease: false,
-    objectKey: `uploads/${randomUUID()}`,
-    sizeBytes: 10,
-    sha256: 'a'.repeat(64),
-    whatString: null,
-    notes: null,
-    uploadedBy: 'token:t1',
-    ...overrides,
-  };
-}
+const ctxOf = (c: CustomerRef) => makeContext(c, { actor: FIRMWARE_TEST_ACTOR, auditActor: FIRMWARE_TEST_ACTOR });
 
 beforeAll(async () => {
   throwaway = await createThrowaway('firmware');
@@ -161,11 +128,11 @@ afterAll(async () => {
 
 describe('BuildRepository', () => {
   it('the build identity decides concurrent inserts: exactly one wins', async () => {
-    const c = customer();
-    const results = await Promise.all(Array.from({ length: 10 }, () => repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '7.0' }) })));
+    const c = makeCustomer();
+    const results = await Promise.all(Array.from({ length: 10 }, () => repository.insertIfAbsent({ customerId: c.id, ...makeNewBuild({ fwVersion: '7.0' }) })));
     expect(results.filter((r) => r !== null)).toHaveLength(1);
     // another fw_type is another identity
-    expect(await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '7.0', fwType: 'EFI' }) })).not.toBeNull();
+    expect(await repository.insertIfAbsent({ customerId: c.id, ...makeNewBuild({ fwVersion: '7.0', fwType: 'EFI' }) })).not.toBeNull();
     expect(
       await repository.findByIdentity({ customerId: c.id, hwName: 'board', hwVersion: 'rev1', fwName: 'main', fwVersion: '7.0', fwType: 'AFI' }),
     ).not.toBeNull();
@@ -174,8 +141,9 @@ describe('BuildRepository', () => {
   it('sorts by version in SQL (version_key) exactly as the version order does', async () => {
     await fc.assert(
       fc.asyncProperty(fc.uniqueArray(fc.stringMatching(/^[0-9][0-9.a-z~-]{0,10}$/), { minLength: 2, maxLength: 25 }), async (versions) => {
-        const c = customer();
-        for (const fwVersion of versions) await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion, versionKey: versionKey(fwVersion) }) });
+        const c = makeCustomer();
+        for (const fwVersion of versions)
+          await repository.insertIfAbsent({ customerId: c.id, ...makeNewBuild({ fwVersion, versionKey: versionKey(fwVersion) }) });
         const rows = await repository.list({ customerId: c.id, order: 'asc', limit: 100, offset: 0 });
         expect(rows.map((r) => r.fwVersion)).toEqual([...versions].sort(compareVersions));
       }),
@@ -184,8 +152,8 @@ describe('BuildRepository', () => {
   });
 
   it('update: stale revision refused, a no-op keeps the revision, tags replaced and sorted', async () => {
-    const c = customer();
-    const build = (await repository.insertIfAbsent({ customerId: c.id, ...newBuild() }))!;
+    const c = makeCustomer();
+    const build = (await repository.insertIfAbsent({ customerId: c.id, ...makeNewBuild() }))!;
     expect(build.revision).toBe(1);
     const noop = await changeBuild.apply({ customerId: c.id, id: build.id, changes: { status: 'active' } });
     expect(noop.kind).toBe('unchanged');
@@ -197,13 +165,13 @@ describe('BuildRepository', () => {
     });
     expect(updated).toMatchObject({ kind: 'updated', after: { revision: 2, tags: ['a', 'z'], tagFilterDisabled: true } });
     expect(await changeBuild.apply({ customerId: c.id, id: build.id, expectedRevision: 1, changes: { status: 'withdrawn' } })).toMatchObject({ kind: 'stale' });
-    expect(await changeBuild.apply({ customerId: customer().id, id: build.id, changes: { status: 'withdrawn' } })).toEqual({ kind: 'not-found' });
+    expect(await changeBuild.apply({ customerId: makeCustomer().id, id: build.id, changes: { status: 'withdrawn' } })).toEqual({ kind: 'not-found' });
     expect((await repository.findById({ customerId: c.id, id: build.id }))!.tags).toEqual(['a', 'z']);
   });
 
   it('concurrent PATCHes with the same If-Match revision: one applies, the others are stale', async () => {
-    const c = customer();
-    const build = (await repository.insertIfAbsent({ customerId: c.id, ...newBuild() }))!;
+    const c = makeCustomer();
+    const build = (await repository.insertIfAbsent({ customerId: c.id, ...makeNewBuild() }))!;
     const results = await Promise.all(
       Array.from({ length: 5 }, (_, i) => changeBuild.apply({ customerId: c.id, id: build.id, expectedRevision: 1, changes: { tags: [`t${i}`] } })),
     );
@@ -212,9 +180,9 @@ describe('BuildRepository', () => {
   });
 
   it('rename merges and records the operation; delete removes; counts; active builds; downloads', async () => {
-    const c = customer();
-    const one = (await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '1' }) }))!;
-    const two = (await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '2' }) }))!;
+    const c = makeCustomer();
+    const one = (await repository.insertIfAbsent({ customerId: c.id, ...makeNewBuild({ fwVersion: '1' }) }))!;
+    const two = (await repository.insertIfAbsent({ customerId: c.id, ...makeNewBuild({ fwVersion: '2' }) }))!;
     await changeBuild.apply({ customerId: c.id, id: one.id, changes: { tags: ['old', 'new'] } });
     await changeBuild.apply({ customerId: c.id, id: two.id, changes: { tags: ['old', 'x'], status: 'withdrawn' } });
     const renamed = await moduleRef.get(RenameTagUseCase).applyToBuilds(RenameTagCommand.create({ customer: c, from: 'old', to: 'new' }));
@@ -232,7 +200,7 @@ describe('BuildRepository', () => {
     expect(Object.values(counts)[1]).toEqual({ firmware: 0, tags: [] });
     expect(await repository.recordDownload({ customerId: c.id, id: one.id, kind: 'notes' })).toBe(true);
     expect(await repository.recordDownload({ customerId: c.id, id: one.id, kind: 'binary' })).toBe(true);
-    expect(await repository.recordDownload({ customerId: customer().id, id: one.id, kind: 'binary' })).toBe(false);
+    expect(await repository.recordDownload({ customerId: makeCustomer().id, id: one.id, kind: 'binary' })).toBe(false);
     expect(await repository.findById({ customerId: c.id, id: one.id })).toMatchObject({ downloadCount: 1, notesDownloadCount: 1 });
   });
 });
@@ -241,36 +209,35 @@ describe('upload', () => {
   const upload = (c: CustomerRef, files: Record<string, StagedFile>, query: Record<string, unknown> = {}) =>
     moduleRef
       .get(UploadBuildUseCase)
-      .executeForRequest({ ctx: ctxOf(c), params: { hw_name: 'board', hw_version: 'rev1', fw_name: 'main' }, query: query, body: undefined, files });
-  const binary = (what: string) => Buffer.from(`\0\0@(#)${what}\0tail`, 'latin1');
+      .executeForRequest(makeCall(ctxOf(c), { params: { hw_name: 'board', hw_version: 'rev1', fw_name: 'main' }, query, files }));
 
   it('keeps the staged objects of a new build, deletes them for identical re-uploads, 409 and 422', async () => {
-    const c = customer();
-    const firmware = await stageFile(store, binary('1.0, 2026-11-20, AFI'), 'application/octet-stream');
+    const c = makeCustomer();
+    const firmware = await stageFile(store, makeFirmwareBinary('1.0, 2026-11-20, AFI'), 'application/octet-stream');
     const notes = await stageFile(store, 'notes');
     const created = await upload(c, { firmware, notes });
     expect(created).toMatchObject({ created: true, build: { fw_version: '1.0', notes: { size_bytes: 5 } } });
     expect(await exists(store, firmware.key)).toBe(true);
     expect(await exists(store, notes.key)).toBe(true);
 
-    const again = await stageFile(store, binary('1.0, 2026-11-20, AFI'));
+    const again = await stageFile(store, makeFirmwareBinary('1.0, 2026-11-20, AFI'));
     expect(await upload(c, { firmware: again })).toEqual({ created: false, build: created.build });
     expect(await exists(store, again.key)).toBe(false);
 
-    const conflicting = await stageFile(store, Buffer.concat([binary('1.0, 2026-11-20, AFI'), Buffer.from('x')]));
+    const conflicting = await stageFile(store, Buffer.concat([makeFirmwareBinary('1.0, 2026-11-20, AFI'), Buffer.from('x')]));
     await expect(upload(c, { firmware: conflicting })).rejects.toMatchObject({ code: ErrorCode.Conflict });
     expect(await exists(store, conflicting.key)).toBe(false);
 
-    const unparseable = await stageFile(store, binary('nonsense'));
+    const unparseable = await stageFile(store, makeFirmwareBinary('nonsense'));
     const unparseableNotes = await stageFile(store, 'n');
     await expect(upload(c, { firmware: unparseable, notes: unparseableNotes })).rejects.toMatchObject({ code: ErrorCode.Unprocessable });
     expect(await exists(store, unparseable.key)).toBe(false);
     expect(await exists(store, unparseableNotes.key)).toBe(false);
 
-    const missingName = await stageFile(store, binary('2.0, 2026-11-20, AFI'));
-    await expect(
-      moduleRef.get(UploadBuildUseCase).executeForRequest({ ctx: ctxOf(c), params: {}, query: {}, body: undefined, files: { firmware: missingName } }),
-    ).rejects.toMatchObject({ code: ErrorCode.BadRequest });
+    const missingName = await stageFile(store, makeFirmwareBinary('2.0, 2026-11-20, AFI'));
+    await expect(moduleRef.get(UploadBuildUseCase).executeForRequest(makeCall(ctxOf(c), { files: { firmware: missingName } }))).rejects.toMatchObject({
+      code: ErrorCode.BadRequest,
+    });
     expect(await exists(store, missingName.key)).toBe(false);
     // a retried message (the same staged key again) never deletes the build's own object
     expect((await upload(c, { firmware, notes })).created).toBe(false);
@@ -279,16 +246,16 @@ describe('upload', () => {
   });
 
   it('announces a new build (firmware.changed) and audits it', async () => {
-    const c = customer();
+    const c = makeCustomer();
     bus.emitted.length = 0;
-    await upload(c, { firmware: await stageFile(store, binary('1.0, 2026-11-20, AFI')) });
+    await upload(c, { firmware: await stageFile(store, makeFirmwareBinary('1.0, 2026-11-20, AFI')) });
     expect(bus.emitted.find((e) => e.subject === FirmwareEvents.changed.subject)?.payload).toEqual({ customerId: c.id });
     expect(bus.emitted.find((e) => e.subject === 'admin.audit')?.payload).toMatchObject({ action: 'firmware.create', actor: 'token:t1', domain: c.domain });
   });
 });
 
 describe('update check from memory', () => {
-  const c = customer();
+  const c = makeCustomer();
   let checks: UpdateCheckService;
 
   beforeAll(async () => {
@@ -299,20 +266,20 @@ describe('update check from memory', () => {
     bus.handlers.set(RegistryMessages.lookupDevices.pattern, (req: { hwids: string[] }) =>
       req.hwids.map((hwid) => (hwid === 'dev-beta' ? { status: 'active', tags: ['beta'] } : null)),
     );
-    await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '1.0', generalRelease: true }) });
-    const tagged = (await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '1.1' }) }))!;
+    await repository.insertIfAbsent({ customerId: c.id, ...makeNewBuild({ fwVersion: '1.0', generalRelease: true }) });
+    const tagged = (await repository.insertIfAbsent({ customerId: c.id, ...makeNewBuild({ fwVersion: '1.1' }) }))!;
     await changeBuild.apply({ customerId: c.id, id: tagged.id, changes: { tags: ['beta'] } });
   });
 
   const itemsOf = (result: Extract<UpdateCheckResult, { kind: 'items' }>) => JSON.parse(result.body) as UpdateItem[];
   const call = (fwVersion: string, hwid?: string, headers: Record<string, string> = {}) =>
-    checks.check({
-      ctx: ctxOf(c),
-      params: { domain: c.domain, hw_name: 'board', hw_version: 'rev1', fw_name: 'main', fw_version: fwVersion, ...(hwid ? { hwid } : {}) },
-      query: { type: 'AFI' },
-      body: undefined,
-      headers,
-    });
+    checks.check(
+      makeCall(ctxOf(c), {
+        params: { domain: c.domain, hw_name: 'board', hw_version: 'rev1', fw_name: 'main', fw_version: fwVersion, ...(hwid ? { hwid } : {}) },
+        query: { type: 'AFI' },
+        headers,
+      }),
+    );
 
   it('loads the index once; further checks make no database query and no write', async () => {
     const first = await call('0.1', 'dev-beta');
@@ -326,7 +293,7 @@ describe('update check from memory', () => {
   it('a firmware.changed event (from any replica) drops the index; the next check sees the change', async () => {
     const before = await call('1.0');
     expect(before.kind === 'items' && itemsOf(before)).toEqual([]);
-    const general = (await repository.insertIfAbsent({ customerId: c.id, ...newBuild({ fwVersion: '1.2', generalRelease: true }) }))!;
+    const general = (await repository.insertIfAbsent({ customerId: c.id, ...makeNewBuild({ fwVersion: '1.2', generalRelease: true }) }))!;
     const cached = await call('1.0');
     expect(cached.kind === 'items' && itemsOf(cached)).toEqual([]); // still the cached index
     bus.emit(FirmwareEvents.changed, { customerId: c.id });
@@ -353,11 +320,11 @@ describe('update check from memory', () => {
 
   it('an index past its minute answers at once while it is reloaded in the background', async () => {
     const index = moduleRef.get(BuildIndex);
-    const d = customer();
-    await repository.insertIfAbsent({ customerId: d.id, ...newBuild({ fwVersion: '7.0', generalRelease: true }) });
+    const d = makeCustomer();
+    await repository.insertIfAbsent({ customerId: d.id, ...makeNewBuild({ fwVersion: '7.0', generalRelease: true }) });
     const first = (await index.get(d.id)) as { size: number };
     expect(first.size).toBe(1);
-    await repository.insertIfAbsent({ customerId: d.id, ...newBuild({ fwVersion: '7.1', generalRelease: true }) }); // no event: as if it was lost
+    await repository.insertIfAbsent({ customerId: d.id, ...makeNewBuild({ fwVersion: '7.1', generalRelease: true }) }); // no event: as if it was lost
     const realNow = index.now;
     index.now = () => realNow() + BUILD_INDEX_TTL_MS + 1;
     const reads = jest.spyOn(repository, 'activeBuilds');
@@ -376,7 +343,7 @@ describe('update check from memory', () => {
 
   it('a load overtaken by an invalidation is not kept', async () => {
     const index = moduleRef.get(BuildIndex);
-    const d = customer();
+    const d = makeCustomer();
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const original = repository.activeBuilds.bind(repository);
@@ -386,7 +353,7 @@ describe('update check from memory', () => {
       return rows;
     });
     const loading = index.get(d.id) as Promise<unknown>;
-    await repository.insertIfAbsent({ customerId: d.id, ...newBuild({ fwVersion: '5.0', generalRelease: true }) });
+    await repository.insertIfAbsent({ customerId: d.id, ...makeNewBuild({ fwVersion: '5.0', generalRelease: true }) });
     index.invalidate(d.id);
     release();
     const loaded = (await loading) as { size: number };
@@ -400,7 +367,7 @@ describe('tag sync with the registry', () => {
   let sync: TagSync;
   let renameTag: RenameTagUseCase;
   let deleteTag: DeleteTagUseCase;
-  const c = customer();
+  const c = makeCustomer();
   const applied: string[] = [];
 
   beforeEach(() => {
@@ -424,8 +391,8 @@ describe('tag sync with the registry', () => {
       return { devices: 1 };
     });
   };
-  const rename = (from: string, to: string) => renameTag.executeForRequest({ ctx: ctxOf(c), params: { tag: from }, query: {}, body: { to } });
-  const remove = (tag: string) => deleteTag.executeForRequest({ ctx: ctxOf(c), params: { tag }, query: {}, body: undefined });
+  const rename = (from: string, to: string) => renameTag.executeForRequest(makeCall(ctxOf(c), { params: { tag: from }, body: { to } }));
+  const remove = (tag: string) => deleteTag.executeForRequest(makeCall(ctxOf(c), { params: { tag } }));
 
   it('applied at once when the registry answers: 200-style result with the device count', async () => {
     registryUp();
@@ -446,7 +413,7 @@ describe('tag sync with the registry', () => {
   });
 
   it('one replay at a time per customer (the lease)', async () => {
-    const d = customer();
+    const d = makeCustomer();
     const ops = moduleRef.get(FirmwareStore).repos.tagSync;
     expect(await ops.acquireLease({ customerId: d.id, owner: 'one', ttlMs: 60_000 })).toBe(true);
     expect(await ops.acquireLease({ customerId: d.id, owner: 'two', ttlMs: 60_000 })).toBe(false);

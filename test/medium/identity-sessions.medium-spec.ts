@@ -23,7 +23,8 @@ import type { CustomerEntity } from '../../apps/identity/src/entities/customer.e
 import { IdentityHousekeeping } from '../../apps/identity/src/services/identity-housekeeping.service.js';
 import { ProvisionOperatorUseCase } from '../../apps/identity/src/use-cases/provision-operator/provision-operator.usecase.js';
 import { SANDBOX_TOKEN_OWNER, SandboxTokensUseCase } from '../../apps/identity/src/use-cases/sandbox-tokens/sandbox-tokens.usecase.js';
-import { aCall, aContext, aCustomer, aMember, anEmail, aPrincipal, customerRef } from '../../apps/identity/test/factories.js';
+import { makeCall, makeContext, makeCustomer, makeEmail, makePrincipal } from '@app/testing';
+import { IDENTITY_CLIENT, makeStoredCustomer, makeStoredMember } from '../../apps/identity/test/factories.js';
 import { createIdentityDatabase, type IdentityDatabase, type IdentityHarness, startIdentity } from './identity.support.js';
 
 configureLogging({ sink: () => undefined });
@@ -75,7 +76,7 @@ afterAll(async () => {
 
 /** Every request from its own client address unless told: the per-IP limits stay out of the way. */
 const nextIp = () => `198.51.100.${++ipSequence % 250}`;
-const publicCtx = (ip = nextIp()): RequestContext => ({ ...aContext({ principal: null, customer: null }), ip });
+const publicCtx = (ip = nextIp()): RequestContext => ({ ...makeContext(null, { principal: null, ...IDENTITY_CLIENT }), ip });
 
 async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
   try {
@@ -99,8 +100,8 @@ function loginMail(to: string): { code: string; c: string; t: string } {
 }
 
 async function signIn(email: string): Promise<VerifiedLogin> {
-  await auth.login(aCall(publicCtx(), { body: { email } }));
-  return auth.verify(aCall(publicCtx(), { body: { email, code: loginMail(email).code } }));
+  await auth.login(makeCall(publicCtx(), { body: { email } }));
+  return auth.verify(makeCall(publicCtx(), { body: { email, code: loginMail(email).code } }));
 }
 
 /** The session id of a login (from the access token's `sid`). */
@@ -108,14 +109,14 @@ function sid(login: { session: { access: string } }): string {
   return JSON.parse(Buffer.from(login.session.access.split('.')[1], 'base64url').toString()).sid as string;
 }
 
-const refresh = (token: string | null, csrf: string | null, ctx = publicCtx()) => auth.refresh({ ...aCall(ctx), refresh: { token, csrfToken: csrf } });
+const refresh = (token: string | null, csrf: string | null, ctx = publicCtx()) => auth.refresh({ ...makeCall(ctx), refresh: { token, csrfToken: csrf } });
 
 /** A principal of a session as the gateway builds it, for controllers that need one. */
 function sessionCtx(login: VerifiedLogin, user: { id: string }, customer: CustomerEntity): RequestContext {
-  const ref = customerRef(customer);
-  return aContext({
-    principal: aPrincipal({ userId: user.id, customer: ref, kind: 'session', credentialId: sid(login), role: login.identity.role as 'owner' }),
-    customer: ref,
+  const ref = makeCustomer(customer);
+  return makeContext(ref, {
+    principal: makePrincipal(ref, { userId: user.id, kind: 'session', credentialId: sid(login), role: login.identity.role as 'owner' }),
+    ...IDENTITY_CLIENT,
   });
 }
 
@@ -124,10 +125,10 @@ function events<P>(event: { subject: string }): P[] {
 }
 
 async function member(role: 'viewer' | 'editor' | 'owner', customer?: CustomerEntity) {
-  const target = customer ?? (await aCustomer(app.store));
-  const user = await aMember(app.store, target, role);
-  const ref = customerRef(target);
-  return { customer: target, user, ref, ctx: aContext({ principal: aPrincipal({ userId: user.id, customer: ref, role }), customer: ref }) };
+  const target = customer ?? (await makeStoredCustomer(app.store));
+  const user = await makeStoredMember(app.store, target, role);
+  const ref = makeCustomer(target);
+  return { customer: target, user, ref, ctx: makeContext(ref, { principal: makePrincipal(ref, { userId: user.id, role }), ...IDENTITY_CLIENT }) };
 }
 
 // ---------------------------------------------------------------- refresh
@@ -225,50 +226,50 @@ describe('refresh tokens', () => {
 describe('switch and logout', () => {
   it('switch moves the session to another customer of the person and tells the gateways; 403 and 404 otherwise', async () => {
     const a = await member('owner');
-    const b = await aCustomer(app.store);
+    const b = await makeStoredCustomer(app.store);
     await app.store.repos.memberships.addIfAbsent({ customerId: b.id, userId: a.user.id, role: 'viewer', at: app.clock.now() });
     const login = await signIn(a.user.email);
     const current = login.identity.customer === a.customer.domain ? a.customer : b;
     const target = current === a.customer ? b : a.customer;
     const ctx = sessionCtx(login, a.user, current);
-    const switched = await auth.switch(aCall(ctx, { body: { domain: target.domain } }));
+    const switched = await auth.switch(makeCall(ctx, { body: { domain: target.domain } }));
     expect(switched.identity).toMatchObject({ customer: target.domain, csrf_token: login.session.csrf });
     expect(await gateway.status({ kind: 'session', id: sid(login) })).toMatchObject({ active: true, customerId: target.id });
     expect(events(IdentityEvents.credentialChanged)).toContainEqual({ kind: 'session', id: sid(login) });
     const claims = JSON.parse(Buffer.from(switched.access.split('.')[1], 'base64url').toString());
     expect(claims).toMatchObject({ cid: target.id, cust: target.domain, sid: sid(login) });
 
-    expect((await rejection(auth.switch(aCall(ctx, { body: { domain: (await aCustomer(app.store)).domain } })))).status).toBe(403);
-    expect((await rejection(auth.switch(aCall(ctx, { body: { domain: 'nobody.example' } })))).status).toBe(404);
-    const tokenCtx = aContext({
-      principal: aPrincipal({ userId: a.user.id, customer: customerRef(a.customer), kind: 'token' }),
-      customer: customerRef(a.customer),
+    expect((await rejection(auth.switch(makeCall(ctx, { body: { domain: (await makeStoredCustomer(app.store)).domain } })))).status).toBe(403);
+    expect((await rejection(auth.switch(makeCall(ctx, { body: { domain: 'nobody.example' } })))).status).toBe(404);
+    const tokenCtx = makeContext(makeCustomer(a.customer), {
+      principal: makePrincipal(makeCustomer(a.customer), { userId: a.user.id, kind: 'token' }),
+      ...IDENTITY_CLIENT,
     });
-    expect((await rejection(auth.switch(aCall(tokenCtx, { body: { domain: b.domain } })))).status).toBe(403);
+    expect((await rejection(auth.switch(makeCall(tokenCtx, { body: { domain: b.domain } })))).status).toBe(403);
   });
 
   it('logout ends the session once; tokens cannot log out', async () => {
     const a = await member('editor');
     const login = await signIn(a.user.email);
     const ctx = sessionCtx(login, a.user, a.customer);
-    await auth.logout(aCall(ctx));
-    await auth.logout(aCall(ctx));
+    await auth.logout(makeCall(ctx));
+    await auth.logout(makeCall(ctx));
     expect(events(IdentityEvents.credentialRevoked).filter((e) => (e as { id: string }).id === sid(login))).toHaveLength(1);
     expect((await rejection(refresh(login.session.refresh, login.session.csrf))).status).toBe(401);
-    const tokenCtx = aContext({ principal: aPrincipal({ userId: a.user.id, customer: a.ref, kind: 'token' }), customer: a.ref });
-    expect((await rejection(auth.logout(aCall(tokenCtx)))).status).toBe(403);
+    const tokenCtx = makeContext(a.ref, { principal: makePrincipal(a.ref, { userId: a.user.id, kind: 'token' }), ...IDENTITY_CLIENT });
+    expect((await rejection(auth.logout(makeCall(tokenCtx)))).status).toBe(403);
   });
 });
 
 describe('magic link', () => {
-  const check = (c: string, t: string) => auth.magicCheck(aCall(publicCtx(), { query: { c, t } }));
-  const confirm = (c: string, t: string, headers: Record<string, string> = {}) => auth.magicConfirm({ ...aCall(publicCtx(), { query: { c, t } }), headers });
+  const check = (c: string, t: string) => auth.magicCheck(makeCall(publicCtx(), { query: { c, t } }));
+  const confirm = (c: string, t: string, headers: Record<string, string> = {}) => auth.magicConfirm({ ...makeCall(publicCtx(), { query: { c, t } }), headers });
 
   it('GET checks without using it up; POST uses it once, retires the other codes and starts a session', async () => {
     const { user } = await member('editor');
-    await auth.login(aCall(publicCtx(), { body: { email: user.email } }));
+    await auth.login(makeCall(publicCtx(), { body: { email: user.email } }));
     const first = loginMail(user.email);
-    await auth.login(aCall(publicCtx(), { body: { email: user.email } }));
+    await auth.login(makeCall(publicCtx(), { body: { email: user.email } }));
     const { c, t } = loginMail(user.email);
     expect(await check(c, t)).toEqual({ valid: true, c, t });
     expect(await check(c, t)).toEqual({ valid: true, c, t });
@@ -276,12 +277,12 @@ describe('magic link', () => {
     expect(result).toMatchObject({ ok: true, session: { csrf: expect.any(String), refresh: expect.any(String) } });
     expect(await confirm(c, t)).toEqual({ ok: false, reason: 'invalid' });
     expect((await check(c, t)).valid).toBe(false);
-    expect((await rejection(auth.verify(aCall(publicCtx(), { body: { email: user.email, code: first.code } })))).status).toBe(401);
+    expect((await rejection(auth.verify(makeCall(publicCtx(), { body: { email: user.email, code: first.code } })))).status).toBe(401);
   });
 
   it('refuses another site (Origin, Sec-Fetch-Site), a wrong token, an uninvited challenge and an expired one', async () => {
     const { user } = await member('viewer');
-    await auth.login(aCall(publicCtx(), { body: { email: user.email } }));
+    await auth.login(makeCall(publicCtx(), { body: { email: user.email } }));
     const { c, t } = loginMail(user.email);
     expect((await rejection(confirm(c, t, { origin: 'https://evil.example' }))).status).toBe(403);
     expect((await rejection(confirm(c, t, { 'sec-fetch-site': 'cross-site' }))).status).toBe(403);
@@ -300,36 +301,37 @@ describe('magic link', () => {
 describe('login limits', () => {
   it('per client address: login requests and verifications, 429 with Retry-After, one security event per window', async () => {
     const ip = '192.0.2.200';
-    for (let i = 0; i < 3; i++) await auth.login(aCall(publicCtx(ip), { body: { email: anEmail() } }));
-    const refused = await rejection(auth.login(aCall(publicCtx(ip), { body: { email: anEmail() } })));
+    for (let i = 0; i < 3; i++) await auth.login(makeCall(publicCtx(ip), { body: { email: makeEmail() } }));
+    const refused = await rejection(auth.login(makeCall(publicCtx(ip), { body: { email: makeEmail() } })));
     expect(refused).toMatchObject({ code: ErrorCode.RateLimited, headers: { 'Retry-After': String(3600) } });
-    await rejection(auth.login(aCall(publicCtx(ip), { body: { email: anEmail() } })));
+    await rejection(auth.login(makeCall(publicCtx(ip), { body: { email: makeEmail() } })));
     expect(events<SecurityEventInput>(AdminEvents.securityEvent).filter((e) => e.kind === 'login_rate_limited' && e.ip === ip)).toHaveLength(1);
     app.clock.advance(HOUR + 1000);
-    await expect(auth.login(aCall(publicCtx(ip), { body: { email: anEmail() } }))).resolves.toMatchObject({ sent: true });
+    await expect(auth.login(makeCall(publicCtx(ip), { body: { email: makeEmail() } }))).resolves.toMatchObject({ sent: true });
 
     const vip = '192.0.2.201';
-    for (let i = 0; i < 4; i++) expect((await rejection(auth.verify(aCall(publicCtx(vip), { body: { email: anEmail(), code: '123456' } })))).status).toBe(401);
-    expect((await rejection(auth.verify(aCall(publicCtx(vip), { body: { email: anEmail(), code: '123456' } })))).status).toBe(429);
+    for (let i = 0; i < 4; i++)
+      expect((await rejection(auth.verify(makeCall(publicCtx(vip), { body: { email: makeEmail(), code: '123456' } })))).status).toBe(401);
+    expect((await rejection(auth.verify(makeCall(publicCtx(vip), { body: { email: makeEmail(), code: '123456' } })))).status).toBe(429);
   });
 
   it('per email for verifications, whatever the address; a code killed by 5 wrong guesses raises login_code_failures', async () => {
     const { user } = await member('viewer');
-    await auth.login(aCall(publicCtx(), { body: { email: user.email } }));
+    await auth.login(makeCall(publicCtx(), { body: { email: user.email } }));
     const { code } = loginMail(user.email);
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
-    for (let i = 0; i < 5; i++) expect((await rejection(auth.verify(aCall(publicCtx(), { body: { email: user.email, code: wrong } })))).status).toBe(401);
+    for (let i = 0; i < 5; i++) expect((await rejection(auth.verify(makeCall(publicCtx(), { body: { email: user.email, code: wrong } })))).status).toBe(401);
     const failures = events<SecurityEventInput>(AdminEvents.securityEvent).filter((e) => e.kind === 'login_code_failures' && e.detail.email === user.email);
     expect(failures).toEqual([
       expect.objectContaining({ severity: 'warn', domain: null, detail: expect.objectContaining({ wrong_guesses: 5, invited: true }) }),
     ]);
-    expect((await rejection(auth.verify(aCall(publicCtx(), { body: { email: user.email, code } })))).status).toBe(401); // dead: sixth attempt
-    expect((await rejection(auth.verify(aCall(publicCtx(), { body: { email: user.email, code } })))).status).toBe(429); // seventh: per-email limit (6)
+    expect((await rejection(auth.verify(makeCall(publicCtx(), { body: { email: user.email, code } })))).status).toBe(401); // dead: sixth attempt
+    expect((await rejection(auth.verify(makeCall(publicCtx(), { body: { email: user.email, code } })))).status).toBe(429); // seventh: per-email limit (6)
   });
 
   it('housekeeping deletes attempts and challenges older than a day', async () => {
-    const email = anEmail();
-    await auth.login(aCall(publicCtx(), { body: { email } }));
+    const email = makeEmail();
+    await auth.login(makeCall(publicCtx(), { body: { email } }));
     app.clock.advance(25 * HOUR);
     const removed = await app.get(IdentityHousekeeping).run();
     expect(removed.attempts).toBeGreaterThan(0);
@@ -344,29 +346,29 @@ describe('login limits', () => {
 describe('members', () => {
   it('invite (mail, 409 twice), change role, remove; removal ends sessions there and revokes the tokens made for it only', async () => {
     const owner = await member('owner');
-    const other = await aCustomer(app.store);
-    const email = anEmail('member');
-    const created = await members.invite(aCall(owner.ctx, { body: { email, role: 'editor' } }));
+    const other = await makeStoredCustomer(app.store);
+    const email = makeEmail('member');
+    const created = await members.invite(makeCall(owner.ctx, { body: { email, role: 'editor' } }));
     expect(created).toMatchObject({ email, role: 'editor', disabled: false, last_login_at: null });
-    expect((await rejection(members.invite(aCall(owner.ctx, { body: { email, role: 'viewer' } })))).status).toBe(409);
+    expect((await rejection(members.invite(makeCall(owner.ctx, { body: { email, role: 'viewer' } })))).status).toBe(409);
     const user = (await app.store.repos.users.findByEmail(email))!;
     await app.store.repos.memberships.addIfAbsent({ customerId: other.id, userId: user.id, role: 'editor', at: app.clock.now() });
 
     const onA = await signIn(email);
     const aCtx = sessionCtx(onA, user, onA.identity.customer === owner.customer.domain ? owner.customer : other);
-    if (onA.identity.customer !== owner.customer.domain) await auth.switch(aCall(aCtx, { body: { domain: owner.customer.domain } }));
+    if (onA.identity.customer !== owner.customer.domain) await auth.switch(makeCall(aCtx, { body: { domain: owner.customer.domain } }));
     const onOther = await signIn(email);
-    if (onOther.identity.customer !== other.domain) await auth.switch(aCall(sessionCtx(onOther, user, owner.customer), { body: { domain: other.domain } }));
-    const memberCtx = aContext({ principal: aPrincipal({ userId: user.id, customer: owner.ref, role: 'editor' }), customer: owner.ref });
-    const tokenHere = await tokens.create(aCall(memberCtx, { body: { name: 'here', bundle: 'uploader' } }));
-    const otherRef = customerRef(other);
+    if (onOther.identity.customer !== other.domain) await auth.switch(makeCall(sessionCtx(onOther, user, owner.customer), { body: { domain: other.domain } }));
+    const memberCtx = makeContext(owner.ref, { principal: makePrincipal(owner.ref, { userId: user.id, role: 'editor' }), ...IDENTITY_CLIENT });
+    const tokenHere = await tokens.create(makeCall(memberCtx, { body: { name: 'here', bundle: 'uploader' } }));
+    const otherRef = makeCustomer(other);
     const tokenThere = await tokens.create(
-      aCall(aContext({ principal: aPrincipal({ userId: user.id, customer: otherRef, role: 'editor' }), customer: otherRef }), {
+      makeCall(makeContext(otherRef, { principal: makePrincipal(otherRef, { userId: user.id, role: 'editor' }), ...IDENTITY_CLIENT }), {
         body: { name: 'there', bundle: 'uploader' },
       }),
     );
 
-    expect(await members.update(aCall(owner.ctx, { params: { email }, body: { role: 'viewer' } }))).toMatchObject({ role: 'viewer' });
+    expect(await members.update(makeCall(owner.ctx, { params: { email }, body: { role: 'viewer' } }))).toMatchObject({ role: 'viewer' });
     expect(await gateway.status({ kind: 'token', id: tokenHere.id })).toMatchObject({
       active: true,
       scopes: ['fw:read', 'logdata:read', 'devices:read', 'tags:read', 'stats:read'],
@@ -378,7 +380,7 @@ describe('members', () => {
       ]),
     );
 
-    await members.remove(aCall(owner.ctx, { params: { email } }));
+    await members.remove(makeCall(owner.ctx, { params: { email } }));
     expect(await gateway.status({ kind: 'session', id: sid(onA) })).toEqual({ active: false });
     expect(await gateway.status({ kind: 'token', id: tokenHere.id })).toEqual({ active: false });
     expect(await gateway.status({ kind: 'session', id: sid(onOther) })).toMatchObject({ active: true, customerId: other.id });
@@ -394,20 +396,20 @@ describe('members', () => {
         ['token.revoke', tokenHere.id],
       ]),
     );
-    expect((await rejection(members.remove(aCall(owner.ctx, { params: { email } })))).status).toBe(404);
+    expect((await rejection(members.remove(makeCall(owner.ctx, { params: { email } })))).status).toBe(404);
   });
 
   it('never lose their last owner, even when two owners demote each other at once', async () => {
     const first = await member('owner');
     const second = await member('owner', first.customer);
     const results = await Promise.allSettled([
-      members.update(aCall(first.ctx, { params: { email: second.user.email }, body: { role: 'editor' } })),
-      members.update(aCall(second.ctx, { params: { email: first.user.email }, body: { role: 'editor' } })),
+      members.update(makeCall(first.ctx, { params: { email: second.user.email }, body: { role: 'editor' } })),
+      members.update(makeCall(second.ctx, { params: { email: first.user.email }, body: { role: 'editor' } })),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect(await app.store.repos.memberships.countOwners(first.customer.id)).toBe(1);
     const last = (await app.store.repos.memberships.listMembers(first.customer.id)).find((m) => m.role === 'owner')!;
-    expect((await rejection(members.remove(aCall(first.ctx, { params: { email: last.email } })))).status).toBe(409);
+    expect((await rejection(members.remove(makeCall(first.ctx, { params: { email: last.email } })))).status).toBe(409);
   });
 });
 
@@ -416,23 +418,26 @@ describe('members', () => {
 describe('administrators', () => {
   const adminCtx = async (): Promise<RequestContext> => {
     const operator = (await app.store.repos.customers.findByDomain('operator.example'))!;
-    const person = await aMember(app.store, operator, 'owner');
-    return aContext({ principal: aPrincipal({ userId: person.id, customer: customerRef(operator), role: 'owner', admin: 'full' }), customer: null });
+    const person = await makeStoredMember(app.store, operator, 'owner');
+    return makeContext(null, { principal: makePrincipal(makeCustomer(operator), { userId: person.id, role: 'owner', admin: 'full' }), ...IDENTITY_CLIENT });
   };
 
   it('disabling a person ends all sessions and revokes every token they made; enabling revives none', async () => {
     const a = await member('editor');
     const login = await signIn(a.user.email);
-    const token = await tokens.create(aCall(a.ctx, { body: { name: 't', bundle: 'read-only' } }));
+    const token = await tokens.create(makeCall(a.ctx, { body: { name: 't', bundle: 'read-only' } }));
     const ctx = await adminCtx();
-    expect(await admin.updateUser(aCall(ctx, { params: { email: a.user.email }, body: { disabled: true } }))).toEqual({ disabled: true, email: a.user.email });
+    expect(await admin.updateUser(makeCall(ctx, { params: { email: a.user.email }, body: { disabled: true } }))).toEqual({
+      disabled: true,
+      email: a.user.email,
+    });
     expect(await gateway.status({ kind: 'session', id: sid(login) })).toEqual({ active: false });
     const [row] = await app.dataSource.query(`SELECT revoked_at FROM identity.api_tokens WHERE id = $1`, [token.id]);
     expect(row.revoked_at).not.toBeNull();
     expect(events<AuditEntryInput>(AdminEvents.audit)).toContainEqual(
       expect.objectContaining({ action: 'user.update', target_id: a.user.email, actor: expect.stringMatching(/^admin:user:/) }),
     );
-    await admin.updateUser(aCall(ctx, { params: { email: a.user.email }, body: { disabled: false } }));
+    await admin.updateUser(makeCall(ctx, { params: { email: a.user.email }, body: { disabled: false } }));
     expect(await gateway.status({ kind: 'token', id: token.id })).toEqual({ active: false });
     expect(await gateway.status({ kind: 'session', id: sid(login) })).toEqual({ active: false });
     const items = (await admin.listUsers()).items.filter((m) => m.email === a.user.email);
@@ -442,20 +447,20 @@ describe('administrators', () => {
   it('suspending a customer ends its sessions and stops its tokens; a taken domain is 409; rename announces the old domain', async () => {
     const a = await member('owner');
     const login = await signIn(a.user.email);
-    const token = await tokens.create(aCall(a.ctx, { body: { name: 't', bundle: 'read-only' } }));
+    const token = await tokens.create(makeCall(a.ctx, { body: { name: 't', bundle: 'read-only' } }));
     const ctx = await adminCtx();
-    const suspended = await admin.update(aCall(ctx, { params: { domain: a.customer.domain }, body: { status: 'suspended' } }));
+    const suspended = await admin.update(makeCall(ctx, { params: { domain: a.customer.domain }, body: { status: 'suspended' } }));
     expect(suspended.customer.status).toBe('suspended');
     expect(await gateway.status({ kind: 'session', id: sid(login) })).toEqual({ active: false });
     expect(await gateway.status({ kind: 'token', id: token.id })).toEqual({ active: false });
-    await admin.update(aCall(ctx, { params: { domain: a.customer.domain }, body: { status: 'active' } }));
+    await admin.update(makeCall(ctx, { params: { domain: a.customer.domain }, body: { status: 'active' } }));
     expect(await gateway.status({ kind: 'token', id: token.id })).toMatchObject({ active: true });
     expect(await gateway.status({ kind: 'session', id: sid(login) })).toEqual({ active: false });
 
-    const taken = await aCustomer(app.store);
-    expect((await rejection(admin.update(aCall(ctx, { params: { domain: a.customer.domain }, body: { domain: taken.domain } })))).status).toBe(409);
+    const taken = await makeStoredCustomer(app.store);
+    expect((await rejection(admin.update(makeCall(ctx, { params: { domain: a.customer.domain }, body: { domain: taken.domain } })))).status).toBe(409);
     const renamed = `renamed-${randomUUID().slice(0, 8)}.example`;
-    await admin.update(aCall(ctx, { params: { domain: a.customer.domain }, body: { domain: renamed } }));
+    await admin.update(makeCall(ctx, { params: { domain: a.customer.domain }, body: { domain: renamed } }));
     expect(events(IdentityEvents.customerChanged)).toContainEqual({ id: a.customer.id, domain: renamed, previousDomain: a.customer.domain });
     const change = events<AuditEntryInput>(AdminEvents.audit).filter((e) => e.action === 'customer.update' && e.after?.domain === renamed);
     expect(change).toEqual([expect.objectContaining({ before: expect.objectContaining({ domain: a.customer.domain }) })]);
@@ -463,9 +468,9 @@ describe('administrators', () => {
 
   it('operator emails are the enabled owners and editors of the operator customer', async () => {
     const operator = (await app.store.repos.customers.findByDomain('operator.example'))!;
-    const editor = await aMember(app.store, operator, 'editor');
-    const viewer = await aMember(app.store, operator, 'viewer');
-    const disabled = await aMember(app.store, operator, 'owner', { disabled: true });
+    const editor = await makeStoredMember(app.store, operator, 'editor');
+    const viewer = await makeStoredMember(app.store, operator, 'viewer');
+    const disabled = await makeStoredMember(app.store, operator, 'owner', { disabled: true });
     const { emails } = await app.get(OperatorController).operatorEmails();
     expect(emails).toContain('root@operator.example');
     expect(emails).toContain(editor.email);
@@ -484,7 +489,7 @@ describe('sandbox tokens', () => {
     const owner = await app.store.repos.users.findByEmail(SANDBOX_TOKEN_OWNER);
     expect(owner).not.toBeNull();
     // Nobody can log in as the tokens' owner: no code is ever mailed to it.
-    await auth.login(aCall(publicCtx(), { body: { email: SANDBOX_TOKEN_OWNER } }));
+    await auth.login(makeCall(publicCtx(), { body: { email: SANDBOX_TOKEN_OWNER } }));
     expect(app.jobs.jobs.filter((j) => (j.data as MailMessage).to === SANDBOX_TOKEN_OWNER)).toEqual([]);
     const sandbox = (await app.store.repos.customers.findByDomain(SANDBOX))!;
     expect(await app.get(SandboxTokensUseCase).ensure(sandbox)).toEqual([]);

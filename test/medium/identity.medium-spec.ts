@@ -29,7 +29,8 @@ import { IDENTITY_DATABASE } from '../../apps/identity/src/identity.module.js';
 import { TokenUsageRecorder } from '../../apps/identity/src/services/token-usage.recorder.js';
 import { EndSessionUseCase } from '../../apps/identity/src/use-cases/end-session/end-session.usecase.js';
 import { ProvisionOperatorUseCase } from '../../apps/identity/src/use-cases/provision-operator/provision-operator.usecase.js';
-import { aCall, aContext, aCustomer, aDomain, aMember, anEmail, aPrincipal, customerRef } from '../../apps/identity/test/factories.js';
+import { makeCall, makeContext, makeCustomer, makeDomain, makeEmail, makePrincipal } from '@app/testing';
+import { IDENTITY_CLIENT, makeStoredCustomer, makeStoredMember } from '../../apps/identity/test/factories.js';
 import { createIdentityDatabase, type IdentityDatabase, type IdentityHarness, startIdentity } from './identity.support.js';
 
 const logLines: Record<string, unknown>[] = [];
@@ -80,14 +81,14 @@ function lastLoginMail(to: string): { code: string; link: string } {
   return { code: /\b(\d{6})\b/.exec(mail.subject)![1], link: /https:\/\/\S+\/auth\/magic\?\S+/.exec(mail.text)![0] };
 }
 
-const publicCtx = () => aContext({ principal: null, customer: null });
+const publicCtx = () => makeContext(null, { principal: null, ...IDENTITY_CLIENT });
 
 async function requestLogin(email: string) {
-  return auth.login(aCall(publicCtx(), { body: { email } }));
+  return auth.login(makeCall(publicCtx(), { body: { email } }));
 }
 
 async function verify(email: string, code: string): Promise<VerifiedLogin> {
-  return auth.verify(aCall(publicCtx(), { body: { email, code } }));
+  return auth.verify(makeCall(publicCtx(), { body: { email, code } }));
 }
 
 async function signIn(email: string): Promise<VerifiedLogin> {
@@ -113,11 +114,11 @@ async function verifyJwt(jwt: string, at: Date = app.clock.now()) {
 
 /** A member in a fresh customer, with a principal as the gateway would build it for their session. */
 async function memberWithPrincipal(role: 'viewer' | 'editor' | 'owner', customer?: CustomerEntity) {
-  const target = customer ?? (await aCustomer(app.store));
-  const user = await aMember(app.store, target, role);
-  const ref = customerRef(target);
-  const principal = aPrincipal({ userId: user.id, customer: ref, role });
-  return { customer: target, ref, user, principal, ctx: aContext({ principal, customer: ref }) };
+  const target = customer ?? (await makeStoredCustomer(app.store));
+  const user = await makeStoredMember(app.store, target, role);
+  const ref = makeCustomer(target);
+  const principal = makePrincipal(ref, { userId: user.id, role });
+  return { customer: target, ref, user, principal, ctx: makeContext(ref, { principal, ...IDENTITY_CLIENT }) };
 }
 
 async function operatorCustomer(): Promise<CustomerEntity> {
@@ -148,8 +149,8 @@ describe('schema', () => {
   });
 
   it('keeps domains and emails unique and lower-case', async () => {
-    const domain = aDomain();
-    await aCustomer(app.store, { domain });
+    const domain = makeDomain();
+    await makeStoredCustomer(app.store, { domain });
     expect(
       await app.store.repos.customers.insertIfAbsent({ id: asCustomerId(randomUUID()), domain, name: 'x', corsOrigins: [], isSandbox: false, at: new Date() }),
     ).toBe(false);
@@ -252,7 +253,7 @@ describe('signing keys', () => {
 describe('login', () => {
   it('answers the same whether or not the address is invited, and mails only invited people', async () => {
     const { user } = await memberWithPrincipal('editor');
-    const stranger = anEmail('stranger');
+    const stranger = makeEmail('stranger');
     const before = app.jobs.jobs.length;
     const invited = await requestLogin(user.email.toUpperCase());
     const uninvited = await requestLogin(stranger);
@@ -290,8 +291,8 @@ describe('login', () => {
   });
 
   it('sends nothing to disabled users or people whose only customer is suspended', async () => {
-    const disabled = await aMember(app.store, await aCustomer(app.store), 'owner', { disabled: true });
-    const suspended = await aMember(app.store, await aCustomer(app.store, { suspended: true }), 'owner');
+    const disabled = await makeStoredMember(app.store, await makeStoredCustomer(app.store), 'owner', { disabled: true });
+    const suspended = await makeStoredMember(app.store, await makeStoredCustomer(app.store, { suspended: true }), 'owner');
     await requestLogin(disabled.email);
     await requestLogin(suspended.email);
     expect(mails(disabled.email).filter((m) => m.subject.startsWith('Your login'))).toEqual([]);
@@ -300,7 +301,7 @@ describe('login', () => {
 
   it('allows 5 codes per address per hour, invited or not, then 429 with Retry-After', async () => {
     const { user } = await memberWithPrincipal('viewer');
-    for (const email of [user.email, anEmail('nobody')]) {
+    for (const email of [user.email, makeEmail('nobody')]) {
       for (let i = 0; i < 5; i++) await requestLogin(email);
       app.clock.advance(10 * MINUTE);
       const error = await rejection(requestLogin(email));
@@ -313,7 +314,7 @@ describe('login', () => {
   });
 
   it('cannot be pushed over the limit by concurrent requests', async () => {
-    const email = anEmail('burst');
+    const email = makeEmail('burst');
     const results = await Promise.allSettled(Array.from({ length: 12 }, () => requestLogin(email)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
     expect(results.filter((r) => r.status === 'rejected').every((r) => r.reason.code === ErrorCode.RateLimited)).toBe(true);
@@ -425,10 +426,10 @@ describe('verify', () => {
   });
 
   it('starts in the customer of the latest session, else the oldest membership', async () => {
-    const first = await aCustomer(app.store);
-    const second = await aCustomer(app.store);
-    const user = await aMember(app.store, first, 'viewer', { at: new Date('2026-01-01T00:00:00Z') });
-    await aMember(app.store, second, 'owner', { email: user.email, at: new Date('2026-02-01T00:00:00Z') });
+    const first = await makeStoredCustomer(app.store);
+    const second = await makeStoredCustomer(app.store);
+    const user = await makeStoredMember(app.store, first, 'viewer', { at: new Date('2026-01-01T00:00:00Z') });
+    await makeStoredMember(app.store, second, 'owner', { email: user.email, at: new Date('2026-02-01T00:00:00Z') });
     expect((await signIn(user.email)).identity).toMatchObject({ customer: first.domain, role: 'viewer' });
     // a later session in the second customer (as /auth/switch will make) wins next time
     app.clock.advance(MINUTE);
@@ -448,8 +449,8 @@ describe('verify', () => {
 
   it('makes operator editors and owners full administrators, viewers read-only ones', async () => {
     const operator = await operatorCustomer();
-    const owner = await aMember(app.store, operator, 'editor');
-    const viewer = await aMember(app.store, operator, 'viewer');
+    const owner = await makeStoredMember(app.store, operator, 'editor');
+    const viewer = await makeStoredMember(app.store, operator, 'viewer');
     const full = await signIn(owner.email);
     expect(full.identity).toMatchObject({ admin: 'full', customer: 'operator.example' });
     expect(full.identity.scopes).toContain('admin');
@@ -466,22 +467,26 @@ describe('me', () => {
     const { user, ref } = await memberWithPrincipal('owner');
     const login = await signIn(user.email);
     const { payload } = await verifyJwt(login.session.access);
-    const principal = aPrincipal({ userId: user.id, customer: ref, role: 'owner', kind: 'session', credentialId: payload.sid as string });
-    const me = await auth.me(aCall(aContext({ principal, customer: ref })));
+    const principal = makePrincipal(ref, { userId: user.id, role: 'owner', kind: 'session', credentialId: payload.sid as string });
+    const me = await auth.me(makeCall(makeContext(ref, { principal, ...IDENTITY_CLIENT })));
     expect(me).toEqual(login.identity);
   });
 
   it('gives API tokens no CSRF token and their own scopes', async () => {
     const { user, ref } = await memberWithPrincipal('owner');
-    const principal = aPrincipal({ userId: user.id, customer: ref, kind: 'token', scopes: READ_SCOPES });
-    expect(await auth.me(aCall(aContext({ principal, customer: ref })))).toMatchObject({ csrf_token: '', role: 'owner', scopes: [...READ_SCOPES] });
+    const principal = makePrincipal(ref, { userId: user.id, kind: 'token', scopes: READ_SCOPES });
+    expect(await auth.me(makeCall(makeContext(ref, { principal, ...IDENTITY_CLIENT })))).toMatchObject({
+      csrf_token: '',
+      role: 'owner',
+      scopes: [...READ_SCOPES],
+    });
   });
 
   it('shows an administrator acting on another customer with no role there', async () => {
-    const admin = await aMember(app.store, await operatorCustomer(), 'owner');
-    const other = customerRef(await aCustomer(app.store));
-    const principal = aPrincipal({ userId: admin.id, customer: customerRef(await operatorCustomer()), role: 'owner', admin: 'full' });
-    const me = await auth.me(aCall(aContext({ principal, customer: other })));
+    const admin = await makeStoredMember(app.store, await operatorCustomer(), 'owner');
+    const other = makeCustomer(await makeStoredCustomer(app.store));
+    const principal = makePrincipal(makeCustomer(await operatorCustomer()), { userId: admin.id, role: 'owner', admin: 'full' });
+    const me = await auth.me(makeCall(makeContext(other, { principal, ...IDENTITY_CLIENT })));
     expect(me).toMatchObject({ customer: other.domain, role: '', admin: 'full', memberships: [{ domain: 'operator.example', role: 'owner' }] });
   });
 });
@@ -489,8 +494,8 @@ describe('me', () => {
 // ---------------------------------------------------------------- tokens
 
 describe('tokens', () => {
-  const create = (ctx: ReturnType<typeof aContext>, body: { name: string; bundle: 'read-only' | 'uploader' | 'full' | 'admin'; expires_in_days?: number }) =>
-    tokens.create(aCall(ctx, { body }));
+  const create = (ctx: ReturnType<typeof makeContext>, body: { name: string; bundle: 'read-only' | 'uploader' | 'full' | 'admin'; expires_in_days?: number }) =>
+    tokens.create(makeCall(ctx, { body }));
 
   it('creates a JWT with exactly the API-token claims and stores only its id and metadata', async () => {
     const { ctx, user, customer } = await memberWithPrincipal('editor');
@@ -545,30 +550,31 @@ describe('tokens', () => {
   });
 
   it('gives the admin bundle only to full administrators, on the operator customer', async () => {
-    const operator = customerRef(await operatorCustomer());
-    const admin = await aMember(app.store, await operatorCustomer(), 'owner');
-    const principal = aPrincipal({ userId: admin.id, customer: operator, role: 'owner', admin: 'full' });
-    const created = await create(aContext({ principal, customer: operator }), { name: 'ops', bundle: 'admin' });
+    const operator = makeCustomer(await operatorCustomer());
+    const admin = await makeStoredMember(app.store, await operatorCustomer(), 'owner');
+    const principal = makePrincipal(operator, { userId: admin.id, role: 'owner', admin: 'full' });
+    const created = await create(makeContext(operator, { principal, ...IDENTITY_CLIENT }), { name: 'ops', bundle: 'admin' });
     expect(created.scopes).toEqual(['admin']);
-    const elsewhere = customerRef(await aCustomer(app.store));
-    expect((await rejection(create(aContext({ principal, customer: elsewhere }), { name: 'ops', bundle: 'admin' }))).status).toBe(403);
+    const elsewhere = makeCustomer(await makeStoredCustomer(app.store));
+    expect((await rejection(create(makeContext(elsewhere, { principal, ...IDENTITY_CLIENT }), { name: 'ops', bundle: 'admin' }))).status).toBe(403);
     // any other bundle for any customer
-    const forCustomer = await create(aContext({ principal, customer: elsewhere }), { name: 'support', bundle: 'full' });
+    const forCustomer = await create(makeContext(elsewhere, { principal, ...IDENTITY_CLIENT }), { name: 'support', bundle: 'full' });
     expect((await verifyJwt(forCustomer.token)).payload).toMatchObject({ cust: elsewhere.domain, sub: `user:${admin.id}` });
 
-    const reader = await aMember(app.store, await operatorCustomer(), 'viewer');
-    const readPrincipal = aPrincipal({ userId: reader.id, customer: operator, role: 'viewer', admin: 'read' });
-    expect((await rejection(create(aContext({ principal: readPrincipal, customer: operator }), { name: 'x', bundle: 'admin' }))).status).toBe(403);
+    const reader = await makeStoredMember(app.store, await operatorCustomer(), 'viewer');
+    const readPrincipal = makePrincipal(operator, { userId: reader.id, role: 'viewer', admin: 'read' });
+    expect((await rejection(create(makeContext(operator, { principal: readPrincipal, ...IDENTITY_CLIENT }), { name: 'x', bundle: 'admin' }))).status).toBe(403);
   });
 
   it('credits a token created through a token to that token’s user', async () => {
     const { user, ref } = await memberWithPrincipal('owner');
-    const principal = aPrincipal({ userId: user.id, customer: ref, kind: 'token', scopes: BUNDLE_FULL });
-    const created = await create(aContext({ principal, customer: ref }), { name: 'child', bundle: 'uploader' });
+    const principal = makePrincipal(ref, { userId: user.id, kind: 'token', scopes: BUNDLE_FULL });
+    const created = await create(makeContext(ref, { principal, ...IDENTITY_CLIENT }), { name: 'child', bundle: 'uploader' });
     expect(created.created_by).toBe(`user:${user.id}`);
-    expect((await rejection(create(aContext({ principal: { ...principal, scopes: READ_SCOPES }, customer: ref }), { name: 'x', bundle: 'full' }))).status).toBe(
-      403,
-    );
+    expect(
+      (await rejection(create(makeContext(ref, { principal: { ...principal, scopes: READ_SCOPES }, ...IDENTITY_CLIENT }), { name: 'x', bundle: 'full' })))
+        .status,
+    ).toBe(403);
   });
 
   it('lists all tokens of the customer for members:manage, otherwise the caller’s own, with status', async () => {
@@ -577,11 +583,11 @@ describe('tokens', () => {
     const mine = await create(editor.ctx, { name: 'editor token', bundle: 'uploader' });
     const theirs = await create(owner.ctx, { name: 'owner token', bundle: 'full', expires_in_days: 1 });
     const revoked = await create(editor.ctx, { name: 'gone', bundle: 'read-only' });
-    await tokens.revoke(aCall(editor.ctx, { params: { id: revoked.id } }));
+    await tokens.revoke(makeCall(editor.ctx, { params: { id: revoked.id } }));
     await create((await memberWithPrincipal('owner')).ctx, { name: 'other customer', bundle: 'full' });
     app.clock.advance(25 * HOUR);
 
-    const all = await tokens.list(aCall(owner.ctx));
+    const all = await tokens.list(makeCall(owner.ctx));
     expect(all.items.map((t) => [t.name, t.status])).toEqual(
       expect.arrayContaining([
         ['editor token', 'active'],
@@ -592,7 +598,7 @@ describe('tokens', () => {
     expect(all.items).toHaveLength(3);
     expect(all.items.find((t) => t.id === revoked.id)).toMatchObject({ revoked_at: expect.any(String), last_used_at: null });
     expect(all.items[0]).not.toHaveProperty('token');
-    const own = await tokens.list(aCall(editor.ctx));
+    const own = await tokens.list(makeCall(editor.ctx));
     expect(own.items.map((t) => t.id).sort()).toEqual([mine.id, revoked.id].sort());
     expect(own.items.map((t) => t.id)).not.toContain(theirs.id);
   });
@@ -604,20 +610,20 @@ describe('tokens', () => {
     const token = await create(editor.ctx, { name: 't', bundle: 'read-only' });
     const emittedBefore = app.bus.events(IdentityEvents.credentialRevoked).length;
 
-    expect((await rejection(tokens.revoke(aCall(other.ctx, { params: { id: token.id } })))).message).toBe('token not found');
-    await tokens.revoke(aCall(editor.ctx, { params: { id: token.id } }));
-    await tokens.revoke(aCall(editor.ctx, { params: { id: token.id } }));
+    expect((await rejection(tokens.revoke(makeCall(other.ctx, { params: { id: token.id } })))).message).toBe('token not found');
+    await tokens.revoke(makeCall(editor.ctx, { params: { id: token.id } }));
+    await tokens.revoke(makeCall(editor.ctx, { params: { id: token.id } }));
     expect(app.bus.events(IdentityEvents.credentialRevoked).slice(emittedBefore)).toEqual([{ kind: 'token', id: token.id }]);
     expect(await gateway.status({ kind: 'token', id: token.id })).toEqual({ active: false });
 
     const second = await create(editor.ctx, { name: 't2', bundle: 'read-only' });
-    await tokens.revoke(aCall(owner.ctx, { params: { id: second.id } }));
+    await tokens.revoke(makeCall(owner.ctx, { params: { id: second.id } }));
     expect(await gateway.status({ kind: 'token', id: second.id })).toEqual({ active: false });
 
     const foreign = await memberWithPrincipal('owner');
     const third = await create(editor.ctx, { name: 't3', bundle: 'read-only' });
-    expect((await rejection(tokens.revoke(aCall(foreign.ctx, { params: { id: third.id } })))).status).toBe(404);
-    expect((await rejection(tokens.revoke(aCall(owner.ctx, { params: { id: randomUUID() } })))).status).toBe(404);
+    expect((await rejection(tokens.revoke(makeCall(foreign.ctx, { params: { id: third.id } })))).status).toBe(404);
+    expect((await rejection(tokens.revoke(makeCall(owner.ctx, { params: { id: randomUUID() } })))).status).toBe(404);
     expect(await gateway.status({ kind: 'token', id: third.id })).toMatchObject({ active: true });
   });
 
@@ -636,7 +642,7 @@ describe('tokens', () => {
 describe('credential status', () => {
   async function aToken(role: 'viewer' | 'editor' | 'owner' = 'editor') {
     const member = await memberWithPrincipal(role);
-    const created: CreatedToken = await tokens.create(aCall(member.ctx, { body: { name: 'status', bundle: 'read-only', expires_in_days: 1 } }));
+    const created: CreatedToken = await tokens.create(makeCall(member.ctx, { body: { name: 'status', bundle: 'read-only', expires_in_days: 1 } }));
     return { ...member, created };
   }
 
@@ -657,7 +663,7 @@ describe('credential status', () => {
     } finally {
       write.mockRestore();
     }
-    const [record] = (await tokens.list(aCall((await memberWithPrincipal('owner')).ctx))).items;
+    const [record] = (await tokens.list(makeCall((await memberWithPrincipal('owner')).ctx))).items;
     expect(record).toBeUndefined(); // other customer sees nothing
     const [row] = await app.dataSource.query(`SELECT last_used_at FROM identity.api_tokens WHERE id = $1`, [created.id]);
     expect(new Date(row.last_used_at)).toEqual(new Date(app.clock.now().getTime() - 1000));
@@ -716,17 +722,17 @@ describe('credential status', () => {
 
 describe('admin customers', () => {
   const adminCtx = async () => {
-    const operator = customerRef(await operatorCustomer());
-    const admin = await aMember(app.store, await operatorCustomer(), 'owner');
-    return aContext({ principal: aPrincipal({ userId: admin.id, customer: operator, role: 'owner', admin: 'full' }), customer: null });
+    const operator = makeCustomer(await operatorCustomer());
+    const admin = await makeStoredMember(app.store, await operatorCustomer(), 'owner');
+    return makeContext(null, { principal: makePrincipal(operator, { userId: admin.id, role: 'owner', admin: 'full' }), ...IDENTITY_CLIENT });
   };
 
   it('creates a customer, invites its first owner and announces it; a taken domain is 409', async () => {
     const ctx = await adminCtx();
-    const domain = aDomain('new');
-    const owner = anEmail('boss');
+    const domain = makeDomain('new');
+    const owner = makeEmail('boss');
     const { customer } = await customers.create(
-      aCall(ctx, { body: { domain, name: 'New Co', owner_email: owner, cors_origins: ['https://console.new.example'] } }),
+      makeCall(ctx, { body: { domain, name: 'New Co', owner_email: owner, cors_origins: ['https://console.new.example'] } }),
     );
     expect(customer).toEqual({
       domain,
@@ -739,7 +745,7 @@ describe('admin customers', () => {
     });
     expect(mails(owner)).toEqual([expect.objectContaining({ subject: `You have been invited to ${domain}` })]);
     expect(app.bus.events(IdentityEvents.customerChanged)).toContainEqual({ id: expect.any(String), domain });
-    const error = await rejection(customers.create(aCall(ctx, { body: { domain } })));
+    const error = await rejection(customers.create(makeCall(ctx, { body: { domain } })));
     expect([error.status, error.message]).toEqual([409, 'customer already exists']);
     // the invited owner can log in
     await requestLogin(owner);
@@ -748,19 +754,19 @@ describe('admin customers', () => {
 
   it('invites an existing user without creating a second account', async () => {
     const ctx = await adminCtx();
-    const existing = await aMember(app.store, await aCustomer(app.store), 'viewer');
-    const domain = aDomain();
-    await customers.create(aCall(ctx, { body: { domain, owner_email: existing.email.toUpperCase() } }));
-    const { members } = await customers.get(aCall(ctx, { params: { domain } }));
+    const existing = await makeStoredMember(app.store, await makeStoredCustomer(app.store), 'viewer');
+    const domain = makeDomain();
+    await customers.create(makeCall(ctx, { body: { domain, owner_email: existing.email.toUpperCase() } }));
+    const { members } = await customers.get(makeCall(ctx, { params: { domain } }));
     expect(members).toEqual([expect.objectContaining({ email: existing.email, role: 'owner' })]);
   });
 
   it('lists customers with counts from the apps that own them, zeros for an app that is down', async () => {
     const ctx = await adminCtx();
     const { customer, ctx: memberCtx } = await memberWithPrincipal('editor');
-    await tokens.create(aCall(memberCtx, { body: { name: 'a', bundle: 'read-only' } }));
-    const revoked = await tokens.create(aCall(memberCtx, { body: { name: 'b', bundle: 'read-only' } }));
-    await tokens.revoke(aCall(memberCtx, { params: { id: revoked.id } }));
+    await tokens.create(makeCall(memberCtx, { body: { name: 'a', bundle: 'read-only' } }));
+    const revoked = await tokens.create(makeCall(memberCtx, { body: { name: 'b', bundle: 'read-only' } }));
+    await tokens.revoke(makeCall(memberCtx, { params: { id: revoked.id } }));
 
     app.bus.respond(LogdataMessages.counts, ({ customerIds }) =>
       Object.fromEntries(customerIds.map((id) => [id, id === customer.id ? { count: 3, storedBytes: 4096 } : { count: 0, storedBytes: 0 }])),
@@ -771,7 +777,7 @@ describe('admin customers', () => {
     app.bus.respond(RegistryMessages.counts, ({ customerIds }) =>
       Object.fromEntries(customerIds.map((id) => [id, id === customer.id ? { devices: 5, tags: ['beta', 'lab'] } : { devices: 0, tags: [] }])),
     );
-    const list = await customers.list(aCall(ctx));
+    const list = await customers.list(makeCall(ctx));
     const item = list.items.find((c) => c.domain === customer.domain)!;
     expect(item.counts).toEqual({ firmware: 2, logdata: 3, devices: 5, tags: 3, active_tokens: 1, stored_bytes: 4096 });
     expect(list.items.map((c) => c.domain)).toEqual([...list.items.map((c) => c.domain)].sort());
@@ -784,7 +790,7 @@ describe('admin customers', () => {
     app.bus.respond(LogdataMessages.counts, () => {
       throw ServiceError.unavailable('logdata did not answer');
     });
-    const degradedCall = aCall<Record<string, never>, Record<string, never>, undefined>(ctx);
+    const degradedCall = makeCall<Record<string, never>, Record<string, never>, undefined>(ctx);
     const degraded = await customers.list(degradedCall);
     expect(degraded.items.find((c) => c.domain === customer.domain)!.counts).toEqual({
       firmware: 2,
@@ -802,11 +808,11 @@ describe('admin customers', () => {
 
   it('gets one customer with its members; unknown is 404', async () => {
     const ctx = await adminCtx();
-    const customer = await aCustomer(app.store);
-    const active = await aMember(app.store, customer, 'owner', { email: `a-${anEmail()}` });
-    await aMember(app.store, customer, 'viewer', { email: `b-${anEmail()}`, disabled: true });
+    const customer = await makeStoredCustomer(app.store);
+    const active = await makeStoredMember(app.store, customer, 'owner', { email: `a-${makeEmail()}` });
+    await makeStoredMember(app.store, customer, 'viewer', { email: `b-${makeEmail()}`, disabled: true });
     await signIn(active.email);
-    const result = await customers.get(aCall(ctx, { params: { domain: customer.domain.toUpperCase() } }));
+    const result = await customers.get(makeCall(ctx, { params: { domain: customer.domain.toUpperCase() } }));
     expect(result.customer.domain).toBe(customer.domain);
     expect(result.members).toEqual([
       {
@@ -820,7 +826,7 @@ describe('admin customers', () => {
       },
       expect.objectContaining({ role: 'viewer', disabled: true, user_disabled: true, last_login_at: null }),
     ]);
-    const error = await rejection(customers.get(aCall(ctx, { params: { domain: 'nobody.example' } })));
+    const error = await rejection(customers.get(makeCall(ctx, { params: { domain: 'nobody.example' } })));
     expect([error.status, error.message]).toEqual([404, 'customer not found']);
   });
 });
@@ -829,7 +835,7 @@ describe('admin customers', () => {
 
 describe('resolveCustomer', () => {
   it('finds a customer by id or domain; unknown is null', async () => {
-    const customer = await aCustomer(app.store, { isSandbox: true });
+    const customer = await makeStoredCustomer(app.store, { isSandbox: true });
     const info = { id: customer.id, domain: customer.domain, status: 'active', isSandbox: true };
     expect(await gateway.resolve({ id: customer.id })).toEqual(info);
     expect(await gateway.resolve({ domain: customer.domain.toUpperCase() })).toEqual(info);
@@ -849,10 +855,10 @@ describe('issueToken (operator CLI)', () => {
     expect(created).toMatchObject({ bundle: 'uploader', created_by: `user:${user.id}` });
     expect((await verifyJwt(created.token)).payload).toMatchObject({ cid: customer.id, sub: `user:${user.id}` });
     expect((await rejection(operator.issue({ customerDomain: customer.domain, email: user.email, name: 'cli', bundle: 'admin' }))).status).toBe(403);
-    expect((await rejection(operator.issue({ customerDomain: customer.domain, email: anEmail(), name: 'cli', bundle: 'read-only' }))).message).toBe(
+    expect((await rejection(operator.issue({ customerDomain: customer.domain, email: makeEmail(), name: 'cli', bundle: 'read-only' }))).message).toBe(
       'member not found',
     );
-    expect((await rejection(operator.issue({ customerDomain: aDomain(), email: user.email, name: 'cli', bundle: 'read-only' }))).message).toBe(
+    expect((await rejection(operator.issue({ customerDomain: makeDomain(), email: user.email, name: 'cli', bundle: 'read-only' }))).message).toBe(
       'customer not found',
     );
   });

@@ -21,7 +21,8 @@ import { LogdataController } from '../../apps/logdata/src/controllers/logdata.co
 import { LOGDATA_CONTROLLERS, LOGDATA_DATABASE, LOGDATA_PROVIDERS, LogdataModule } from '../../apps/logdata/src/logdata.module.js';
 import type { LogFileRepository } from '../../apps/logdata/src/repositories/log-file.repository.js';
 import { LogdataStore } from '../../apps/logdata/src/repositories/logdata.store.js';
-import { fileCall, listCall, logName, makeContext, makeCustomer } from '../../apps/logdata/test/factories.js';
+import { makeContext, makeCustomer } from '@app/testing';
+import { makeFileCall, makeListCall, makeLogName } from '../../apps/logdata/test/factories.js';
 import { createThrowaway, exists, stageFile, type Throwaway } from './logdata.support.js';
 
 configureLogging({ sink: () => undefined });
@@ -54,7 +55,7 @@ afterAll(async () => {
 /** Uploads `content` under `name` for `customer`, staging it first like the gateway. */
 async function upload(customer: CustomerRef, name: string, content: string | Buffer, contentType?: string) {
   const file = await stageFile(store, content, contentType);
-  return { file, result: logdata.upload(fileCall(makeContext(customer), name, file)) };
+  return { file, result: logdata.upload(makeFileCall(makeContext(customer), name, file)) };
 }
 
 async function outcome(promise: Promise<LogFileUploadResult>): Promise<'created' | 'identical' | ErrorCode> {
@@ -69,7 +70,7 @@ async function outcome(promise: Promise<LogFileUploadResult>): Promise<'created'
 describe('upload', () => {
   it('stores a new file under the lower-cased name, keeping the staged object as its object', async () => {
     const customer = makeCustomer();
-    const name = logName();
+    const name = makeLogName();
     const { file, result } = await upload(customer, name.toUpperCase(), 'line 1\nline 2\n', 'text/plain; charset=utf-8');
     const { created, file: record } = await result;
     expect(created).toBe(true);
@@ -84,9 +85,9 @@ describe('upload', () => {
       last_accessed_at: null,
     });
     expect(await exists(store, file.key)).toBe(true);
-    expect(await logdata.meta(fileCall(makeContext(customer), name))).toEqual(record);
+    expect(await logdata.meta(makeFileCall(makeContext(customer), name))).toEqual(record);
 
-    const ref = await logdata.download(fileCall(makeContext(customer), name));
+    const ref = await logdata.download(makeFileCall(makeContext(customer), name));
     expect(ref).toEqual({
       key: file.key,
       sizeBytes: 14,
@@ -97,62 +98,62 @@ describe('upload', () => {
       onDownload: { subject: LogdataEvents.downloaded.subject, payload: { customerId: customer.id, name } },
     });
     // download only describes the file: counting is the downloaded event's job
-    expect((await logdata.meta(fileCall(makeContext(customer), name))).download_count).toBe(0);
+    expect((await logdata.meta(makeFileCall(makeContext(customer), name))).download_count).toBe(0);
   });
 
   it('answers an identical re-upload with the stored record, changes nothing and deletes the new staged object', async () => {
     const customer = makeCustomer();
-    const name = logName();
+    const name = makeLogName();
     const first = await upload(customer, name, 'same bytes');
     const stored = (await first.result).file;
     await logdata.downloaded({ customerId: customer.id, name, at: '2026-11-20T12:00:00.000Z' });
-    const before = await logdata.meta(fileCall(makeContext(customer), name));
+    const before = await logdata.meta(makeFileCall(makeContext(customer), name));
 
     const again = await upload(customer, name, 'same bytes', 'application/x-other');
     const result = await again.result;
     expect(result).toEqual({ created: false, file: before });
     expect(before.uploaded_at).toBe(stored.uploaded_at);
-    expect(await logdata.meta(fileCall(makeContext(customer), name))).toEqual(before);
+    expect(await logdata.meta(makeFileCall(makeContext(customer), name))).toEqual(before);
     expect(await exists(store, again.file.key)).toBe(false);
     expect(await exists(store, first.file.key)).toBe(true);
   });
 
   it('refuses different content under an existing name with 409 and never overwrites', async () => {
     const customer = makeCustomer();
-    const name = logName();
+    const name = makeLogName();
     const first = await upload(customer, name, 'original');
     const original = (await first.result).file;
     const second = await upload(customer, name, 'tampered');
     await expect(second.result).rejects.toMatchObject({ code: ErrorCode.Conflict, message: 'log file already exists with different content' });
     expect(await exists(store, second.file.key)).toBe(false);
-    expect(await logdata.meta(fileCall(makeContext(customer), name))).toEqual(original);
+    expect(await logdata.meta(makeFileCall(makeContext(customer), name))).toEqual(original);
   });
 
   it('lets exactly one of N concurrent uploads of different content win a new name; losers are refused and their staged objects deleted', async () => {
     const customer = makeCustomer();
-    const name = logName();
+    const name = makeLogName();
     const N = 12;
     // stage every body first, then fire all uploads at once
     const attempts = await Promise.all(Array.from({ length: N }, (_, i) => stageFile(store, `content number ${i}`)));
-    const outcomes = await Promise.all(attempts.map((file) => outcome(logdata.upload(fileCall(makeContext(customer), name, file)))));
+    const outcomes = await Promise.all(attempts.map((file) => outcome(logdata.upload(makeFileCall(makeContext(customer), name, file)))));
     expect(outcomes.filter((o) => o === 'created')).toHaveLength(1);
     expect(outcomes.filter((o) => o === ErrorCode.Conflict)).toHaveLength(N - 1);
 
     const winner = attempts[outcomes.indexOf('created')];
-    const stored = await logdata.meta(fileCall(makeContext(customer), name));
+    const stored = await logdata.meta(makeFileCall(makeContext(customer), name));
     expect(stored.sha256).toBe(winner.sha256);
     for (const attempt of attempts) {
       expect(await exists(store, attempt.key)).toBe(attempt === winner);
     }
-    expect((await logdata.download(fileCall(makeContext(customer), name))).key).toBe(winner.key);
+    expect((await logdata.download(makeFileCall(makeContext(customer), name))).key).toBe(winner.key);
   });
 
   it('lets every one of N concurrent identical uploads succeed, storing the file once', async () => {
     const customer = makeCustomer();
-    const name = logName();
+    const name = makeLogName();
     const N = 12;
     const attempts = await Promise.all(Array.from({ length: N }, () => stageFile(store, 'identical content')));
-    const results = await Promise.all(attempts.map((file) => logdata.upload(fileCall(makeContext(customer), name, file))));
+    const results = await Promise.all(attempts.map((file) => logdata.upload(makeFileCall(makeContext(customer), name, file))));
     expect(results.filter((r) => r.created)).toHaveLength(1);
     const winner = attempts[results.findIndex((r) => r.created)];
     for (const r of results) expect(r.file).toEqual(results.find((x) => x.created)!.file);
@@ -164,19 +165,19 @@ describe('upload', () => {
   it('keeps names unique per customer only: another customer stores other bytes under the same name', async () => {
     const a = makeCustomer();
     const b = makeCustomer();
-    const name = logName();
+    const name = makeLogName();
     await (
       await upload(a, name, 'from A')
     ).result;
     const fromB = await (await upload(b, name, 'from B')).result;
     expect(fromB.created).toBe(true);
-    expect((await logdata.meta(fileCall(makeContext(a), name))).sha256).not.toBe(fromB.file.sha256);
+    expect((await logdata.meta(makeFileCall(makeContext(a), name))).sha256).not.toBe(fromB.file.sha256);
   });
 
   it('deletes the staged object of an upload refused before reaching the database', async () => {
     const customer = makeCustomer({ isSandbox: true });
     const big = await stageFile(store, Buffer.alloc(256 * 1024 + 1));
-    await expect(logdata.upload(fileCall(makeContext(customer), logName(), big))).rejects.toMatchObject({ code: ErrorCode.PayloadTooLarge });
+    await expect(logdata.upload(makeFileCall(makeContext(customer), makeLogName(), big))).rejects.toMatchObject({ code: ErrorCode.PayloadTooLarge });
     expect(await exists(store, big.key)).toBe(false);
   });
 });
@@ -184,7 +185,7 @@ describe('upload', () => {
 describe('downloaded event', () => {
   it('counts every download, also concurrent ones, and keeps the latest access time', async () => {
     const customer = makeCustomer();
-    const name = logName();
+    const name = makeLogName();
     await (
       await upload(customer, name, 'popular')
     ).result;
@@ -192,7 +193,7 @@ describe('downloaded event', () => {
     await Promise.all(
       Array.from({ length: 25 }, (_, i) => logdata.downloaded({ customerId: customer.id, name, at: new Date(base + ((i * 7) % 25) * 1000).toISOString() })),
     );
-    const meta = await logdata.meta(fileCall(makeContext(customer), name));
+    const meta = await logdata.meta(makeFileCall(makeContext(customer), name));
     expect(meta.download_count).toBe(25);
     expect(meta.last_accessed_at).toBe(new Date(base + 24_000).toISOString());
   });
@@ -200,19 +201,19 @@ describe('downloaded event', () => {
   it('ignores a download of an unknown file and counts nothing for other customers', async () => {
     const a = makeCustomer();
     const b = makeCustomer();
-    const name = logName();
+    const name = makeLogName();
     await (
       await upload(a, name, 'mine')
     ).result;
     await logdata.downloaded({ customerId: b.id, name, at: new Date().toISOString() });
-    expect((await logdata.meta(fileCall(makeContext(a), name))).download_count).toBe(0);
+    expect((await logdata.meta(makeFileCall(makeContext(a), name))).download_count).toBe(0);
   });
 });
 
 describe('list', () => {
   const customer = makeCustomer();
   const ctx = () => makeContext(customer);
-  const names = ['0a', '0b', 'a0', 'a1', 'ab', 'f0'].map((p) => logName(p)).sort();
+  const names = ['0a', '0b', 'a0', 'a1', 'ab', 'f0'].map((p) => makeLogName(p)).sort();
 
   beforeAll(async () => {
     for (const name of names) await (await upload(customer, name, `file ${name}`)).result;
@@ -226,37 +227,37 @@ describe('list', () => {
     }
     // another customer's files never show up
     await (
-      await upload(makeCustomer(), logName('a'), 'foreign')
+      await upload(makeCustomer(), makeLogName('a'), 'foreign')
     ).result;
   });
 
   it('sorts by name and pages with next_offset (limit+1 look-ahead)', async () => {
-    const page1 = await logdata.list(listCall(ctx(), { limit: 4 }));
+    const page1 = await logdata.list(makeListCall(ctx(), { limit: 4 }));
     expect(page1.items.map((f) => f.name)).toEqual(names.slice(0, 4));
     expect(page1.next_offset).toBe(4);
-    const page2 = await logdata.list(listCall(ctx(), { limit: 4, offset: 4 }));
+    const page2 = await logdata.list(makeListCall(ctx(), { limit: 4, offset: 4 }));
     expect(page2.items.map((f) => f.name)).toEqual(names.slice(4));
     expect(page2.next_offset).toBeNull();
-    const exact = await logdata.list(listCall(ctx(), { limit: 6 }));
+    const exact = await logdata.list(makeListCall(ctx(), { limit: 6 }));
     expect(exact.items).toHaveLength(6);
     expect(exact.next_offset).toBeNull();
-    const all = await logdata.list(listCall(ctx()));
+    const all = await logdata.list(makeListCall(ctx()));
     expect(all.items.map((f) => f.name)).toEqual(names);
   });
 
   it('filters by a case-insensitive name prefix', async () => {
-    const page = await logdata.list(listCall(ctx(), { prefix: 'A' }));
+    const page = await logdata.list(makeListCall(ctx(), { prefix: 'A' }));
     expect(page.items.map((f) => f.name)).toEqual(names.filter((n) => n.startsWith('a')));
-    expect((await logdata.list(listCall(ctx(), { prefix: names[2].toUpperCase() }))).items.map((f) => f.name)).toEqual([names[2]]);
-    expect((await logdata.list(listCall(ctx(), { prefix: 'e' }))).items).toEqual([]);
+    expect((await logdata.list(makeListCall(ctx(), { prefix: names[2].toUpperCase() }))).items.map((f) => f.name)).toEqual([names[2]]);
+    expect((await logdata.list(makeListCall(ctx(), { prefix: 'e' }))).items).toEqual([]);
   });
 
   it('filters by uploaded_after (exclusive) and uploaded_before (exclusive)', async () => {
-    const after = await logdata.list(listCall(ctx(), { uploaded_after: '2026-11-03T00:00:00Z' }));
+    const after = await logdata.list(makeListCall(ctx(), { uploaded_after: '2026-11-03T00:00:00Z' }));
     expect(after.items.map((f) => f.name)).toEqual(names.slice(3));
-    const before = await logdata.list(listCall(ctx(), { uploaded_before: '2026-11-03T00:00:00.000Z' }));
+    const before = await logdata.list(makeListCall(ctx(), { uploaded_before: '2026-11-03T00:00:00.000Z' }));
     expect(before.items.map((f) => f.name)).toEqual(names.slice(0, 2));
-    const both = await logdata.list(listCall(ctx(), { uploaded_after: '2026-11-01T12:00:00+02:00', uploaded_before: '2026-11-05T00:00:00Z', prefix: 'a' }));
+    const both = await logdata.list(makeListCall(ctx(), { uploaded_after: '2026-11-01T12:00:00+02:00', uploaded_before: '2026-11-05T00:00:00Z', prefix: 'a' }));
     expect(both.items.map((f) => f.name)).toEqual(names.slice(2, 4));
     expect(both.items[0].uploaded_at).toBe('2026-11-03T00:00:00.000Z');
   });
@@ -266,14 +267,14 @@ describe('tenant isolation', () => {
   it("hides one customer's files from another in meta, download and list", async () => {
     const a = makeCustomer();
     const b = makeCustomer();
-    const name = logName('c0ffee');
+    const name = makeLogName('c0ffee');
     await (
       await upload(a, name, 'secret')
     ).result;
-    await expect(logdata.meta(fileCall(makeContext(b), name))).rejects.toMatchObject({ code: ErrorCode.NotFound, message: 'log file not found' });
-    await expect(logdata.download(fileCall(makeContext(b), name))).rejects.toMatchObject({ code: ErrorCode.NotFound });
-    expect((await logdata.list(listCall(makeContext(b), { prefix: 'c0ffee' }))).items).toEqual([]);
-    expect((await logdata.list(listCall(makeContext(a), { prefix: 'c0ffee' }))).items.map((f) => f.name)).toEqual([name]);
+    await expect(logdata.meta(makeFileCall(makeContext(b), name))).rejects.toMatchObject({ code: ErrorCode.NotFound, message: 'log file not found' });
+    await expect(logdata.download(makeFileCall(makeContext(b), name))).rejects.toMatchObject({ code: ErrorCode.NotFound });
+    expect((await logdata.list(makeListCall(makeContext(b), { prefix: 'c0ffee' }))).items).toEqual([]);
+    expect((await logdata.list(makeListCall(makeContext(a), { prefix: 'c0ffee' }))).items.map((f) => f.name)).toEqual([name]);
   });
 });
 
@@ -282,10 +283,10 @@ describe('counts', () => {
     const a = makeCustomer();
     const empty = makeCustomer();
     await (
-      await upload(a, logName(), '12345')
+      await upload(a, makeLogName(), '12345')
     ).result;
     await (
-      await upload(a, logName(), '1234567890')
+      await upload(a, makeLogName(), '1234567890')
     ).result;
     expect(await logdata.counts({ customerIds: [a.id, empty.id] })).toEqual({
       [a.id]: { count: 2, storedBytes: 15 },
@@ -299,7 +300,7 @@ describe('repository', () => {
     const customer = makeCustomer();
     const row = {
       customerId: customer.id,
-      name: logName(),
+      name: makeLogName(),
       objectKey: 'staging/x',
       sizeBytes: 1,
       sha256: 'a'.repeat(64),
@@ -320,18 +321,18 @@ describe('LogdataModule.register over the in-process bus (real adapters, as in a
     try {
       const customer = makeCustomer();
       const ctx = makeContext(customer);
-      const name = logName();
+      const name = makeLogName();
       const file = await stageFile(createObjectStore(throwaway.config), 'over the bus');
-      const uploaded = await bus.send(LogdataMessages.upload, fileCall(ctx, name, file));
+      const uploaded = await bus.send(LogdataMessages.upload, makeFileCall(ctx, name, file));
       expect(uploaded).toMatchObject({ created: true, file: { name, size_bytes: 12 } });
-      await expect(bus.send(LogdataMessages.meta, fileCall(ctx, logName()))).rejects.toMatchObject({
+      await expect(bus.send(LogdataMessages.meta, makeFileCall(ctx, makeLogName()))).rejects.toMatchObject({
         code: ErrorCode.NotFound,
         message: 'log file not found',
       });
-      const ref = await bus.send(LogdataMessages.download, fileCall(ctx, name));
+      const ref = await bus.send(LogdataMessages.download, makeFileCall(ctx, name));
       bus.emit(LogdataEvents.downloaded, { ...(ref.onDownload!.payload as { customerId: string; name: string }), at: new Date().toISOString() });
       const deadline = Date.now() + 5000;
-      while ((await bus.send(LogdataMessages.meta, fileCall(ctx, name))).download_count !== 1) {
+      while ((await bus.send(LogdataMessages.meta, makeFileCall(ctx, name))).download_count !== 1) {
         if (Date.now() > deadline) throw new Error('downloaded event not counted');
         await new Promise((resolve) => setTimeout(resolve, 20));
       }

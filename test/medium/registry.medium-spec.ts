@@ -27,7 +27,8 @@ import { DeviceSightingRepository } from '../../apps/registry/src/repositories/d
 import { ImportDevices } from '../../apps/registry/src/use-cases/import-devices/import-devices.usecase.js';
 import { RecordSightingsCommand } from '../../apps/registry/src/use-cases/record-sightings/record-sightings.command.js';
 import { MAX_WAITING_SIGHTINGS, RecordSightings } from '../../apps/registry/src/use-cases/record-sightings/record-sightings.usecase.js';
-import { call, hwid as randomHwid, makeContext, makeCustomer, makePrincipal, publicKeys } from '../../apps/registry/test/factories.js';
+import { makeCall, makeCustomer } from '@app/testing';
+import { makeDeviceContext, makeDeviceToken, makeHwid, makePublicKeys } from '../../apps/registry/test/factories.js';
 import { createThrowaway, stageFile, exists, type Throwaway } from './logdata.support.js';
 import { expectedHwids, type ModelDevice, type ModelFilter, RecordingBus } from './registry.support.js';
 
@@ -79,17 +80,17 @@ async function codeOf(promise: Promise<unknown>): Promise<ErrorCode | 'ok'> {
   }
 }
 
-const create = (customer: CustomerRef, body: Record<string, unknown>) => devices.create(call(makeContext(customer), { body: body as never }));
-const get = (customer: CustomerRef, hwid: string) => devices.get(call(makeContext(customer), { params: { hwid } }));
+const create = (customer: CustomerRef, body: Record<string, unknown>) => devices.create(makeCall(makeDeviceContext(customer), { body: body as never }));
+const get = (customer: CustomerRef, hwid: string) => devices.get(makeCall(makeDeviceContext(customer), { params: { hwid } }));
 
 async function importBody(
   customer: CustomerRef,
   content: string,
   contentType: string,
-  ctx = makeContext(customer),
+  ctx = makeDeviceContext(customer),
 ): Promise<{ result: DeviceImportResult; file: StagedFile }> {
   const file = await stageFile(store, content, contentType);
-  return { result: await devices.import(call(ctx, { file, contentType })), file };
+  return { result: await devices.import(makeCall(ctx, { file, contentType })), file };
 }
 
 describe('schema', () => {
@@ -113,7 +114,7 @@ describe('schema', () => {
 describe('device operations', () => {
   it('creates a device with tags, attributes and keys; 409 for the same HW id; audit and deviceChanged', async () => {
     const customer = makeCustomer();
-    const { pem } = publicKeys();
+    const { pem } = makePublicKeys();
     bus.clear();
     const device = await create(customer, { hwid: 'a/b?c#d%e', tags: ['beta', 'Alpha', 'beta'], attributes: { site: 'Oslo', n: [1, 2] }, keys: [pem] });
     expect(device).toEqual({
@@ -148,15 +149,17 @@ describe('device operations', () => {
 
   it('needs tags:write to create a device with tags (admin allows everything), and checks every rule', async () => {
     const customer = makeCustomer();
-    const writer = makeContext(customer, { principal: makePrincipal(customer, ['devices:read', 'devices:write']) });
-    expect(await codeOf(devices.create(call(writer, { body: { hwid: randomHwid(), tags: ['x'] } })))).toBe(ErrorCode.Forbidden);
-    expect((await devices.create(call(writer, { body: { hwid: randomHwid(), tags: [] } }))).tags).toEqual([]);
-    const admin = makeContext(customer, { principal: makePrincipal(makeCustomer(), ['admin'], { admin: 'full' }), auditActor: 'admin:token:tok-9' });
+    const writer = makeDeviceContext(customer, { principal: makeDeviceToken(customer, ['devices:read', 'devices:write']) });
+    expect(await codeOf(devices.create(makeCall(writer, { body: { hwid: makeHwid(), tags: ['x'] } })))).toBe(ErrorCode.Forbidden);
+    expect((await devices.create(makeCall(writer, { body: { hwid: makeHwid(), tags: [] } }))).tags).toEqual([]);
+    const admin = makeDeviceContext(customer, { principal: makeDeviceToken(makeCustomer(), ['admin'], { admin: 'full' }), auditActor: 'admin:token:tok-9' });
     bus.clear();
-    expect((await devices.create(call(admin, { body: { hwid: 'by-admin', tags: ['x'] } }))).tags).toEqual(['x']);
+    expect((await devices.create(makeCall(admin, { body: { hwid: 'by-admin', tags: ['x'] } }))).tags).toEqual(['x']);
     expect(bus.of(AdminEvents.audit.subject)[0]).toMatchObject({ actor: 'admin:token:tok-9', domain: customer.domain });
-    const readAdmin = makeContext(customer, { principal: makePrincipal(makeCustomer(), ['devices:read', 'devices:write', 'tags:write'], { admin: 'read' }) });
-    expect(await codeOf(devices.create(call(readAdmin, { body: { hwid: randomHwid(), tags: ['x'] } })))).toBe(ErrorCode.Forbidden);
+    const readAdmin = makeDeviceContext(customer, {
+      principal: makeDeviceToken(makeCustomer(), ['devices:read', 'devices:write', 'tags:write'], { admin: 'read' }),
+    });
+    expect(await codeOf(devices.create(makeCall(readAdmin, { body: { hwid: makeHwid(), tags: ['x'] } })))).toBe(ErrorCode.Forbidden);
     for (const body of [
       { hwid: 'has space' },
       { hwid: '' },
@@ -172,59 +175,63 @@ describe('device operations', () => {
 
   it('updates attributes and keys; a no-op changes nothing; 404 for an unknown device', async () => {
     const customer = makeCustomer();
-    const { jwk } = publicKeys();
+    const { jwk } = makePublicKeys();
     const created = await create(customer, { hwid: 'dev', attributes: { a: 1 } });
     await new Promise((r) => setTimeout(r, 5));
     bus.clear();
-    const same = await devices.update(call(makeContext(customer), { params: { hwid: 'dev' }, body: { attributes: { a: 1 } } }));
+    const same = await devices.update(makeCall(makeDeviceContext(customer), { params: { hwid: 'dev' }, body: { attributes: { a: 1 } } }));
     expect(same).toEqual(created);
     expect(bus.events).toEqual([]);
-    const updated = await devices.update(call(makeContext(customer), { params: { hwid: 'dev' }, body: { keys: [jwk] } }));
+    const updated = await devices.update(makeCall(makeDeviceContext(customer), { params: { hwid: 'dev' }, body: { keys: [jwk] } }));
     expect(updated).toMatchObject({ attributes: { a: 1 }, keys: [jwk], has_keys: true });
     expect(updated.updated_at > created.updated_at).toBe(true);
-    const replaced = await devices.update(call(makeContext(customer), { params: { hwid: 'dev' }, body: { attributes: { b: 2 }, keys: [] } }));
+    const replaced = await devices.update(makeCall(makeDeviceContext(customer), { params: { hwid: 'dev' }, body: { attributes: { b: 2 }, keys: [] } }));
     expect(replaced).toMatchObject({ attributes: { b: 2 }, keys: [], has_keys: false });
     expect(bus.of(AdminEvents.audit.subject).map((a) => [a.action, a.before.keys.length, a.after.keys.length])).toEqual([
       ['device.update', 0, 1],
       ['device.update', 1, 0],
     ]);
     expect(bus.of(RegistryEvents.deviceChanged.subject)).toEqual([]); // status and tags did not change
-    expect(await codeOf(devices.update(call(makeContext(customer), { params: { hwid: 'nobody' }, body: { attributes: {} } })))).toBe(ErrorCode.NotFound);
-    expect(await codeOf(devices.update(call(makeContext(customer), { params: { hwid: 'dev' }, body: { tags: [] } as never })))).toBe(ErrorCode.BadRequest);
+    expect(await codeOf(devices.update(makeCall(makeDeviceContext(customer), { params: { hwid: 'nobody' }, body: { attributes: {} } })))).toBe(
+      ErrorCode.NotFound,
+    );
+    expect(await codeOf(devices.update(makeCall(makeDeviceContext(customer), { params: { hwid: 'dev' }, body: { tags: [] } as never })))).toBe(
+      ErrorCode.BadRequest,
+    );
   });
 
   it('withdraws (keeping everything) and reactivates, idempotently', async () => {
     const customer = makeCustomer();
-    const ctx = makeContext(customer);
+    const ctx = makeDeviceContext(customer);
     const created = await create(customer, { hwid: 'w', tags: ['t'], attributes: { k: 'v' } });
     bus.clear();
-    const withdrawn = await devices.withdraw(call(ctx, { params: { hwid: 'w' } }));
+    const withdrawn = await devices.withdraw(makeCall(ctx, { params: { hwid: 'w' } }));
     expect(withdrawn).toMatchObject({ status: 'withdrawn', tags: ['t'], attributes: { k: 'v' }, created_at: created.created_at });
-    expect(await devices.withdraw(call(ctx, { params: { hwid: 'w' } }))).toEqual(withdrawn);
+    expect(await devices.withdraw(makeCall(ctx, { params: { hwid: 'w' } }))).toEqual(withdrawn);
     expect(await registry.lookupDevice({ customerId: customer.id, hwid: 'w' })).toEqual({ status: 'withdrawn', tags: ['t'] });
-    const active = await devices.reactivate(call(ctx, { params: { hwid: 'w' } }));
+    const active = await devices.reactivate(makeCall(ctx, { params: { hwid: 'w' } }));
     expect(active).toMatchObject({ status: 'active', tags: ['t'], attributes: { k: 'v' } });
     expect(bus.of(AdminEvents.audit.subject).map((a) => [a.action, a.before.status, a.after.status])).toEqual([
       ['device.withdraw', 'active', 'withdrawn'],
       ['device.reactivate', 'withdrawn', 'active'],
     ]);
     expect(bus.of(RegistryEvents.deviceChanged.subject)).toHaveLength(2);
-    expect(await codeOf(devices.withdraw(call(ctx, { params: { hwid: 'nobody' } })))).toBe(ErrorCode.NotFound);
+    expect(await codeOf(devices.withdraw(makeCall(ctx, { params: { hwid: 'nobody' } })))).toBe(ErrorCode.NotFound);
   });
 
   it('changes tags idempotently and keeps device_tag in step with device.tags', async () => {
     const customer = makeCustomer();
-    const ctx = makeContext(customer);
+    const ctx = makeDeviceContext(customer);
     await create(customer, { hwid: 'd' });
     bus.clear();
     const p = { hwid: 'd' };
-    expect(await devices.replaceTags(call(ctx, { params: p, body: { tags: ['b', 'a'] } }))).toEqual({ tags: ['a', 'b'] });
-    expect(await devices.replaceTags(call(ctx, { params: p, body: { tags: ['a', 'b', 'a'] } }))).toEqual({ tags: ['a', 'b'] });
-    await devices.addTag(call(ctx, { params: { hwid: 'd', tag: 'c' } }));
-    await devices.addTag(call(ctx, { params: { hwid: 'd', tag: 'c' } }));
-    await devices.removeTag(call(ctx, { params: { hwid: 'd', tag: 'a' } }));
-    await devices.removeTag(call(ctx, { params: { hwid: 'd', tag: 'a' } }));
-    expect(await devices.getTags(call(ctx, { params: p }))).toEqual({ tags: ['b', 'c'] });
+    expect(await devices.replaceTags(makeCall(ctx, { params: p, body: { tags: ['b', 'a'] } }))).toEqual({ tags: ['a', 'b'] });
+    expect(await devices.replaceTags(makeCall(ctx, { params: p, body: { tags: ['a', 'b', 'a'] } }))).toEqual({ tags: ['a', 'b'] });
+    await devices.addTag(makeCall(ctx, { params: { hwid: 'd', tag: 'c' } }));
+    await devices.addTag(makeCall(ctx, { params: { hwid: 'd', tag: 'c' } }));
+    await devices.removeTag(makeCall(ctx, { params: { hwid: 'd', tag: 'a' } }));
+    await devices.removeTag(makeCall(ctx, { params: { hwid: 'd', tag: 'a' } }));
+    expect(await devices.getTags(makeCall(ctx, { params: p }))).toEqual({ tags: ['b', 'c'] });
     expect(bus.of(AdminEvents.audit.subject).map((a) => [a.action, a.before.tags, a.after.tags])).toEqual([
       ['device.tags.replace', [], ['a', 'b']],
       ['device.tags.add', ['a', 'b'], ['a', 'b', 'c']],
@@ -233,16 +240,16 @@ describe('device operations', () => {
     expect(bus.of(RegistryEvents.deviceChanged.subject)).toHaveLength(3);
     const index = await dataSource.query(`SELECT tag FROM registry.device_tag WHERE customer_id = $1 AND hwid = 'd' ORDER BY tag`, [customer.id]);
     expect(index.map((r: { tag: string }) => r.tag)).toEqual(['b', 'c']);
-    expect(await codeOf(devices.addTag(call(ctx, { params: { hwid: 'nobody', tag: 'c' } })))).toBe(ErrorCode.NotFound);
-    expect(await codeOf(devices.removeTag(call(ctx, { params: { hwid: 'nobody', tag: 'c' } })))).toBe(ErrorCode.NotFound);
-    expect(await codeOf(devices.addTag(call(ctx, { params: { hwid: 'd', tag: 'no/slash' } })))).toBe(ErrorCode.BadRequest);
+    expect(await codeOf(devices.addTag(makeCall(ctx, { params: { hwid: 'nobody', tag: 'c' } })))).toBe(ErrorCode.NotFound);
+    expect(await codeOf(devices.removeTag(makeCall(ctx, { params: { hwid: 'nobody', tag: 'c' } })))).toBe(ErrorCode.NotFound);
+    expect(await codeOf(devices.addTag(makeCall(ctx, { params: { hwid: 'd', tag: 'no/slash' } })))).toBe(ErrorCode.BadRequest);
   });
 
   it('serializes concurrent tag changes of one device: none is lost', async () => {
     const customer = makeCustomer();
     await create(customer, { hwid: 'busy' });
     const tags = Array.from({ length: 20 }, (_, i) => `t${String(i).padStart(2, '0')}`);
-    await Promise.all(tags.map((tag) => devices.addTag(call(makeContext(customer), { params: { hwid: 'busy', tag } }))));
+    await Promise.all(tags.map((tag) => devices.addTag(makeCall(makeDeviceContext(customer), { params: { hwid: 'busy', tag } }))));
     expect((await get(customer, 'busy')).tags).toEqual(tags);
     const index = await dataSource.query(`SELECT count(*)::int AS n FROM registry.device_tag WHERE customer_id = $1`, [customer.id]);
     expect(index[0].n).toBe(20);
@@ -253,9 +260,9 @@ describe('device operations', () => {
     const b = makeCustomer();
     await create(a, { hwid: 'mine', tags: ['x'] });
     expect(await codeOf(get(b, 'mine'))).toBe(ErrorCode.NotFound);
-    expect(await codeOf(devices.addTag(call(makeContext(b), { params: { hwid: 'mine', tag: 'y' } })))).toBe(ErrorCode.NotFound);
-    expect((await devices.list(call(makeContext(b), { query: {} }))).items).toEqual([]);
-    expect((await devices.list(call(makeContext(b), { query: { tag: ['x'] } as never }))).items).toEqual([]);
+    expect(await codeOf(devices.addTag(makeCall(makeDeviceContext(b), { params: { hwid: 'mine', tag: 'y' } })))).toBe(ErrorCode.NotFound);
+    expect((await devices.list(makeCall(makeDeviceContext(b), { query: {} }))).items).toEqual([]);
+    expect((await devices.list(makeCall(makeDeviceContext(b), { query: { tag: ['x'] } as never }))).items).toEqual([]);
     expect(await registry.lookupDevice({ customerId: b.id, hwid: 'mine' })).toBeNull();
   });
 });
@@ -268,13 +275,13 @@ describe('list filters', () => {
   const tagPool = ['red', 'green', 'blue', 'Red'];
 
   beforeAll(async () => {
-    const { pem } = publicKeys();
+    const { pem } = makePublicKeys();
     for (const [i, hwid] of names.entries()) {
       const tags = tagPool.filter((_, j) => (i >> j) & 1);
       const hasKeys = i % 3 === 0;
       await create(customer, { hwid, tags, ...(hasKeys ? { keys: [pem] } : {}) });
       const withdrawn = i % 4 === 1;
-      if (withdrawn) await devices.withdraw(call(makeContext(customer), { params: { hwid } }));
+      if (withdrawn) await devices.withdraw(makeCall(makeDeviceContext(customer), { params: { hwid } }));
       model.push({ hwid, tags, status: withdrawn ? 'withdrawn' : 'active', hasKeys });
     }
     await create(makeCustomer(), { hwid: 'a', tags: ['red'] }); // another customer's device never shows
@@ -282,7 +289,7 @@ describe('list filters', () => {
 
   const list = async (filter: ModelFilter, paging: { limit?: number; offset?: number } = {}) =>
     devices.list(
-      call(makeContext(customer), {
+      makeCall(makeDeviceContext(customer), {
         query: {
           ...(filter.tags ? { tag: filter.tags } : {}),
           ...(filter.tagMode ? { tag_mode: filter.tagMode } : {}),
@@ -355,7 +362,7 @@ describe('list filters', () => {
       const got: string[] = [];
       for (let offset = 0; offset < want.length + 60; offset += 60) {
         const page = await devices.list(
-          call(makeContext(big), {
+          makeCall(makeDeviceContext(big), {
             query: { tag: filter.tags, tag_mode: 'any', status: filter.status, has_keys: filter.hasKeys, q: filter.q, limit: 60, offset } as never,
           }),
         );
@@ -377,7 +384,7 @@ describe('list filters', () => {
       { limit: 501 },
       { offset: -1 },
     ]) {
-      expect(await codeOf(devices.list(call(makeContext(customer), { query: query as never })))).toBe(ErrorCode.BadRequest);
+      expect(await codeOf(devices.list(makeCall(makeDeviceContext(customer), { query: query as never })))).toBe(ErrorCode.BadRequest);
     }
   });
 });
@@ -403,7 +410,7 @@ describe('import', () => {
     expect((await get(customer, 'dev-1')).tags).toEqual(['alpha', 'beta']);
     expect((await get(customer, 'dev,2')).tags).toEqual([]);
     expect((await get(customer, 'dev-4')).tags).toEqual(['a', 'b']);
-    const before = (await devices.list(call(makeContext(customer), { query: {} }))).items;
+    const before = (await devices.list(makeCall(makeDeviceContext(customer), { query: {} }))).items;
     expect(bus.of(AdminEvents.audit.subject)).toEqual([
       expect.objectContaining({
         action: 'device.import',
@@ -418,14 +425,14 @@ describe('import', () => {
     bus.clear();
     const again = await importBody(customer, csv, 'text/csv');
     expect(again.result).toMatchObject({ created: 0, updated: 0, unchanged: 4, error_count: 3 });
-    expect((await devices.list(call(makeContext(customer), { query: {} }))).items).toEqual(before);
+    expect((await devices.list(makeCall(makeDeviceContext(customer), { query: {} }))).items).toEqual(before);
     expect(bus.of(RegistryEvents.deviceChanged.subject)).toEqual([]);
   });
 
   it('upserts: given values replace, absent ones stay; status is never changed by an import', async () => {
     const customer = makeCustomer();
     await create(customer, { hwid: 'keep', tags: ['x'], attributes: { a: 1 } });
-    await devices.withdraw(call(makeContext(customer), { params: { hwid: 'keep' } }));
+    await devices.withdraw(makeCall(makeDeviceContext(customer), { params: { hwid: 'keep' } }));
     const { result } = await importBody(customer, JSON.stringify([{ hwid: 'keep', attributes: { a: 2 } }, { hwid: 'new' }]), 'application/json');
     expect(result).toMatchObject({ created: 1, updated: 1, unchanged: 0, error_count: 0 });
     expect(await get(customer, 'keep')).toMatchObject({ status: 'withdrawn', tags: ['x'], attributes: { a: 2 } });
@@ -462,17 +469,19 @@ describe('import', () => {
       ['', 'text/csv'],
     ] as const) {
       const file = await stageFile(store, content, type);
-      expect(await codeOf(devices.import(call(makeContext(customer), { file, contentType: type })))).toBe(ErrorCode.BadRequest);
+      expect(await codeOf(devices.import(makeCall(makeDeviceContext(customer), { file, contentType: type })))).toBe(ErrorCode.BadRequest);
       expect(await exists(store, file.key)).toBe(false);
     }
     const xml = await stageFile(store, '<devices/>', 'application/xml');
-    expect(await codeOf(devices.import(call(makeContext(customer), { file: xml, contentType: 'application/xml' })))).toBe(ErrorCode.UnsupportedMediaType);
+    expect(await codeOf(devices.import(makeCall(makeDeviceContext(customer), { file: xml, contentType: 'application/xml' })))).toBe(
+      ErrorCode.UnsupportedMediaType,
+    );
     expect(await exists(store, xml.key)).toBe(false);
   });
 
   it('rows that set tags need tags:write', async () => {
     const customer = makeCustomer();
-    const ctx = makeContext(customer, { principal: makePrincipal(customer, ['devices:write']) });
+    const ctx = makeDeviceContext(customer, { principal: makeDeviceToken(customer, ['devices:write']) });
     const { result } = await importBody(customer, 'hwid,tags\nt1,a\nt2,\n', 'text/csv', ctx);
     expect(result.errors).toEqual([
       { line: 2, hwid: 't1', error: 'setting tags needs scope tags:write' },

@@ -1,10 +1,10 @@
-/** Small test-data factories for the admin app's tests. */
+/** Test factories for the admin app's tests. */
 import { randomUUID } from 'node:crypto';
 import type { HealthSample, RequestLogEntry } from '@app/contracts';
 
 let seq = 0;
 
-export function requestLogEntry(overrides: Partial<RequestLogEntry> = {}): RequestLogEntry {
+export function makeRequestLogEntry(overrides: Partial<RequestLogEntry> = {}): RequestLogEntry {
   seq++;
   return {
     ts: new Date(Date.UTC(2026, 10, 21, 12, 0, 0, seq)).toISOString(),
@@ -24,11 +24,11 @@ export function requestLogEntry(overrides: Partial<RequestLogEntry> = {}): Reque
   };
 }
 
-export function healthSample(ts: string, status: HealthSample['status'] = 'ok'): HealthSample {
+export function makeHealthSample(ts: string, status: HealthSample['status'] = 'ok'): HealthSample {
   return { ts, status };
 }
 
 /** A Clock fixed at `iso`. */
-export function fixedClock(iso: string) {
+export function makeFixedClock(iso: string) {
   return { now: () => new Date(iso) };
 }

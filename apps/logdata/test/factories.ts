@@ -1,9 +1,11 @@
-/** Small test-data factories and an in-memory object store for the logdata app's tests. */
+/**
+ * Test factories and an in-memory object store for the logdata app's tests. The request-side factories (makeCustomer,
+ * makeContext, makeCall) come from '@app/testing'.
+ */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
   asCustomerId,
-  type CustomerRef,
   type EndpointCall,
   type LogFileCustomerQuery,
   type LogFileListQuery,
@@ -12,29 +14,11 @@ import {
   type StagedFile,
 } from '@app/contracts';
 import { assertObjectKey, ObjectStore, type ObjectRange, type StoredObjectInfo } from '@app/infra';
+import { makeCall } from '@app/testing';
 import { LogFileEntity } from '../src/entities/log-file.entity.js';
 
-export function makeCustomer(overrides: Partial<CustomerRef> = {}): CustomerRef {
-  const id = asCustomerId(randomUUID());
-  return { id, domain: `c-${id.slice(0, 8)}.example`, isSandbox: false, ...overrides };
-}
-
-export function makeContext(customer: CustomerRef, overrides: Partial<RequestContext> = {}): RequestContext {
-  return {
-    requestId: randomUUID(),
-    principal: null,
-    customer,
-    actor: 'token:tok-1',
-    auditActor: 'token:tok-1',
-    ip: '192.0.2.1',
-    userAgent: 'jest',
-    baseUrl: 'http://localhost:8080',
-    ...overrides,
-  };
-}
-
 /** A random valid log-file name (128 lower-case hex), optionally starting with `prefix`. */
-export function logName(prefix = ''): string {
+export function makeLogName(prefix = ''): string {
   return (prefix + randomBytes(64).toString('hex')).slice(0, 128);
 }
 
@@ -43,7 +27,7 @@ export function sha256(content: string | Buffer): string {
 }
 
 /** A StagedFile as the gateway describes it; put it in a store with `store.stage(...)`. */
-export function stagedFile(content: string | Buffer, overrides: Partial<StagedFile> = {}): StagedFile {
+export function makeStagedFile(content: string | Buffer, overrides: Partial<StagedFile> = {}): StagedFile {
   const bytes = Buffer.from(content);
   return {
     key: `staging/${randomUUID()}`,
@@ -54,19 +38,19 @@ export function stagedFile(content: string | Buffer, overrides: Partial<StagedFi
   };
 }
 
-export function fileCall(ctx: RequestContext, name: string, file?: StagedFile): EndpointCall<LogFileParams, LogFileCustomerQuery, undefined> {
-  return { ctx, params: { name }, query: {}, body: undefined, ...(file ? { file, contentType: file.contentType } : {}) };
+export function makeFileCall(ctx: RequestContext, name: string, file?: StagedFile): EndpointCall<LogFileParams, LogFileCustomerQuery, undefined> {
+  return makeCall<LogFileParams, LogFileCustomerQuery, undefined>(ctx, { params: { name }, file });
 }
 
-export function listCall(ctx: RequestContext, query: Partial<LogFileListQuery> = {}): EndpointCall<Record<string, never>, LogFileListQuery, undefined> {
-  return { ctx, params: {}, query: query, body: undefined };
+export function makeListCall(ctx: RequestContext, query: Partial<LogFileListQuery> = {}): EndpointCall<Record<string, never>, LogFileListQuery, undefined> {
+  return makeCall<Record<string, never>, LogFileListQuery, undefined>(ctx, { query: query as LogFileListQuery });
 }
 
-export function logFileEntity(overrides: Partial<LogFileEntity> = {}): LogFileEntity {
+export function makeLogFileEntity(overrides: Partial<LogFileEntity> = {}): LogFileEntity {
   const entity = new LogFileEntity();
   Object.assign(entity, {
     customerId: asCustomerId(randomUUID()),
-    name: logName(),
+    name: makeLogName(),
     objectKey: `staging/${randomUUID()}`,
     sizeBytes: 5,
     sha256: sha256('hello'),
@@ -89,7 +73,7 @@ export class MemoryObjectStore extends ObjectStore {
 
   /** Puts the bytes of a staged file, as the gateway would before calling the app. */
   stage(content: string | Buffer, overrides: Partial<StagedFile> = {}): StagedFile {
-    const file = stagedFile(content, overrides);
+    const file = makeStagedFile(content, overrides);
     this.objects.set(file.key, Buffer.from(content));
     return file;
   }

@@ -1,58 +1,35 @@
-/** Small test-data factories for the registry app's tests. */
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import { asCustomerId, type CustomerRef, type EndpointCall, type Principal, type RequestContext, type Scope, type StagedFile } from '@app/contracts';
+/**
+ * Test factories for the registry app's tests. The request-side ones (makeCustomer, makePrincipal, makeContext, makeCall)
+ * come from '@app/testing'.
+ */
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import type { CustomerRef, Principal, RequestContext, Scope } from '@app/contracts';
+import { makeContext, makePrincipal, type PrincipalOptions } from '@app/testing';
 
-export function makeCustomer(overrides: Partial<CustomerRef> = {}): CustomerRef {
-  const id = asCustomerId(randomUUID());
-  return { id, domain: `c-${id.slice(0, 8)}.example`, isSandbox: false, ...overrides };
+/** The scopes of the API token the registry's tests act with unless they say otherwise. */
+export const DEVICE_SCOPES: readonly Scope[] = ['devices:read', 'devices:write', 'tags:read', 'tags:write'];
+
+/** The API token 'tok-1' of user 'u-1', home customer `customer`, holding `scopes`. */
+export function makeDeviceToken(customer: CustomerRef, scopes: readonly Scope[] = DEVICE_SCOPES, options: PrincipalOptions = {}): Principal {
+  return makePrincipal(customer, { kind: 'token', userId: 'u-1', credentialId: 'tok-1', scopes, ...options });
 }
 
-export function makePrincipal(
-  customer: CustomerRef,
-  scopes: readonly Scope[] = ['devices:read', 'devices:write', 'tags:read', 'tags:write'],
-  overrides: Partial<Principal> = {},
-): Principal {
-  return { kind: 'token', userId: 'u-1', credentialId: 'tok-1', homeCustomer: customer, scopes, admin: '', ...overrides };
-}
-
-export function makeContext(customer: CustomerRef, overrides: Partial<RequestContext> = {}): RequestContext {
-  return {
-    requestId: randomUUID(),
-    principal: makePrincipal(customer),
-    customer,
-    actor: 'token:tok-1',
-    auditActor: 'token:tok-1',
-    ip: '192.0.2.1',
-    userAgent: 'jest',
-    baseUrl: 'http://localhost:8080',
-    ...overrides,
-  };
-}
-
-export function call<P, Q, B>(
-  ctx: RequestContext,
-  parts: { params?: P; query?: Q; body?: B; file?: StagedFile; contentType?: string } = {},
-): EndpointCall<P, Q, B> {
-  return {
-    ctx,
-    params: (parts.params ?? {}) as P,
-    query: (parts.query ?? {}) as Q,
-    body: parts.body as B,
-    ...(parts.file ? { file: parts.file, contentType: parts.contentType ?? parts.file.contentType } : {}),
-  };
+/** A request on `customer` by the API token of makeDeviceToken (actor 'token:tok-1' unless overridden). */
+export function makeDeviceContext(customer: CustomerRef, overrides: Partial<RequestContext> = {}): RequestContext {
+  return makeContext(customer, { principal: makeDeviceToken(customer), actor: 'token:tok-1', auditActor: 'token:tok-1', ...overrides });
 }
 
 /** A random valid HW id made of characters a test can name in a path without thinking. */
-export function hwid(prefix = 'dev-'): string {
+export function makeHwid(prefix = 'dev-'): string {
   return `${prefix}${randomBytes(6).toString('hex')}`;
 }
 
-export function tag(prefix = 't'): string {
+export function makeTag(prefix = 't'): string {
   return `${prefix}${randomBytes(4).toString('hex')}`;
 }
 
 /** PEM (SPKI) and JWK texts of a fresh Ed25519 public key. */
-export function publicKeys(): { pem: string; jwk: string; privatePem: string } {
+export function makePublicKeys(): { pem: string; jwk: string; privatePem: string } {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   return {
     pem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),

@@ -4,3 +4,4 @@ export * from './mail-parser.js';
 export * from './outbox.js';
 export * from './tcp-proxy.js';
 export * from './streams.js';
+export * from './request-factories.js';

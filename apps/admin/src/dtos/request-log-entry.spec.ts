@@ -1,22 +1,22 @@
 import { describe, expect, it } from '@jest/globals';
 import type { RequestLogEntry } from '@app/contracts';
-import { requestLogEntry } from '../../test/factories.js';
+import { makeRequestLogEntry } from '../../test/factories.js';
 import { toRequestLogRow } from './request-log-entry.js';
 
 describe('toRequestLogRow', () => {
   it('keeps every field of a well-formed entry', () => {
-    const entry = requestLogEntry({ ts: '2026-11-21T12:00:00.5+01:00', domain: null, actor: null });
+    const entry = makeRequestLogEntry({ ts: '2026-11-21T12:00:00.5+01:00', domain: null, actor: null });
     expect(toRequestLogRow(entry)).toEqual({ ...entry, ts: '2026-11-21T11:00:00.500Z' });
   });
 
   it('drops an entry without a usable timestamp', () => {
-    expect(toRequestLogRow(requestLogEntry({ ts: 'yesterday' }))).toBeNull();
-    expect(toRequestLogRow({ ...requestLogEntry(), ts: undefined } as unknown as RequestLogEntry)).toBeNull();
+    expect(toRequestLogRow(makeRequestLogEntry({ ts: 'yesterday' }))).toBeNull();
+    expect(toRequestLogRow({ ...makeRequestLogEntry(), ts: undefined } as unknown as RequestLogEntry)).toBeNull();
   });
 
   it('makes values PostgreSQL accepts: no NUL characters, bounded lengths, non-negative integers', () => {
     const row = toRequestLogRow(
-      requestLogEntry({ path: '/x\u0000y', user_agent: 'u'.repeat(5000), duration_ms: 12.6, bytes_in: -5, status: Number.NaN, domain: '' }),
+      makeRequestLogEntry({ path: '/x\u0000y', user_agent: 'u'.repeat(5000), duration_ms: 12.6, bytes_in: -5, status: Number.NaN, domain: '' }),
     )!;
     expect(row.path).toBe('/xy');
     expect(row.user_agent).toHaveLength(1024);
@@ -27,19 +27,19 @@ describe('toRequestLogRow', () => {
   });
 
   it('replaces lone UTF-16 surrogates (not text in UTF-8) and keeps pairs', () => {
-    const row = toRequestLogRow(requestLogEntry({ user_agent: 'a\uD800b\uDC00c\uD83D\uDE00', actor: 'x\uDBFF' }))!;
+    const row = toRequestLogRow(makeRequestLogEntry({ user_agent: 'a\uD800b\uDC00c\uD83D\uDE00', actor: 'x\uDBFF' }))!;
     expect(row.user_agent).toBe('a\uFFFDb\uFFFDc\uD83D\uDE00');
     expect(row.actor).toBe('x\uFFFD');
   });
 
   it('does not cut a surrogate pair in two at the length limit', () => {
-    const row = toRequestLogRow(requestLogEntry({ user_agent: `${'u'.repeat(1023)}\uD83D\uDE00` }))!;
+    const row = toRequestLogRow(makeRequestLogEntry({ user_agent: `${'u'.repeat(1023)}\uD83D\uDE00` }))!;
     expect(row.user_agent).toBe('u'.repeat(1023));
   });
 
   it('checks a timestamp again after a different one (the last accepted one is remembered)', () => {
-    expect(toRequestLogRow(requestLogEntry({ ts: '2026-11-21T12:00:00.000Z' }))?.ts).toBe('2026-11-21T12:00:00.000Z');
-    expect(toRequestLogRow(requestLogEntry({ ts: '2026-13-21T12:00:00.000Z' }))).toBeNull();
-    expect(toRequestLogRow(requestLogEntry({ ts: '2026-11-21T12:00:00.000Z' }))?.ts).toBe('2026-11-21T12:00:00.000Z');
+    expect(toRequestLogRow(makeRequestLogEntry({ ts: '2026-11-21T12:00:00.000Z' }))?.ts).toBe('2026-11-21T12:00:00.000Z');
+    expect(toRequestLogRow(makeRequestLogEntry({ ts: '2026-13-21T12:00:00.000Z' }))).toBeNull();
+    expect(toRequestLogRow(makeRequestLogEntry({ ts: '2026-11-21T12:00:00.000Z' }))?.ts).toBe('2026-11-21T12:00:00.000Z');
   });
 });

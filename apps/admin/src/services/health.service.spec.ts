@@ -1,7 +1,7 @@
 import { configureLogging } from '@app/infra';
 import { describe, expect, it } from '@jest/globals';
 import { ErrorCode, type HealthSample } from '@app/contracts';
-import { fixedClock, healthSample } from '../../test/factories.js';
+import { makeFixedClock, makeHealthSample } from '../../test/factories.js';
 import type { DailyHealthCounts } from '../dtos/health-history.js';
 import type { HealthSampleRepository } from '../repositories/health-sample.repository.js';
 import { HealthService } from './health.service.js';
@@ -18,7 +18,7 @@ function setup() {
       return [];
     },
   } as unknown as HealthSampleRepository;
-  const service = new HealthService(repository, fixedClock('2026-11-21T10:00:00Z'));
+  const service = new HealthService(repository, makeFixedClock('2026-11-21T10:00:00Z'));
   return { service, inserted, windows };
 }
 
@@ -27,8 +27,8 @@ const call = (days?: number) => ({ ctx: {} as never, params: {}, query: days ===
 describe('HealthService', () => {
   it('stores valid samples and ignores malformed ones', async () => {
     const { service, inserted } = setup();
-    await service.record(healthSample('2026-11-21T09:59:00Z', 'degraded'));
-    await service.record(healthSample('not a time'));
+    await service.record(makeHealthSample('2026-11-21T09:59:00Z', 'degraded'));
+    await service.record(makeHealthSample('not a time'));
     await service.record({ ts: '2026-11-21T09:59:00Z', status: 'sideways' } as unknown as HealthSample);
     expect(inserted).toEqual([{ ts: new Date('2026-11-21T09:59:00Z'), status: 'degraded' }]);
   });

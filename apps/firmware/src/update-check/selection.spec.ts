@@ -1,44 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { asCustomerId, type FwType } from '@app/contracts';
-import { versionKey, versionOrderKey } from '../domain/version-order.js';
-import { BuildEntity } from '../entities/build.entity.js';
+import { type BuildEntityOptions, makeBuildEntity } from '../../test/factories.js';
+import { versionOrderKey } from '../domain/version-order.js';
 import { ifNoneMatchMatches, listEtag, typesOf } from './update-check.service.js';
 import { indexed, type IndexedBuild } from './indexed-build.js';
 import { selectBuilds } from './selection.js';
 
-function build(
-  fwVersion: string,
-  options: { general?: boolean; tags?: string[]; tagFilterDisabled?: boolean; fwType?: FwType; revision?: number } = {},
-): IndexedBuild {
-  const entity = Object.assign(new BuildEntity(), {
-    id: randomUUID(),
-    customerId: asCustomerId(randomUUID()),
-    hwName: 'board',
-    hwVersion: 'rev1',
-    fwName: 'main',
-    fwVersion,
-    fwType: options.fwType ?? 'AFI',
-    versionKey: versionKey(fwVersion),
-    buildDate: new Date('2026-11-20T10:00:00Z'),
-    generalRelease: options.general ?? false,
-    tagFilterDisabled: options.tagFilterDisabled ?? false,
-    status: 'active',
-    objectKey: 'uploads/x',
-    sizeBytes: 1,
-    sha256: 'a'.repeat(64),
-    whatString: null,
-    notes: null,
-    uploadedAt: new Date(),
-    uploadedBy: 'token:t',
-    updatedAt: new Date(),
-    revision: options.revision ?? 1,
-    downloadCount: 0,
-    notesDownloadCount: 0,
-    tags: options.tags ?? [],
-  });
-  return indexed(entity);
-}
+const build = (fwVersion: string, options: BuildEntityOptions = {}): IndexedBuild => indexed(makeBuildEntity(fwVersion, options));
 
 const sorted = (builds: IndexedBuild[]) => [...builds].sort((a, b) => Buffer.compare(a.versionKey, b.versionKey));
 const versions = (builds: IndexedBuild[]) => builds.map((b) => `${b.fwVersion}/${b.fwType}`);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { MAIL_JOB, MAIL_QUEUE } from '@app/infra';
 import { FakeJobQueue } from '../../test/fakes.js';
-import { identityConfig } from '../../test/factories.js';
+import { makeIdentityConfig } from '../../test/factories.js';
 import { IdentityMail, magicLinkUrl } from './identity-mail.service.js';
 
 describe('identity mails', () => {
   const jobs = new FakeJobQueue();
-  const mail = new IdentityMail(jobs, identityConfig());
+  const mail = new IdentityMail(jobs, makeIdentityConfig());
 
   it('login mail: code in the subject and body, absolute magic link, idempotency key per challenge', () => {
     const message = mail.renderLogin({ to: 'ada@example.com', challengeId: 'c-1', code: '012345', linkToken: 'tok_en-1' });

@@ -1,7 +1,8 @@
 import { configureLogging } from '@app/infra';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { asCustomerId, ErrorCode, LogdataEvents } from '@app/contracts';
-import { fileCall, listCall, logFileEntity, logName, makeContext, makeCustomer, MemoryObjectStore } from '../../test/factories.js';
+import { makeContext, makeCustomer } from '@app/testing';
+import { makeFileCall, makeListCall, makeLogFileEntity, makeLogName, MemoryObjectStore } from '../../test/factories.js';
 import { MemoryLogFileRepository } from '../../test/memory-log-file.repository.js';
 import type { LogFileRepository } from '../repositories/log-file.repository.js';
 import { CountLogFilesUseCase } from '../use-cases/count-log-files/count-log-files.usecase.js';
@@ -42,40 +43,40 @@ describe('LogdataController and its use cases', () => {
   });
 
   it('uploads under the lower-cased name with the actor as uploader', async () => {
-    const name = logName();
-    const result = await service.upload(fileCall(ctx, name.toUpperCase(), store.stage('abc')));
+    const name = makeLogName();
+    const result = await service.upload(makeFileCall(ctx, name.toUpperCase(), store.stage('abc')));
     expect(result.file).toMatchObject({ name, uploaded_by: 'token:tok-1', content_type: 'text/plain' });
   });
 
   it('deletes the staged object of a refused upload (bad name)', async () => {
     const file = store.stage('abc');
-    await expect(service.upload(fileCall(ctx, 'nothex', file))).rejects.toMatchObject({ code: ErrorCode.BadRequest });
+    await expect(service.upload(makeFileCall(ctx, 'nothex', file))).rejects.toMatchObject({ code: ErrorCode.BadRequest });
     expect(store.objects.has(file.key)).toBe(false);
   });
 
   it('answers 404 "log file not found" for download and meta of an unknown or foreign file', async () => {
-    const name = logName();
-    await service.upload(fileCall(makeContext(makeCustomer()), name, store.stage('other tenant')));
-    await expect(service.download(fileCall(ctx, name))).rejects.toMatchObject({ code: ErrorCode.NotFound, message: 'log file not found' });
-    await expect(service.meta(fileCall(ctx, logName()))).rejects.toMatchObject({ code: ErrorCode.NotFound });
+    const name = makeLogName();
+    await service.upload(makeFileCall(makeContext(makeCustomer()), name, store.stage('other tenant')));
+    await expect(service.download(makeFileCall(ctx, name))).rejects.toMatchObject({ code: ErrorCode.NotFound, message: 'log file not found' });
+    await expect(service.meta(makeFileCall(ctx, makeLogName()))).rejects.toMatchObject({ code: ErrorCode.NotFound });
   });
 
   it('gives a FileRef for download without counting it', async () => {
-    const name = logName();
+    const name = makeLogName();
     const file = store.stage('abc');
-    await service.upload(fileCall(ctx, name, file));
-    const ref = await service.download(fileCall(ctx, name.toUpperCase()));
+    await service.upload(makeFileCall(ctx, name, file));
+    const ref = await service.download(makeFileCall(ctx, name.toUpperCase()));
     expect(ref).toMatchObject({ key: file.key, sizeBytes: 3, filename: name, onDownload: { subject: LogdataEvents.downloaded.subject } });
-    expect((await service.meta(fileCall(ctx, name))).download_count).toBe(0);
+    expect((await service.meta(makeFileCall(ctx, name))).download_count).toBe(0);
   });
 
   it('counts a downloaded event and ignores malformed ones', async () => {
-    const name = logName();
-    await service.upload(fileCall(ctx, name, store.stage('abc')));
+    const name = makeLogName();
+    await service.upload(makeFileCall(ctx, name, store.stage('abc')));
     await service.downloaded({ customerId: customer.id, name, at: '2026-11-21T08:00:00.000Z' });
     await service.downloaded({ customerId: 'not-a-uuid', name, at: '2026-11-21T08:00:00.000Z' });
     await service.downloaded({ customerId: customer.id, name: 'zz', at: '2026-11-21T08:00:00.000Z' });
-    expect(await service.meta(fileCall(ctx, name))).toMatchObject({ download_count: 1, last_accessed_at: '2026-11-21T08:00:00.000Z' });
+    expect(await service.meta(makeFileCall(ctx, name))).toMatchObject({ download_count: 1, last_accessed_at: '2026-11-21T08:00:00.000Z' });
   });
 
   it('lists with defaults limit 50 offset 0, lower-cases the prefix, asks for one row more', async () => {
@@ -85,7 +86,7 @@ describe('LogdataController and its use cases', () => {
       spy.push(q);
       return original(q);
     };
-    await service.list(listCall(ctx, { prefix: 'AB', uploaded_after: '2026-01-01T00:00:00Z' }));
+    await service.list(makeListCall(ctx, { prefix: 'AB', uploaded_after: '2026-01-01T00:00:00Z' }));
     expect(spy[0]).toEqual({
       customerId: customer.id,
       prefix: 'ab',
@@ -97,16 +98,16 @@ describe('LogdataController and its use cases', () => {
   });
 
   it('refuses invalid list input with 400', async () => {
-    await expect(service.list(listCall(ctx, { uploaded_before: 'yesterday' }))).rejects.toMatchObject({ code: ErrorCode.BadRequest });
-    await expect(service.list(listCall(ctx, { limit: 0 }))).rejects.toMatchObject({ code: ErrorCode.BadRequest });
-    await expect(service.list(listCall(ctx, { limit: 501 }))).rejects.toMatchObject({ code: ErrorCode.BadRequest });
-    await expect(service.list(listCall(ctx, { offset: -1 }))).rejects.toMatchObject({ code: ErrorCode.BadRequest });
+    await expect(service.list(makeListCall(ctx, { uploaded_before: 'yesterday' }))).rejects.toMatchObject({ code: ErrorCode.BadRequest });
+    await expect(service.list(makeListCall(ctx, { limit: 0 }))).rejects.toMatchObject({ code: ErrorCode.BadRequest });
+    await expect(service.list(makeListCall(ctx, { limit: 501 }))).rejects.toMatchObject({ code: ErrorCode.BadRequest });
+    await expect(service.list(makeListCall(ctx, { offset: -1 }))).rejects.toMatchObject({ code: ErrorCode.BadRequest });
   });
 
   it('counts per customer, zero for customers without files', async () => {
     const other = asCustomerId('00000000-0000-4000-8000-000000000001');
-    repository.rows.set('x', logFileEntity({ customerId: customer.id, sizeBytes: 10 }));
-    repository.rows.set('y', logFileEntity({ customerId: customer.id, sizeBytes: 5 }));
+    repository.rows.set('x', makeLogFileEntity({ customerId: customer.id, sizeBytes: 10 }));
+    repository.rows.set('y', makeLogFileEntity({ customerId: customer.id, sizeBytes: 5 }));
     expect(await service.counts({ customerIds: [customer.id, other] })).toEqual({
       [customer.id]: { count: 2, storedBytes: 15 },
       [other]: { count: 0, storedBytes: 0 },

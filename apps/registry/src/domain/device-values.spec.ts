@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ATTRIBUTES_RULE, DEVICE_LIMITS, ErrorCode, HWID_RULE, isHwid, isTagName, KEYS_RULE, ServiceError, TAG_RULE, TAGS_COUNT_RULE } from '@app/contracts';
-import { DEVICE_CERTIFICATE, publicKeys } from '../../test/factories.js';
+import { DEVICE_CERTIFICATE, makePublicKeys } from '../../test/factories.js';
 import { isPublicKeyText, normalizeAttributes, normalizeHwid, normalizeKeys, normalizeTags, sameJson } from './device-values.js';
 
 function errorOf(fn: () => unknown): ServiceError | undefined {
@@ -80,7 +80,7 @@ describe('attributes', () => {
 });
 
 describe('keys', () => {
-  const { pem, jwk, privatePem } = publicKeys();
+  const { pem, jwk, privatePem } = makePublicKeys();
 
   it('accepts PEM public keys, certificates and public JWK texts, dropping exact duplicates', () => {
     expect(isPublicKeyText(pem)).toBe(true);
@@ -106,6 +106,6 @@ describe('keys', () => {
 });
 
 function publicKeysWithPrivateJwk(): { privateKey: string } {
-  const { jwk } = publicKeys();
+  const { jwk } = makePublicKeys();
   return { privateKey: JSON.stringify({ ...JSON.parse(jwk), d: 'AAAA' }) };
 }

@@ -1,7 +1,8 @@
 import { configureLogging } from '@app/infra';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { ErrorCode, ServiceError } from '@app/contracts';
-import { logName, makeCustomer, MemoryObjectStore } from '../../../test/factories.js';
+import { makeCustomer } from '@app/testing';
+import { makeLogName, MemoryObjectStore } from '../../../test/factories.js';
 import { MemoryLogFileRepository } from '../../../test/memory-log-file.repository.js';
 import { UploadLogFileCommand } from './upload-log-file.command.js';
 import { UploadLogFileUseCase } from './upload-log-file.usecase.js';
@@ -25,7 +26,7 @@ describe('UploadLogFileUseCase', () => {
   });
 
   it('stores a new name and keeps the staged object as the file object', async () => {
-    const cmd = command(logName(), 'first');
+    const cmd = command(makeLogName(), 'first');
     const result = await useCase.execute(cmd, request);
     expect(result.created).toBe(true);
     expect(result.file).toMatchObject({ name: cmd.name, size_bytes: 5, sha256: cmd.staged.sha256, uploaded_by: 'token:t1', download_count: 0 });
@@ -34,7 +35,7 @@ describe('UploadLogFileUseCase', () => {
   });
 
   it('answers an identical re-upload with the stored record and deletes the new staged object', async () => {
-    const name = logName();
+    const name = makeLogName();
     const first = await useCase.execute(command(name, 'same'), request);
     const again = command(name, 'same');
     const result = await useCase.execute(again, request);
@@ -43,7 +44,7 @@ describe('UploadLogFileUseCase', () => {
   });
 
   it('refuses different content with 409 and deletes the staged object', async () => {
-    const name = logName();
+    const name = makeLogName();
     const first = command(name, 'one');
     await useCase.execute(first, request);
     const second = command(name, 'two');
@@ -56,7 +57,7 @@ describe('UploadLogFileUseCase', () => {
   });
 
   it('never deletes the object of a stored file when the same staged key comes again (retried message)', async () => {
-    const cmd = command(logName(), 'retry');
+    const cmd = command(makeLogName(), 'retry');
     await useCase.execute(cmd, request);
     const result = await useCase.execute(cmd, request);
     expect(result.created).toBe(false);
@@ -65,14 +66,14 @@ describe('UploadLogFileUseCase', () => {
   });
 
   it('deletes the staged object when the insert fails and nothing was stored', async () => {
-    const cmd = command(logName(), 'boom');
+    const cmd = command(makeLogName(), 'boom');
     repository.failures.insertIfAbsent = new Error('connection reset');
     await expect(useCase.execute(cmd, request)).rejects.toThrow('connection reset');
     expect(store.deleted).toEqual([cmd.staged.key]);
   });
 
   it('keeps the staged object when the database cannot say whether it was stored', async () => {
-    const cmd = command(logName(), 'unknown');
+    const cmd = command(makeLogName(), 'unknown');
     repository.failures.insertIfAbsent = new Error('connection reset');
     repository.failures.findByName = new Error('database down');
     await expect(useCase.execute(cmd, request)).rejects.toThrow('connection reset');
@@ -89,7 +90,7 @@ describe('UploadLogFileUseCase', () => {
   });
 
   it('does not let a failing delete hide the outcome', async () => {
-    const name = logName();
+    const name = makeLogName();
     await useCase.execute(command(name, 'a'), request);
     store.failDeletes = true;
     const again = command(name, 'a');
@@ -99,7 +100,7 @@ describe('UploadLogFileUseCase', () => {
   });
 
   it('decides again when the blocking row vanished, and gives up with 503 after a few rounds', async () => {
-    const cmd = command(logName(), 'vanishing');
+    const cmd = command(makeLogName(), 'vanishing');
     const original = repository.insertIfAbsent.bind(repository);
     let inserts = 0;
     repository.insertIfAbsent = async (file) => {
@@ -109,7 +110,7 @@ describe('UploadLogFileUseCase', () => {
     await expect(useCase.execute(cmd, request)).resolves.toMatchObject({ created: true });
     expect(inserts).toBe(2);
 
-    const stuck = command(logName(), 'stuck');
+    const stuck = command(makeLogName(), 'stuck');
     repository.insertIfAbsent = async () => null;
     await expect(useCase.execute(stuck, request)).rejects.toMatchObject({ code: ErrorCode.Unavailable });
     expect(store.objects.has(stuck.staged.key)).toBe(false);

@@ -1,9 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { DEVICE_LIMITS, ErrorCode, ServiceError, TAG_RULE } from '@app/contracts';
-import { makeContext, makeCustomer } from '../../../test/factories.js';
+import { makeCustomer } from '@app/testing';
+import { makeDeviceContext } from '../../../test/factories.js';
 import { ListDevicesCommand } from './list-devices.command.js';
 
-const ctx = makeContext(makeCustomer());
+const ctx = makeDeviceContext(makeCustomer());
 const filterOf = (query: Record<string, unknown>) => ListDevicesCommand.create({ ctx, query }).filter;
 
 function messageOf(query: Record<string, unknown>): string | undefined {
