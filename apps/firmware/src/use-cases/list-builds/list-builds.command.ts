@@ -1,6 +1,6 @@
-import { type CustomerId, type CustomerRef, FirmwareListQuery, type FwType } from '@app/contracts';
+import { type CustomerId, type CustomerRef, FirmwareListQuery } from '@app/contracts';
 import { contractCheck } from '@app/platform';
-import type { BuildStatus } from '../../entities/build.entity.js';
+import type { BuildFilter } from '../../repositories/build.repository.js';
 
 /** The contract's query schema (filters, limits, defaults, messages), coerced like the gateway does. */
 const validQuery = contractCheck(FirmwareListQuery, { coerce: true, where: 'query parameter' });
@@ -9,15 +9,7 @@ const validQuery = contractCheck(FirmwareListQuery, { coerce: true, where: 'quer
 export class ListBuildsCommand {
   private constructor(
     readonly customerId: CustomerId,
-    readonly filter: {
-      readonly fwName?: string;
-      readonly hwName?: string;
-      readonly hwVersion?: string;
-      readonly fwType?: FwType;
-      readonly tag?: string;
-      readonly status?: BuildStatus;
-      readonly general?: boolean;
-    },
+    readonly filter: Omit<BuildFilter, 'order' | 'limit' | 'offset'>,
     readonly order: 'asc' | 'desc',
     readonly limit: number,
     readonly offset: number,
