@@ -777,7 +777,7 @@ export function checkConfigurationDoc(doc: string, facts: CodeFacts, file = 'doc
 /** Every `npm run <script>` a document shows is a script of package.json. */
 export function checkNpmScripts(text: string, facts: CodeFacts, file: string): string[] {
   const problems: string[] = [];
-  for (const [, script, placeholder] of text.matchAll(/npm run ([\w:-]+)(<)?/g)) {
+  for (const [, script, placeholder] of text.matchAll(/npm run (?:-[\w-]+ )*([\w:][\w:-]*)(<)?/g)) {
     if (!placeholder && !(script in facts.npmScripts)) problems.push(`${file}: "npm run ${script}" is not a script in package.json`);
   }
   return problems;
@@ -1083,8 +1083,9 @@ spec:
     expect(problems).toContain('docs/configuration.md: the configuration table lists TRUST_PROXY, which variables.ts does not');
     expect(problems).toContain('docs/configuration.md: the configuration table is not in the order of variables.ts');
     expect(checkConfigurationDoc('# nothing\n', facts)).toEqual(['docs/configuration.md: no configuration table']);
-    expect(checkNpmScripts('Run `npm run start:everything`, or `npm run start:<app>`.\n', facts, 'README.md')).toEqual([
+    expect(checkNpmScripts('Run `npm run start:everything`, `npm run -s clix -- help` or `npm run start:<app>`.\n', facts, 'README.md')).toEqual([
       'README.md: "npm run start:everything" is not a script in package.json',
+      'README.md: "npm run clix" is not a script in package.json',
     ]);
     expect(checkDockerfile('FROM node:20\nRUN npm ci\nCMD ["node", "dist/apps/nothing/src/main.js"]\n', facts)).toEqual([
       `deploy/Dockerfile: the base image runs Node.js 20, the project pins ${facts.runtime.pinned} (package.json devDependencies.node)`,
