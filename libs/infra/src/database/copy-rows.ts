@@ -47,7 +47,7 @@ async function copyThroughPg(client: pg.PoolClient, sql: string, data: Buffer): 
 }
 
 /** What the text format escapes in a value (NUL it cannot carry at all). */
-const SPECIAL = /[\0\\\t\n\r]/;
+const NEEDS_ESCAPE = /[\0\\\t\n\r]/;
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 /**
@@ -68,7 +68,7 @@ function copyText(rows: readonly (readonly CopyValue[])[], width: number): strin
       else if (typeof value === 'number') {
         if (!Number.isFinite(value)) throw new TypeError(`copy row ${r}, value ${c}: ${value} is not a finite number`);
         text += String(value);
-      } else if (SPECIAL.test(value)) {
+      } else if (NEEDS_ESCAPE.test(value)) {
         if (value.includes('\0')) throw new TypeError(`copy row ${r}, value ${c}: text cannot contain NUL`);
         text += value.replace(/[\\\t\n\r]/g, (ch) => ESCAPES[ch]);
       } else text += value;
