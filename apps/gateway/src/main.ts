@@ -10,7 +10,9 @@ try {
   const config = loadConfig();
   assertDistributedConfig(config, { nats: true, s3: true, downloadSecret: true });
   await startTelemetry('gateway', config.otelEnabled);
-  await startGateway(config);
+  const gateway = await startGateway(config);
+  // A signal closes the gateway (the HTTP server drains), then ends the process.
+  gateway.app.enableShutdownHooks();
 } catch (err) {
   logger.error(err instanceof Error ? err : new Error(String(err)), 'failed to start');
   process.exit(1);

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { type INestApplicationContext, ShutdownSignal } from '@nestjs/common';
+import type { INestApplicationContext } from '@nestjs/common';
 import { BACKEND_APPS } from '@app/contracts';
 import { acquireDataDirLock, closeDatabases, closeMessageBuses, JsonLogger, loadConfig, type ServiceConfig } from '@app/infra';
 import { startBackendApp } from '@app/platform';
@@ -31,7 +31,7 @@ export async function startStandalone(env: NodeJS.ProcessEnv = process.env, opti
     // which each app's start points at that app's logger; started together, every app's lines
     // carried the name of the app created last.
     for (const app of BACKEND_APPS) contexts.push(await startBackendApp(app, BACKEND_MODULES[app].module, config));
-    const gateway = await withoutNewSignalListeners(() => startGateway(config, options.port ?? config.port));
+    const gateway = await startGateway(config, options.port ?? config.port);
     contexts.unshift(gateway.app);
     logger.info('ready', { port: gateway.port, data_dir: config.dataDir, startup_ms: Math.round(process.uptime() * 1000) });
     let closed = false;
@@ -53,24 +53,5 @@ export async function startStandalone(env: NodeJS.ProcessEnv = process.env, opti
     await closeDatabases().catch(() => undefined);
     releaseLock();
     throw err;
-  }
-}
-
-/**
- * The gateway's Nest context stops the process on a signal by itself (enableShutdownHooks:
- * it closes the gateway, then raises the signal again), which in one process ended it before
- * the other apps, the embedded database and DATA_DIR's lock file were closed. A standalone
- * process is stopped by its main.ts (service.close()), so the signal listeners that starting
- * the gateway added are taken off again.
- */
-async function withoutNewSignalListeners<T>(start: () => Promise<T>): Promise<T> {
-  const signals = Object.values(ShutdownSignal);
-  const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
-  try {
-    return await start();
-  } finally {
-    for (const signal of signals) {
-      for (const listener of process.listeners(signal)) if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
-    }
   }
 }
