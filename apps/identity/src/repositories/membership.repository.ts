@@ -65,33 +65,19 @@ export class MembershipRepository extends BaseRepository {
 
   /** The members of one customer with their user's state, sorted by email. */
   async listMembers(customerId: CustomerId): Promise<CustomerMember[]> {
-    const rows = await this.manager
-      .createQueryBuilder(MembershipEntity, 'm')
-      .innerJoin(UserEntity, 'u', 'u.id = m.user_id')
-      .select([
-        'u.id AS user_id',
-        'u.email AS email',
-        'm.role AS role',
-        'm.created_at AS created_at',
-        'u.last_login_at AS last_login_at',
-        'u.disabled AS disabled',
-      ])
-      .where('m.customer_id = :customerId', { customerId })
-      .orderBy('u.email', 'ASC')
-      .getRawMany<{ user_id: string; email: string; role: Role; created_at: unknown; last_login_at: unknown; disabled: boolean }>();
-    return rows.map((r) => ({
-      userId: r.user_id,
-      email: r.email,
-      role: r.role,
-      createdAt: toDate(r.created_at),
-      lastLoginAt: toNullableDate(r.last_login_at),
-      userDisabled: r.disabled === true,
-    }));
+    const rows = await this.members(customerId).orderBy('u.email', 'ASC').getRawMany<MemberRow>();
+    return rows.map(toMember);
   }
 
   /** One member of a customer by email (lower-case), or null. */
   async findMember(customerId: CustomerId, email: string): Promise<CustomerMember | null> {
-    const rows = await this.manager
+    const rows = await this.members(customerId).andWhere('u.email = :email', { email: email.toLowerCase() }).getRawMany<MemberRow>();
+    return rows[0] ? toMember(rows[0]) : null;
+  }
+
+  /** The memberships of one customer joined with their users, as MemberRow columns. */
+  private members(customerId: CustomerId) {
+    return this.manager
       .createQueryBuilder(MembershipEntity, 'm')
       .innerJoin(UserEntity, 'u', 'u.id = m.user_id')
       .select([
@@ -102,18 +88,7 @@ export class MembershipRepository extends BaseRepository {
         'u.last_login_at AS last_login_at',
         'u.disabled AS disabled',
       ])
-      .where('m.customer_id = :customerId AND u.email = :email', { customerId, email: email.toLowerCase() })
-      .getRawMany<{ user_id: string; email: string; role: Role; created_at: unknown; last_login_at: unknown; disabled: boolean }>();
-    const r = rows[0];
-    if (!r) return null;
-    return {
-      userId: r.user_id,
-      email: r.email,
-      role: r.role,
-      createdAt: toDate(r.created_at),
-      lastLoginAt: toNullableDate(r.last_login_at),
-      userDisabled: r.disabled === true,
-    };
+      .where('m.customer_id = :customerId', { customerId });
   }
 
   async countOwners(customerId: CustomerId): Promise<number> {
@@ -205,4 +180,24 @@ export class MembershipRepository extends BaseRepository {
     const customer = await this.manager.findOneBy(CustomerEntity, { id: row.customer_id as CustomerId });
     return customer ? { customer, role: row.role } : null;
   }
+}
+
+interface MemberRow {
+  user_id: string;
+  email: string;
+  role: Role;
+  created_at: unknown;
+  last_login_at: unknown;
+  disabled: boolean;
+}
+
+function toMember(r: MemberRow): CustomerMember {
+  return {
+    userId: r.user_id,
+    email: r.email,
+    role: r.role,
+    createdAt: toDate(r.created_at),
+    lastLoginAt: toNullableDate(r.last_login_at),
+    userDisabled: r.disabled === true,
+  };
 }
