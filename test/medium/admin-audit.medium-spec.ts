@@ -138,10 +138,28 @@ describe('audit log', () => {
     expect(all[0]).toMatchObject({ domain: null, action: 'user.update', actor: 'admin:user:x' });
   });
 
-  it('keeps what PostgreSQL cannot hold out: NUL characters, huge states', async () => {
+  it('stores what PostgreSQL cannot hold escaped and cuts huge values: the entry is never lost', async () => {
     await controller.auditEvent(audit({ target_id: 'nul\u0000id', after: { note: 'a\u0000b', big: 'x'.repeat(70_000) } }));
     const [entry] = (await controller.listAudit(call({ limit: 1 }))).items;
-    expect(entry).toMatchObject({ target_id: 'nulid', after: { truncated: true } });
+    expect(entry).toMatchObject({ target_id: 'nul\\u0000id', after: { truncated: true } });
+  });
+
+  it('stores hostile values an app accepted: lone surrogates in text and in states (jsonb refuses them), control characters, 1 MiB strings', async () => {
+    const mib = 'y'.repeat(1024 * 1024);
+    await controller.auditEvent(
+      audit({
+        ts: '2026-11-21T07:05:00.000Z',
+        domain: 'hostile.example',
+        actor: `user:\ud800${mib}`,
+        action: 'token.create',
+        target_id: `\x01\x1b[31m\udc00${mib}`,
+        after: { name: '\ud800', ['key\udfff']: ['\x07bell', '\ud83d\ude80'] },
+      }),
+    );
+    const [entry] = (await controller.listAudit(call({ domain: 'hostile.example', limit: 10 }))).items;
+    expect(entry.actor).toBe(`user:\\ud800${mib}`.slice(0, 256));
+    expect(entry.target_id).toBe(`\x01\x1b[31m\\udc00${mib}`.slice(0, 512));
+    expect(entry.after).toEqual({ name: '\\ud800', ['key\\udfff']: ['\x07bell', '\ud83d\ude80'] });
   });
 });
 
@@ -167,6 +185,22 @@ describe('security events', () => {
     expect((await controller.listSecurityEvents(call({ severity: 'warn', limit: 100 }))).items.map((e) => e.kind)).toEqual(['login_code_failures']);
     expect((await controller.listSecurityEvents(call({ kind: 'admin_login', limit: 100 }))).items).toHaveLength(1);
     expect((await controller.listSecurityEvents(call({ limit: 1 }))).items).toHaveLength(1);
+  });
+
+  it('stores hostile values an app accepted: NUL, lone surrogates, control characters, 1 MiB strings cut to their lengths', async () => {
+    const mib = 'z'.repeat(1024 * 1024);
+    await controller.securityEvent(
+      event({
+        ts: '2026-11-21T08:20:00.000Z',
+        kind: `hostile\u0000${mib}`,
+        ip: `\ud800${mib}`,
+        domain: `\x01${mib}`,
+        detail: { path: '/x\u0000\udc00', ['\ud800']: mib },
+      }),
+    );
+    const [stored] = (await controller.listSecurityEvents(call({ kind: `hostile\\u0000${mib}`.slice(0, 100), limit: 10 }))).items;
+    expect(stored).toMatchObject({ ip: `\\ud800${mib}`.slice(0, 64), domain: `\x01${mib}`.slice(0, 253) });
+    expect(stored.detail).toEqual({ path: '/x\\u0000\\udc00', ['\\ud800']: mib });
   });
 
   it('ack sets acked_at and acked_by once, writes an audit entry; unknown ids are 404', async () => {

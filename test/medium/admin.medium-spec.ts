@@ -76,12 +76,19 @@ describe('request log', () => {
     expect(rows.map((r) => ({ ...r, ts: (r.ts as Date).toISOString() }))).toEqual(entries);
   });
 
-  it('stores an entry with a lone UTF-16 surrogate (replaced) without losing the rest of its batch', async () => {
-    const odd = makeRequestLogEntry({ user_agent: 'agent \uD800 end' });
+  it('stores hostile values escaped and cut (lone surrogates, NUL, control characters, 1 MiB) without losing the rest of its batch', async () => {
+    const mib = 'p'.repeat(1024 * 1024);
+    const odd = makeRequestLogEntry({ user_agent: `agent \uD800 end\x1b${mib}`, path: `/logdata/\u0000\uDC00${mib}`, actor: '\x07bell' });
     const plain = makeRequestLogEntry();
     await admin.requestLog({ entries: [odd, plain] });
     const rows = await storedRequestIds([odd.request_id, plain.request_id]);
-    expect(rows.map((r) => r.user_agent).sort()).toEqual([plain.user_agent, 'agent \uFFFD end'].sort());
+    const stored = rows.find((r) => r.request_id === odd.request_id)!;
+    expect(stored).toMatchObject({
+      user_agent: `agent \\ud800 end\x1b${mib}`.slice(0, 1024),
+      path: `/logdata/\\u0000\\udc00${mib}`.slice(0, 4096),
+      actor: '\x07bell',
+    });
+    expect(rows.find((r) => r.request_id === plain.request_id)).toMatchObject({ user_agent: plain.user_agent });
   });
 
   it('stores a batch larger than the bind-parameter limit of a VALUES list in one statement', async () => {

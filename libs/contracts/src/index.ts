@@ -4,6 +4,7 @@ export * from './errors.js';
 export * from './files.js';
 export * from './schemas.js';
 export * from './scopes.js';
+export * from './storable.js';
 export * from './messages/message.js';
 export * from './endpoints/endpoint.js';
 export * from './endpoints/registry.js';

@@ -5,5 +5,6 @@ export * from './health.controller.js';
 export * from './run-app.js';
 export * from './clients/index.js';
 export * from './validation/contract-check.js';
+export * from './validation/schema-validation.js';
 export * from './uploads/write-once-upload.js';
 export * from './uploads/staged-file.js';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { AuditEntryInput, AuditEntryView, AuditQuery, EndpointCall } from '@app/contracts';
+import { type AuditEntryInput, type AuditEntryView, type AuditQuery, type EndpointCall, recordedJson, recordedText } from '@app/contracts';
 import { JsonLogger } from '@app/infra';
 import { AuditRepository, type AuditRow } from './audit.repository.js';
 
@@ -23,16 +23,14 @@ export function toAuditRow(entry: AuditEntryInput): AuditRow | null {
   };
 }
 
-function text(value: unknown, max: number): string {
-  return value === null || value === undefined ? '' : String(value).replaceAll('\u0000', '').slice(0, max);
-}
+const text = recordedText;
 
-/** jsonb cannot hold \u0000; an oversized state is replaced by a note (the entry itself is kept). */
+/** Stored escaped where jsonb cannot hold a character (recordedJson); an oversized state is replaced by a note (the entry itself is kept). */
 function state(value: unknown): Record<string, unknown> | null {
   if (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value)) return null;
-  const serialized = JSON.stringify(value).replaceAll('\\u0000', '');
-  if (Buffer.byteLength(serialized) > MAX_STATE_BYTES) return { truncated: true, bytes: Buffer.byteLength(serialized) };
-  return JSON.parse(serialized) as Record<string, unknown>;
+  const storable = recordedJson(value) as Record<string, unknown>;
+  const bytes = Buffer.byteLength(JSON.stringify(storable));
+  return bytes > MAX_STATE_BYTES ? { truncated: true, bytes } : storable;
 }
 
 /** Audit entries: stored from every app's AdminEvents.audit, read by GET /admin/audit. */

@@ -14,11 +14,11 @@ describe('toRequestLogRow', () => {
     expect(toRequestLogRow({ ...makeRequestLogEntry(), ts: undefined } as unknown as RequestLogEntry)).toBeNull();
   });
 
-  it('makes values PostgreSQL accepts: no NUL characters, bounded lengths, non-negative integers', () => {
+  it('makes values PostgreSQL accepts: NUL escaped, bounded lengths, non-negative integers', () => {
     const row = toRequestLogRow(
       makeRequestLogEntry({ path: '/x\u0000y', user_agent: 'u'.repeat(5000), duration_ms: 12.6, bytes_in: -5, status: Number.NaN, domain: '' }),
     )!;
-    expect(row.path).toBe('/xy');
+    expect(row.path).toBe('/x\\u0000y');
     expect(row.user_agent).toHaveLength(1024);
     expect(row.duration_ms).toBe(13);
     expect(row.bytes_in).toBe(0);
@@ -26,10 +26,10 @@ describe('toRequestLogRow', () => {
     expect(row.domain).toBeNull();
   });
 
-  it('replaces lone UTF-16 surrogates (not text in UTF-8) and keeps pairs', () => {
+  it('escapes lone UTF-16 surrogates (not text in UTF-8) and keeps pairs', () => {
     const row = toRequestLogRow(makeRequestLogEntry({ user_agent: 'a\uD800b\uDC00c\uD83D\uDE00', actor: 'x\uDBFF' }))!;
-    expect(row.user_agent).toBe('a\uFFFDb\uFFFDc\uD83D\uDE00');
-    expect(row.actor).toBe('x\uFFFD');
+    expect(row.user_agent).toBe('a\\ud800b\\udc00c\uD83D\uDE00');
+    expect(row.actor).toBe('x\\udbff');
   });
 
   it('does not cut a surrogate pair in two at the length limit', () => {

@@ -1,4 +1,4 @@
-import type { RequestLogEntry } from '@app/contracts';
+import { recordedText, type RequestLogEntry } from '@app/contracts';
 
 /** A request-log entry ready for the table: every column present, types and lengths safe (see toRequestLogRow). */
 export type RequestLogRow = RequestLogEntry;
@@ -8,7 +8,7 @@ const INT32_MAX = 2_147_483_647;
 
 /**
  * Entries come from the gateways (trusted, but a single bad value must not make PostgreSQL
- * refuse the whole batch): NUL characters are removed (text cannot hold them), long strings cut,
+ * refuse the whole batch): text is stored escaped where PostgreSQL cannot hold a character, long strings cut,
  * numbers made non-negative integers. An entry without a usable timestamp is dropped (null).
  */
 export function toRequestLogRow(entry: RequestLogEntry): RequestLogRow | null {
@@ -44,20 +44,7 @@ function timestamp(value: unknown): string | null {
   return Number.isNaN(parsed.getTime()) ? null : parsed.toISOString();
 }
 
-/** Lone UTF-16 surrogates: not text in UTF-8, replaced by U+FFFD here so the row holds what is stored (HTTP headers decoded as latin1 cannot carry any). */
-const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-/** What text() may have to change: NUL or any surrogate (one test per value; almost never true). */
-const SUSPECT = /[\u0000\uD800-\uDFFF]/;
-
-function text(value: unknown, max: number): string {
-  if (value === null || value === undefined) return '';
-  let string = typeof value === 'string' ? value : String(value);
-  if (SUSPECT.test(string)) string = string.replaceAll('\u0000', '').replace(LONE_SURROGATES, '\uFFFD');
-  if (string.length <= max) return string;
-  const cut = string.slice(0, max);
-  // Not half a surrogate pair at the cut.
-  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
-}
+const text = recordedText;
 
 function nullableText(value: unknown, max: number): string | null {
   return value === null || value === undefined || value === '' ? null : text(value, max);

@@ -6,6 +6,8 @@ import {
   type SecurityEventInput,
   type SecurityEventsQuery,
   type SecurityEventView,
+  recordedJson,
+  recordedText,
   ServiceError,
 } from '@app/contracts';
 import { JobQueue, JsonLogger, MAIL_JOB, MAIL_QUEUE, type MailMessage, MessageBus, type ServiceConfig } from '@app/infra';
@@ -60,11 +62,11 @@ export class SecurityEventsService implements OnModuleInit, OnModuleDestroy {
     }
     const row = await this.repository.insert({
       ts: ts.toISOString(),
-      kind: event.kind.slice(0, 100),
+      kind: recordedText(event.kind, 100),
       severity: event.severity,
-      ip: event.ip ? String(event.ip).slice(0, 64) : null,
-      domain: event.domain ? String(event.domain).slice(0, 253) : null,
-      detail: event.detail && typeof event.detail === 'object' && !Array.isArray(event.detail) ? event.detail : {},
+      ip: event.ip ? recordedText(event.ip, 64) : null,
+      domain: event.domain ? recordedText(event.domain, 253) : null,
+      detail: event.detail && typeof event.detail === 'object' && !Array.isArray(event.detail) ? (recordedJson(event.detail) as Record<string, unknown>) : {},
     });
     if (row.severity === 'critical') await this.notify(row);
     return row;

@@ -1,4 +1,4 @@
-import { FW_TYPES, type FwType, NAME_PATTERN } from '@app/contracts';
+import { FW_TYPES, type FwType, INSTANT_RANGE_RULE, isStorableInstant, NAME_PATTERN } from '@app/contracts';
 
 /** The values a what string carries: `<fw_version>, <build_date>, <fw_type>`. */
 export interface WhatValues {
@@ -44,6 +44,7 @@ export function parseWhatText(text: string): WhatParse {
   if (!NAME.test(fwVersion)) return { ok: false, error: `what string "${text}": fw_version must be 1 to 64 printable ASCII characters without spaces` };
   const buildDate = parseBuildDate(date);
   if (!buildDate) return { ok: false, error: `what string "${text}": build_date "${date}" is not an RFC 3339 date or timestamp` };
+  if (!isStorableInstant(buildDate.getTime())) return { ok: false, error: `what string "${text}": build_date "${date}" ${INSTANT_RANGE_RULE}` };
   const fwType = parseFwType(type);
   if (!fwType) return { ok: false, error: `what string "${text}": fw_type "${type}" is not AFI, EFI or MFI` };
   return { ok: true, values: { fwVersion, buildDate, fwType } };

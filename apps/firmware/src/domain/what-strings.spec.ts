@@ -144,6 +144,10 @@ describe('what string text', () => {
   it('explains what is wrong', () => {
     expect(parseWhatText('1.2.3 2026-11-20 AFI')).toMatchObject({ ok: false, error: expect.stringContaining('1 comma-separated') });
     expect(parseWhatText('1.2.3, yesterday, AFI')).toMatchObject({ ok: false, error: expect.stringContaining('build_date') });
+    // Dates the database cannot store: year 0000, and a time past 9999 once moved to UTC.
+    expect(parseWhatText('1.2.3, 0000-06-01, AFI')).toMatchObject({ ok: false, error: expect.stringContaining('must lie between 0001-01-01') });
+    expect(parseWhatText('1.2.3, 9999-12-31T23:30:00-01:00, AFI')).toMatchObject({ ok: false, error: expect.stringContaining('must lie between') });
+    expect(parseWhatText('1.2.3, 0001-01-01, AFI')).toMatchObject({ ok: true });
     expect(parseWhatText('1.2.3, 2026-11-20, XFI')).toMatchObject({ ok: false, error: expect.stringContaining('fw_type') });
     expect(parseWhatText('1 2, 2026-11-20, AFI')).toMatchObject({ ok: false, error: expect.stringContaining('fw_version') });
     expect(parseWhatText(', 2026-11-20, AFI')).toMatchObject({ ok: false });

@@ -40,4 +40,29 @@ describe('InputValidator', () => {
   it('checks email format on login', () => {
     expect(message(() => validator.body(byId('login'), { email: 'not-an-email' }))).toBe('email must be a valid email address');
   });
+
+  it('refuses U+0000 and unpaired surrogates anywhere: path, query, body values and property names', () => {
+    expect(message(() => validator.params(byId('adminGetCustomer'), { domain: '\u0000' }))).toBe(
+      'path parameter domain must not contain U+0000 or unpaired surrogates',
+    );
+    expect(message(() => validator.query(byId('adminAudit'), new URLSearchParams('domain=%00')))).toBe(
+      'query parameter domain must not contain U+0000 or unpaired surrogates',
+    );
+    expect(message(() => validator.body(byId('createToken'), { name: '\ud800', bundle: 'full' }))).toBe(
+      'body property name must not contain U+0000 or unpaired surrogates',
+    );
+    expect(message(() => validator.body(byId('createToken'), { name: 'ok\udc00x', bundle: 'full' }))).toMatch(/^body property name must not contain/);
+    // A surrogate pair is a character like any other.
+    expect(validator.body(byId('createToken'), { name: 'ci \ud83d\ude80', bundle: 'full' })).toMatchObject({ name: 'ci \ud83d\ude80' });
+  });
+
+  it('refuses timestamps outside the storable range with the range as the reason', () => {
+    const list = byId('listLogFiles');
+    expect(message(() => validator.query(list, new URLSearchParams('uploaded_after=0000-01-01T00:00:00Z')))).toBe(
+      'uploaded_after must lie between 0001-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z',
+    );
+    expect(message(() => validator.query(list, new URLSearchParams('uploaded_after=9999-12-31T23:00:00-02:00')))).toMatch(/^uploaded_after must lie between/);
+    expect(message(() => validator.query(list, new URLSearchParams('uploaded_after=yesterday')))).toBe('uploaded_after must be an RFC 3339 timestamp');
+    expect(validator.query(list, new URLSearchParams('uploaded_after=0001-01-01T00:00:00Z'))).toMatchObject({ uploaded_after: '0001-01-01T00:00:00Z' });
+  });
 });

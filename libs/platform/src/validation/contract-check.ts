@@ -1,14 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { asCustomerId, type CustomerId, ServiceError } from '@app/contracts';
-
-// ajv-formats is CommonJS; its default export arrives wrapped under ESM.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
-
-/** The gateway's settings (coerced and defaulted like query strings), so a value passes here exactly when it passes there. */
-const coercing = addFormats(new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false, verbose: true, strict: false }));
-const exact = addFormats(new Ajv({ coerceTypes: false, useDefaults: true, allErrors: false, verbose: true, strict: false }));
+import { coercingAjv, exactAjv, validatedValue } from './schema-validation.js';
 
 export interface ContractCheckOptions {
   /**
@@ -24,36 +16,15 @@ export interface ContractCheckOptions {
  * A contract schema (libs/contracts) compiled once, as a function that answers the valid value
  * or throws ServiceError 400. The message is the schema's `x-error` when the failing schema has
  * one, so the rule and its wording are written once, in the contract, for the gateway and the
- * apps alike.
+ * apps alike (schema-validation.ts).
  */
 export function contractCheck<T extends TSchema>(schema: T, options: ContractCheckOptions = {}): (value: unknown) => Static<T> {
-  const validate: ValidateFunction = (options.coerce ? coercing : exact).compile(schema);
+  const validate = (options.coerce ? coercingAjv : exactAjv).compile(schema);
   const where = options.where ?? 'value';
   return (value: unknown): Static<T> => {
     const checked = options.coerce && value && typeof value === 'object' && !Array.isArray(value) ? { ...value } : value;
-    if (validate(checked)) return checked;
-    const errors = validate.errors ?? [];
-    const explained = errors.find((e) => typeof xError(e) === 'string');
-    throw ServiceError.badRequest(describe(explained ?? errors[0], where));
+    return validatedValue(validate, checked, where);
   };
-}
-
-function xError(error: ErrorObject | undefined): unknown {
-  return error?.parentSchema?.['x-error'];
-}
-
-function describe(error: ErrorObject | undefined, where: string): string {
-  if (!error) return `invalid ${where}`;
-  const field = error.instancePath.split('/').filter(Boolean).join('.');
-  switch (error.keyword) {
-    case 'required':
-      return `${where} ${field ? `${field}.` : ''}${(error.params as { missingProperty: string }).missingProperty} is required`;
-    case 'additionalProperties':
-      return `unknown ${where} ${field ? `${field}.` : ''}${(error.params as { additionalProperty: string }).additionalProperty}`;
-  }
-  const custom = xError(error);
-  if (typeof custom === 'string') return custom;
-  return `${where} ${field || '(root)'} ${error.message ?? 'is invalid'}`;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

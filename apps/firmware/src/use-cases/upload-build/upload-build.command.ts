@@ -7,6 +7,8 @@ import {
   FwVersion,
   HwName,
   HwVersion,
+  INSTANT_RANGE_RULE,
+  isStorableInstant,
   type FirmwareUploadParams,
   type FirmwareUploadQuery,
   type FwType,
@@ -103,6 +105,7 @@ export class UploadBuildCommand {
     if (query.build_date !== undefined) {
       const buildDate = parseBuildDate(String(query.build_date));
       if (!buildDate) throw ServiceError.badRequest('build_date must be an RFC 3339 timestamp');
+      if (!isStorableInstant(buildDate.getTime())) throw ServiceError.badRequest(`build_date ${INSTANT_RANGE_RULE}`);
       declared.buildDate = buildDate;
     }
     const whatIndex = query.what_index;
