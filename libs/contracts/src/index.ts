@@ -8,6 +8,7 @@ export * from './storable.js';
 export * from './messages/message.js';
 export * from './endpoints/endpoint.js';
 export * from './endpoints/registry.js';
+export * from './endpoints/error-statuses.js';
 export * from './health/health.messages.js';
 export * from './health/health.schemas.js';
 export * from './admin/admin.messages.js';

@@ -53,7 +53,7 @@ export function unstorableTextAt(value: unknown, path = ''): string | undefined 
  */
 export function storableText(text: string): string {
   if (isStorableText(text)) return text;
-   
+
   return text.replace(
     /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,

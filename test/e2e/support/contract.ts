@@ -9,8 +9,8 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
  * Replies checked against the contract: every JSON body the suite receives from the service
  * is validated against the schema that the service's own `/openapi.json` declares for the
  * operation (method + path template) and status, so a reply that drifts from its contract
- * fails the test that received it. A status the operation does not declare is not checked
- * here (undeclared statuses are a separate concern), nor are bodies that are not JSON.
+ * fails the test that received it. A status the operation does not declare fails too, and an
+ * error answered as text must be the one line `<status> <reason>: <message>`.
  */
 
 /** What the checker needs to know of a reply. */
@@ -30,6 +30,8 @@ interface ResponseDoc {
 }
 interface OperationDoc {
   readonly operationId: string;
+  /** Path parameters whose raw value must match a pattern for this operation to take the request. */
+  readonly 'x-route-when'?: Record<string, string>;
   readonly responses: Record<string, ResponseDoc>;
 }
 interface OpenApiDoc {
@@ -60,15 +62,27 @@ class Contract {
   }
 
   check(reply: CheckedReply, path: string): void {
-    if (reply.method === 'HEAD' || reply.body.length === 0) return;
-    const mediaType = (reply.contentType ?? '').split(';')[0].trim().toLowerCase();
-    if (mediaType !== 'application/json' && !mediaType.endsWith('+json')) return;
     const method = reply.method.toLowerCase();
     const route = this.route(method, path);
     if (!route) return; // no operation: the service answers 404/405 from its own rules
     const operation = this.doc.paths[route.template][method];
     const declared = operation.responses[String(reply.status)];
-    if (!declared) return; // an undeclared status: not this check's concern
+    if (!declared) {
+      throw new Error(
+        `${reply.method} ${reply.url} answered ${reply.status}, a status ${operation.operationId} does not declare (declared: ${Object.keys(operation.responses).join(', ')}); body: ${reply.body.toString('utf8').slice(0, 300)}`,
+      );
+    }
+    if (reply.method === 'HEAD' || reply.body.length === 0) return;
+    const mediaType = (reply.contentType ?? '').split(';')[0].trim().toLowerCase();
+    if (mediaType === 'text/plain' && reply.status >= 400 && declared.content?.['text/plain']) {
+      const line = reply.body.toString('utf8');
+      if (!new RegExp(`^${reply.status} [^\\n:]+: [^\\n]*\\n$`).test(line))
+        throw new Error(
+          `${reply.method} ${reply.url} answered ${reply.status} with a text error that is not one line "<status> <reason>: <message>": ${JSON.stringify(line.slice(0, 300))}`,
+        );
+      return;
+    }
+    if (mediaType !== 'application/json' && !mediaType.endsWith('+json')) return;
     const validate = this.validator(route.template, method, reply.status, declared, mediaType);
     if (validate === null) {
       throw new Error(
@@ -93,12 +107,15 @@ class Contract {
 
   private route(method: string, path: string): Route | undefined {
     const segments = path.split('/');
-    return this.routes.find(
-      (route) =>
-        this.doc.paths[route.template][method] !== undefined &&
-        route.segments.length === segments.length &&
-        route.segments.every((s, i) => (s === null ? segments[i] !== '' : s === segments[i])),
-    );
+    return this.routes.find((route) => {
+      const operation = this.doc.paths[route.template][method];
+      if (operation === undefined || route.segments.length !== segments.length) return false;
+      if (!route.segments.every((s, i) => (s === null ? segments[i] !== '' : s === segments[i]))) return false;
+      const templateParts = route.template.split('/');
+      return Object.entries(operation['x-route-when'] ?? {}).every(([name, pattern]) =>
+        new RegExp(pattern).test(segments[templateParts.indexOf(`{${name}}`)] ?? ''),
+      );
+    });
   }
 
   /** The compiled schema of a JSON media type declared for the status (null: no JSON body declared). */

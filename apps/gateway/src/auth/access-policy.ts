@@ -1,6 +1,9 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  isStorableText,
+  ServiceError,
+  STORABLE_TEXT_RULE,
   asCustomerId,
   type AuthRequirement,
   type CustomerRef,
@@ -124,7 +127,10 @@ export class AccessPolicy {
   }
 
   private async targetCustomer(principal: Principal, param: string | undefined): Promise<CustomerRef> {
-    if (param === undefined || param.toLowerCase() === principal.homeCustomer.domain) return principal.homeCustomer;
+    if (param === undefined) return principal.homeCustomer;
+    // Read before the query is validated (access comes first): the text rule of every input holds here too.
+    if (!isStorableText(param)) throw ServiceError.badRequest(`query parameter customer ${STORABLE_TEXT_RULE}`);
+    if (param.toLowerCase() === principal.homeCustomer.domain) return principal.homeCustomer;
     if (principal.admin === '') throw AuthErrors.customerNotFound();
     const customer = await this.customers.byDomain(param);
     if (!customer) throw AuthErrors.customerNotFound();

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { answerParserRefusal, MAX_HEADER_BYTES } from './parser-refusal.js';
 import { RequestPipeline } from './request-pipeline.js';
 
 /** The node:http server in front of the pipeline (no framework router: routes come from the declarations). */
@@ -11,7 +12,14 @@ export class GatewayHttpServer implements OnApplicationShutdown {
   constructor(private readonly pipeline: RequestPipeline) {}
 
   async listen(port: number, host?: string): Promise<number> {
-    const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 15 * 60_000 }, (req, res) => this.pipeline.handle(req, res));
+    const server = createServer(
+      // The pipeline answers a missing Host itself, in the endpoint's error format.
+      { keepAliveTimeout: 65_000, requestTimeout: 15 * 60_000, maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false },
+      (req, res) => this.pipeline.handle(req, res),
+    );
+    server.on('clientError', answerParserRefusal);
+    // Expectations other than 100-continue are ignored (RFC 9110 allows it): the request is answered as usual.
+    server.on('checkExpectation', (req, res) => this.pipeline.handle(req, res));
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

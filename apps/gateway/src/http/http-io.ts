@@ -24,18 +24,44 @@ export function serializeCookie(cookie: SetCookie): string {
   return parts.join('; ');
 }
 
-/** Reads a small body whole, refusing more than `maxBytes` (413) without buffering the excess. */
-export async function readSmallBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+/**
+ * Reads a small body whole, refusing more than `maxBytes` (413) without buffering the excess.
+ * The request is paused, never destroyed, on refusal: the answer's lingering close reads the rest.
+ */
+export function readSmallBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) throw new ServiceError(ErrorCode.PayloadTooLarge, `body larger than ${maxBytes} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) throw new ServiceError(ErrorCode.PayloadTooLarge, `body larger than ${maxBytes} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+  if (Number.isFinite(declared) && declared > maxBytes)
+    return Promise.reject(new ServiceError(ErrorCode.PayloadTooLarge, `body larger than ${maxBytes} bytes`));
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= maxBytes) {
+        chunks.push(chunk);
+        return;
+      }
+      settle();
+      req.pause();
+      reject(new ServiceError(ErrorCode.PayloadTooLarge, `body larger than ${maxBytes} bytes`));
+    };
+    const onEnd = (): void => {
+      settle();
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = (err: Error): void => {
+      settle();
+      reject(err);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
 }
 
 export type ParsedBody =

@@ -8,9 +8,9 @@ import type { RequestState } from './request-state.js';
 const DEFAULT_JSON_LIMIT = 64 * 1024;
 export const NO_BODY: ParsedBody = { kind: 'absent' };
 
-/** Whether the request carries a small body read whole: a JSON endpoint's, or a console form posted to a body-less endpoint. */
+/** Whether the request carries a small body read whole: a JSON endpoint's, or a console form posted to a body-less endpoint (not GET or HEAD). */
 export function hasSmallBody(endpoint: EndpointDef, req: IncomingMessage): boolean {
-  return endpoint.body.kind === 'json' || (endpoint.body.kind === 'none' && isForm(req));
+  return endpoint.body.kind === 'json' || (endpoint.body.kind === 'none' && endpoint.method !== 'GET' && endpoint.method !== 'HEAD' && isForm(req));
 }
 
 /** Reads and parses the small body (JSON or urlencoded form) within the endpoint's limit. */

@@ -5,6 +5,7 @@ import { JsonLogger } from '@app/infra';
 import { BodyStager } from '../uploads/body-stager.js';
 import { MultipartStager } from '../uploads/multipart-stager.js';
 import { asServiceError, renderError } from './error-renderer.js';
+import { closeAfterLingering } from './lingering-close.js';
 import type { RequestState } from './request-state.js';
 
 /**
@@ -52,7 +53,8 @@ export class RequestFailure {
       res.destroy();
       return;
     }
-    if (!req.complete) res.setHeader('Connection', 'close'); // do not read an unwanted upload
+    // An upload still arriving is not read on: the answer closes the connection, after lingering so the client reads it.
+    if (!req.complete) closeAfterLingering(req, (name, value) => res.setHeader(name, value));
     renderError(res, error, { mode, wantsJson: json, path, requestId: state.requestId, head: method === 'HEAD' });
   }
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
-import { type EndpointDef, ENDPOINTS, type StagedFile } from '@app/contracts';
+import { type EndpointDef, ENDPOINTS, ServiceError, type StagedFile } from '@app/contracts';
 import { MessageBus, type ServiceConfig, tracer, tracingEnabled } from '@app/infra';
 import { SpanKind } from '@opentelemetry/api';
 import { SERVICE_CONFIG } from '@app/platform';
@@ -8,7 +8,7 @@ import { csrfTokenOf, recordCaller, RequestAccess } from '../auth/request-access
 import { RequestRecorder } from '../observability/request-recorder.js';
 import { EndpointRateLimiter } from '../rate-limit/rate-limiter.js';
 import { InputValidator } from '../routing/input-validator.js';
-import { resolveRoute } from '../routing/resolve-route.js';
+import { resolveRoute, RouteRefusal } from '../routing/resolve-route.js';
 import { RouteTable } from '../routing/route-table.js';
 import { BodyStager } from '../uploads/body-stager.js';
 import { stageMultipartUpload } from '../uploads/multipart-upload.js';
@@ -90,6 +90,8 @@ export class RequestPipeline {
       const match = resolveRoute(this.routes, method, path);
       endpoint = match.endpoint;
       state.route = endpoint.path;
+      if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1)
+        throw ServiceError.badRequest('a Host header is required');
       if (endpoint.rateLimit) this.rateLimiter.check(endpoint.rateLimit, state.ip);
 
       const cookies = parseCookies(req.headers.cookie);
@@ -121,7 +123,8 @@ export class RequestPipeline {
       stagedParts = undefined;
       this.replies.write(res, endpoint.target.reply(result, { json, baseUrl: this.config.publicUrl, path }), head);
     } catch (err) {
-      this.failures.answer(err, req, res, state, endpoint?.errorMode ?? 'json', json, path, staged, stagedParts);
+      const errorMode = endpoint?.errorMode ?? (err instanceof RouteRefusal ? err.errorMode : 'json');
+      this.failures.answer(err, req, res, state, errorMode, json, path, staged, stagedParts);
     }
   }
 }

@@ -18,4 +18,20 @@ describe('OpenAPI document', () => {
     for (const endpoint of ENDPOINTS) expect(paths[endpoint.path]?.[endpoint.method.toLowerCase()]).toBeDefined();
     expect(Object.keys((document.components as { securitySchemes: object }).securitySchemes).sort()).toEqual(['bearer', 'metrics', 'session']);
   });
+
+  it('declares the statuses the gateway adds by the shape of an operation, besides the ones it lists', () => {
+    const paths = document.paths as Record<string, Record<string, { responses: Record<string, unknown>; 'x-route-when'?: unknown }>>;
+    const statuses = (path: string, method: string) => Object.keys(paths[path][method].responses).map(Number);
+    // JSON body: 413 over the limit, 415 not JSON; credentials: 401, 403; an app answers: 503.
+    expect(statuses('/tokens', 'post')).toEqual(expect.arrayContaining([400, 401, 403, 413, 415, 503]));
+    // Every operation can answer 400 (no Host, bad percent-encoding); a public one has no 401.
+    expect(statuses('/assets/{file}', 'get')).toEqual(expect.arrayContaining([400, 404]));
+    expect(statuses('/healthz', 'get')).toContain(400);
+    expect(statuses('/healthz', 'get')).not.toContain(401);
+    // A raw upload: 413; the rate-limited update check: 429.
+    expect(statuses('/logdata/{name}', 'put')).toEqual(expect.arrayContaining([400, 401, 403, 413, 503]));
+    expect(Object.values(paths).some((ops) => Object.values(ops).some((op) => op.responses['429'] !== undefined))).toBe(true);
+    // The operation that shares its path shape with another says which requests it takes.
+    expect(paths['/firmware/{id}/tags/{tag}'].put['x-route-when']).toBeDefined();
+  });
 });

@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { type EndpointDef, Problem } from '@app/contracts';
+import { type EndpointDef, errorStatusesOf, Problem } from '@app/contracts';
 
 /** The machine-readable description declares API version 1.0.0 and OpenAPI 3.1. */
 export const API_VERSION = '1.0.0';
@@ -87,7 +87,7 @@ function responses(endpoint: EndpointDef): Record<string, unknown> {
     };
   }
   const problem = { $ref: '#/components/schemas/Problem' };
-  for (const status of endpoint.errors) {
+  for (const status of errorStatusesOf(endpoint)) {
     const errorContent = {
       'application/problem+json': { schema: problem },
       ...(endpoint.errorMode === 'text' ? { 'text/plain': { schema: { type: 'string', description: '<status> <reason phrase>: <message>' } } } : {}),
@@ -122,6 +122,8 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDef[], serverUr
     const body = requestBody(endpoint);
     if (body) operation.requestBody = body;
     if (endpoint.auth.kind === 'principal' && endpoint.auth.scope) operation['x-scope'] = endpoint.auth.scope;
+    // Which of two operations with the same path shape takes a request (docs/api.md "Builds").
+    if (endpoint.routeWhen) operation['x-route-when'] = endpoint.routeWhen;
     (paths[endpoint.path] ??= {})[endpoint.method.toLowerCase()] = operation;
   }
   return {

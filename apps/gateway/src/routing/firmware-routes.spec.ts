@@ -16,7 +16,7 @@ describe('firmware routes', () => {
     expect(operation('DELETE', `/firmware/${id}/tags/beta`)).toBe('removeFirmwareTag');
     expect(operation('PUT', '/firmware/board/tags/beta')).toBe('uploadFirmwareByPath');
     expect(table.lookup('PUT', '/firmware/board/tags/beta')).toMatchObject({ match: { params: { hw_name: 'board', hw_version: 'tags', fw_name: 'beta' } } });
-    expect(table.lookup('DELETE', '/firmware/board/tags/beta')).toEqual({ kind: 'method-not-allowed', allowed: ['PUT'] });
+    expect(table.lookup('DELETE', '/firmware/board/tags/beta')).toEqual({ kind: 'method-not-allowed', allowed: ['PUT'], errorMode: 'text' });
   });
 
   it('every firmware path has its own route pattern (the request log counts them)', () => {

@@ -1,17 +1,30 @@
-import { ErrorCode, ServiceError } from '@app/contracts';
+import { type ErrorMode, ErrorCode, ServiceError } from '@app/contracts';
 import type { RouteMatch, RouteTable } from './route-table.js';
 
-/** The endpoint a request is for, or the error that answers it: 404, 400 (bad percent-encoding) or 405 with Allow. */
+/** A request no endpoint takes, answered in the error mode of the endpoints on its path (json when none). */
+export class RouteRefusal extends ServiceError {
+  constructor(
+    error: ServiceError,
+    readonly errorMode: ErrorMode,
+  ) {
+    super(error.code, error.message, error.headers);
+  }
+}
+
+/** The endpoint a request is for, or the refusal that answers it: 404, 400 (bad percent-encoding) or 405 with Allow. */
 export function resolveRoute(routes: RouteTable, method: string, path: string): RouteMatch {
   const lookup = routes.lookup(method, path);
   switch (lookup.kind) {
     case 'found':
       return lookup.match;
     case 'not-found':
-      throw ServiceError.notFound(`no endpoint ${method} ${path}`);
+      throw new RouteRefusal(ServiceError.notFound(`no endpoint ${method} ${path}`), 'json');
     case 'bad-path':
-      throw ServiceError.badRequest('path is not valid percent-encoding');
+      throw new RouteRefusal(ServiceError.badRequest('path is not valid percent-encoding'), lookup.endpoint.errorMode);
     case 'method-not-allowed':
-      throw new ServiceError(ErrorCode.MethodNotAllowed, `${method} is not allowed here`, { Allow: lookup.allowed.join(', ') });
+      throw new RouteRefusal(
+        new ServiceError(ErrorCode.MethodNotAllowed, `${method} is not allowed here`, { Allow: lookup.allowed.join(', ') }),
+        lookup.errorMode,
+      );
   }
 }

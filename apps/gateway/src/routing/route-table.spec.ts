@@ -29,7 +29,7 @@ describe('RouteTable', () => {
   });
 
   it('answers method-not-allowed with the allowed methods, and not-found otherwise', () => {
-    expect(table.lookup('DELETE', '/devices/x')).toEqual({ kind: 'method-not-allowed', allowed: ['GET'] });
+    expect(table.lookup('DELETE', '/devices/x')).toEqual({ kind: 'method-not-allowed', allowed: ['GET'], errorMode: 'json' });
     expect(table.lookup('GET', '/nothing/here')).toEqual({ kind: 'not-found' });
   });
 
@@ -40,11 +40,17 @@ describe('RouteTable', () => {
       kind: 'found',
       match: { endpoint: { path: '/devices/{hwid}' }, params: { hwid: 'import' } },
     });
-    expect(devices.lookup('DELETE', '/devices/import')).toEqual({ kind: 'method-not-allowed', allowed: ['POST', 'GET', 'PATCH'] });
+    expect(devices.lookup('DELETE', '/devices/import')).toEqual({ kind: 'method-not-allowed', allowed: ['POST', 'GET', 'PATCH'], errorMode: 'json' });
+  });
+
+  it('answers a refused method in text where every endpoint on the path answers text', () => {
+    const all = new RouteTable(ENDPOINTS);
+    expect(all.lookup('POST', `/logdata/${'a'.repeat(128)}`)).toMatchObject({ kind: 'method-not-allowed', errorMode: 'text' });
+    expect(all.lookup('POST', '/devices/x')).toMatchObject({ kind: 'method-not-allowed', errorMode: 'json' });
   });
 
   it('reports malformed percent-encoding', () => {
-    expect(table.lookup('GET', '/devices/%E0%A4%A')).toEqual({ kind: 'bad-path' });
+    expect(table.lookup('GET', '/devices/%E0%A4%A')).toMatchObject({ kind: 'bad-path', endpoint: { path: '/devices/{hwid}' } });
   });
 
   it('routes every declared endpoint to itself', () => {

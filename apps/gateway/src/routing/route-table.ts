@@ -1,4 +1,4 @@
-import type { EndpointDef, HttpMethod } from '@app/contracts';
+import type { EndpointDef, ErrorMode, HttpMethod } from '@app/contracts';
 
 export interface RouteMatch {
   readonly endpoint: EndpointDef;
@@ -8,9 +8,11 @@ export interface RouteMatch {
 
 export type RouteLookup =
   | { readonly kind: 'found'; readonly match: RouteMatch }
-  | { readonly kind: 'method-not-allowed'; readonly allowed: readonly HttpMethod[] }
+  /** `errorMode`: text when every endpoint on the path answers errors as text. */
+  | { readonly kind: 'method-not-allowed'; readonly allowed: readonly HttpMethod[]; readonly errorMode: ErrorMode }
   | { readonly kind: 'not-found' }
-  | { readonly kind: 'bad-path' };
+  /** The route is the endpoint's, but a parameter is not valid percent-encoding. */
+  | { readonly kind: 'bad-path'; readonly endpoint: EndpointDef };
 
 interface CompiledRoute {
   readonly endpoint: EndpointDef;
@@ -64,11 +66,13 @@ export class RouteTable {
     // literal segment (GET /devices/import is the device `import`: only POST /devices/import exists).
     // Plain loops: every request passes here (the update check included).
     let allowed: HttpMethod[] | null = null;
+    let errorMode: ErrorMode = 'text';
     for (const route of candidates) {
       if (!matches(route, parts)) continue;
       if (route.endpoint.method !== method) {
         allowed ??= [];
         if (!allowed.includes(route.endpoint.method)) allowed.push(route.endpoint.method);
+        if (route.endpoint.errorMode === 'json') errorMode = 'json';
         continue;
       }
       const params: Record<string, string> = {};
@@ -81,14 +85,14 @@ export class RouteTable {
           try {
             value = decodeURIComponent(raw);
           } catch {
-            return { kind: 'bad-path' };
+            return { kind: 'bad-path', endpoint: route.endpoint };
           }
         }
         params[route.names[index++]] = value;
       }
       return { kind: 'found', match: { endpoint: route.endpoint, params } };
     }
-    return allowed ? { kind: 'method-not-allowed', allowed } : { kind: 'not-found' };
+    return allowed ? { kind: 'method-not-allowed', allowed, errorMode } : { kind: 'not-found' };
   }
 }
 

@@ -1,0 +1,39 @@
+import type { EndpointDef } from './endpoint.js';
+
+/**
+ * Every error status an endpoint can answer: the ones its declaration lists (`errors`, what
+ * its app decides) and the ones the gateway adds for any endpoint of its shape, so the
+ * OpenAPI document declares each status a client can see (docs/api.md "Limits and errors"):
+ * - 400 on every endpoint: a request without Host, a path that is not valid percent-encoding,
+ *   parameters or a body that break the endpoint's rules;
+ * - 401 and 403 where credentials are needed;
+ * - 413 and 415 where a body is read (JSON over its limit or not JSON; an upload over its
+ *   limit or of a media type not accepted), and 413 for a console form (64 KiB at most)
+ *   posted to an endpoint without a body of its own (any method but GET and HEAD);
+ * - 429 where a per-client rate applies;
+ * - 503 where an app answers (it may be unavailable or too slow).
+ */
+export function errorStatusesOf(endpoint: EndpointDef): number[] {
+  const statuses = new Set<number>(endpoint.errors);
+  statuses.add(400);
+  if (endpoint.auth.kind !== 'public') {
+    statuses.add(401);
+    statuses.add(403);
+  }
+  switch (endpoint.body.kind) {
+    case 'json':
+    case 'multipart':
+      statuses.add(413).add(415);
+      break;
+    case 'stream':
+      statuses.add(413);
+      if (endpoint.body.contentTypes) statuses.add(415);
+      break;
+    case 'none':
+      if (endpoint.method !== 'GET' && endpoint.method !== 'HEAD') statuses.add(413);
+      break;
+  }
+  if (endpoint.rateLimit) statuses.add(429);
+  if (endpoint.target.kind === 'message') statuses.add(503);
+  return [...statuses].sort((a, b) => a - b);
+}
