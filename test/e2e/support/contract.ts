@@ -32,7 +32,7 @@ interface OperationDoc {
   readonly operationId: string;
   readonly responses: Record<string, ResponseDoc>;
 }
-interface OpenApiDoc {
+export interface OpenApiDoc {
   readonly paths: Record<string, Record<string, OperationDoc>>;
 }
 
@@ -44,7 +44,7 @@ interface Route {
 }
 
 /** The contract of one running service: its routes and a validator per operation, status and media type. */
-class Contract {
+export class Contract {
   private readonly ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
   private readonly routes: Route[];
   private readonly validators = new Map<string, ValidateFunction | null>();
