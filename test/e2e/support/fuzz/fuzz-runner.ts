@@ -63,7 +63,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzRun> {
     for (const op of options.operations) {
       if (Date.now() >= deadline) break;
       const request = next(op, round);
-      const outcome = await send(options.baseUrl, request, options.requestTimeoutMs);
+      const outcome = await send(options.baseUrl, request, options.requestTimeoutMs).catch((err: Error) => {
+        // node:http refused to write it: a generator bug, not a finding.
+        throw new Error(
+          `request #${sent + 1} (${op.id}, round ${round}, seed ${options.seed}) could not be sent: ${err.message}; ${JSON.stringify(request.target.slice(0, 300))}`,
+        );
+      });
       sent++;
       perOperation.set(op.id, (perOperation.get(op.id) ?? 0) + 1);
       const judgement = options.oracle.judge(request, outcome);
