@@ -34,7 +34,7 @@ interface OperationDoc {
   readonly 'x-route-when'?: Record<string, string>;
   readonly responses: Record<string, ResponseDoc>;
 }
-interface OpenApiDoc {
+export interface OpenApiDoc {
   readonly paths: Record<string, Record<string, OperationDoc>>;
 }
 
@@ -46,7 +46,7 @@ interface Route {
 }
 
 /** The contract of one running service: its routes and a validator per operation, status and media type. */
-class Contract {
+export class Contract {
   private readonly ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
   private readonly routes: Route[];
   private readonly validators = new Map<string, ValidateFunction | null>();
