@@ -462,7 +462,7 @@ describe('log data', () => {
       [{ limit: '0' }, 'limit must be an integer from 1 to 500'],
       [{ limit: '501' }, 'limit must be an integer from 1 to 500'],
       [{ limit: 'ten' }, 'limit must be an integer from 1 to 500'],
-      [{ offset: '-1' }, 'offset must be a non-negative integer'],
+      [{ offset: '-1' }, 'offset must be an integer from 0 to 9007199254740991'],
       [{ uploaded_after: 'yesterday' }, 'uploaded_after must be an RFC 3339 timestamp'],
       [{ uploaded_before: '2026-13-45' }, 'uploaded_before must be an RFC 3339 timestamp'],
       [{ prefix: 'xyz' }, 'prefix must be hex characters (at most 128)'],

@@ -11,7 +11,13 @@ export const CustomerQuery = Type.Optional(Type.String({ minLength: 1, maxLength
 
 export const Limit = (max: number, dflt: number) =>
   Type.Integer({ minimum: 1, maximum: max, default: dflt, 'x-error': `limit must be an integer from 1 to ${max}` });
-export const Offset = Type.Integer({ minimum: 0, default: 0, 'x-error': 'offset must be a non-negative integer' });
+/** Past the largest safe integer a number no longer counts exactly (nor fits every database integer). */
+export const Offset = Type.Integer({
+  minimum: 0,
+  maximum: Number.MAX_SAFE_INTEGER,
+  default: 0,
+  'x-error': `offset must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}`,
+});
 
 export const Problem = Type.Object(
   {

@@ -35,7 +35,8 @@ export class RequestAccess {
         credentials: { authorization, cookies, client: { ip: state.ip, userAgent: userAgentOf(req), requestId: state.requestId } },
         // Renewed session cookies reach the browser whatever the outcome: the refresh token has rotated.
         onRenewed: (renewed) => res.setHeader('Set-Cookie', renewed.map(serializeCookie)),
-        customerParam: search.get('customer') ?? undefined,
+        // `customer=` without a value names no customer: the caller's own.
+        customerParam: search.get('customer') || undefined,
         csrfToken,
         onAuthenticated: (principal) => {
           state.domain = principal.homeCustomer.domain;

@@ -26,7 +26,10 @@ const answered = new WeakSet<Duplex>();
  * a problem+json body that says what was wrong, and `Connection: close`; then the
  * connection lingers so that a client still sending reads it (lingering-close.ts).
  */
-export function answerParserRefusal(err: Error & { code?: string; reason?: string }, socket: Duplex & { _httpMessage?: { headersSent?: boolean } }): void {
+export function answerParserRefusal(
+  err: Error & { code?: string; reason?: string; rawPacket?: Buffer },
+  socket: Duplex & { _httpMessage?: { headersSent?: boolean } },
+): void {
   if (answered.has(socket)) return; // the parser reports every later chunk too
   answered.add(socket);
   // Nothing to answer on a connection the client reset, or after an answer has begun.
@@ -39,9 +42,11 @@ export function answerParserRefusal(err: Error & { code?: string; reason?: strin
   const requestId = randomUUID();
   const detail = DETAIL_BY_STATUS[status] ?? `the request is not valid HTTP/1.1: ${err.reason ?? err.code ?? 'malformed'}`;
   const body = JSON.stringify({ type: 'about:blank', title, status, detail, instance: '', request_id: requestId });
+  // The answer to a HEAD has no body (the request line is at the start of what the parser read, as a rule).
+  const head = err.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
   socket.end(
     `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+      `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
   );
   lingerAfterParserError(socket);
 }

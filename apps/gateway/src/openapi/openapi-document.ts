@@ -83,7 +83,8 @@ function responses(endpoint: EndpointDef): Record<string, unknown> {
       ...(doc.headers
         ? { headers: Object.fromEntries(Object.entries(doc.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
         : {}),
-      ...(doc.schema ? { content: { [contentType]: { schema: plain(doc.schema) } } } : {}),
+      // A response with a media type of its own (an HTML page) declares it even without a schema.
+      ...(doc.schema || doc.contentType ? { content: { [contentType]: { schema: doc.schema ? plain(doc.schema) : { type: 'string' } } } } : {}),
     };
   }
   const problem = { $ref: '#/components/schemas/Problem' };

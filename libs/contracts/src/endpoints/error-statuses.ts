@@ -5,8 +5,10 @@ import type { EndpointDef } from './endpoint.js';
  * its app decides) and the ones the gateway adds for any endpoint of its shape, so the
  * OpenAPI document declares each status a client can see (docs/api.md "Limits and errors"):
  * - 400 on every endpoint: a request without Host, a path that is not valid percent-encoding,
- *   parameters or a body that break the endpoint's rules;
- * - 401 and 403 where credentials are needed;
+ *   parameters or a body that break the endpoint's rules, a request the HTTP parser refuses;
+ *   431 on every endpoint too (request line and headers over 16 KiB);
+ * - 401 and 403 where credentials are needed, and 404 where a customer is named (`customer=`
+ *   of an administrator that names none);
  * - 413 and 415 where a body is read (JSON over its limit or not JSON; an upload over its
  *   limit or of a media type not accepted), and 413 for a console form (64 KiB at most)
  *   posted to an endpoint without a body of its own (any method but GET and HEAD);
@@ -15,11 +17,9 @@ import type { EndpointDef } from './endpoint.js';
  */
 export function errorStatusesOf(endpoint: EndpointDef): number[] {
   const statuses = new Set<number>(endpoint.errors);
-  statuses.add(400);
-  if (endpoint.auth.kind !== 'public') {
-    statuses.add(401);
-    statuses.add(403);
-  }
+  statuses.add(400).add(431);
+  if (endpoint.auth.kind !== 'public') statuses.add(401).add(403);
+  if (endpoint.auth.kind === 'principal' && endpoint.auth.tenant) statuses.add(404);
   switch (endpoint.body.kind) {
     case 'json':
     case 'multipart':

@@ -83,7 +83,7 @@ export const healthEndpoints = [
     auth: { kind: 'public' },
     errorMode: 'json',
     body: { kind: 'none' },
-    responses: { 200: { description: 'OpenAPI 3.1 document' } },
+    responses: { 200: { description: 'OpenAPI 3.1 document', schema: Type.Object({ openapi: Type.String(), paths: Type.Object({}) }) } },
     errors: [],
     target: { kind: 'gateway', handler: 'openapi' },
   }),

@@ -51,10 +51,6 @@ export const FRAMING_CASES: readonly FramingCase[] = [
   { label: 'control byte (0x01) in the URL', chunks: [b('GET /devices\u0001x HTTP/1.1\r\nHost: x\r\n\r\n')] },
   { label: 'NUL byte in the URL', chunks: [b('GET /status\u0000 HTTP/1.1\r\nHost: x\r\n\r\n')] },
   {
-    label: 'Expect: bogus',
-    chunks: [b(`POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: bogus\r\nContent-Length: 29\r\n\r\n${LOGIN_BODY}`)],
-  },
-  {
     label: '100 KB of headers',
     chunks: [b(`GET /status HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 1000 }, (_, i) => `X-Pad-${i}: ${'p'.repeat(90)}\r\n`).join('')}\r\n`)],
   },

@@ -36,6 +36,8 @@ export interface OperationDoc {
   readonly requestBody?: { readonly required?: boolean; readonly content: Readonly<Record<string, { readonly schema?: JsonSchema }>> };
   readonly responses: Readonly<Record<string, { readonly content?: Readonly<Record<string, unknown>> }>>;
   readonly security?: readonly Readonly<Record<string, readonly string[]>>[];
+  /** Path parameters whose raw value must match a pattern for this operation to take the request. */
+  readonly 'x-route-when'?: Readonly<Record<string, string>>;
 }
 
 export interface OpenApiDocument {
@@ -60,6 +62,8 @@ export interface Operation {
   readonly textErrors: boolean;
   /** Declares no security requirement or an empty one. */
   readonly isPublic: boolean;
+  /** x-route-when: segment index and the pattern its raw value must match. */
+  readonly routeWhen: readonly (readonly [number, RegExp])[];
 }
 
 export function operationsOf(doc: OpenApiDocument): Operation[] {
@@ -88,6 +92,7 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
         statuses: new Set(Object.keys(op.responses).map(Number)),
         textErrors: errors.some(([, response]) => response.content !== undefined && 'text/plain' in response.content),
         isPublic: !op.security || op.security.length === 0 || op.security.some((requirement) => Object.keys(requirement).length === 0),
+        routeWhen: Object.entries(op['x-route-when'] ?? {}).map(([name, pattern]) => [template.split('/').indexOf(`{${name}}`), new RegExp(pattern)] as const),
       });
     }
   }
@@ -99,13 +104,20 @@ export interface Expectation {
   /** The operations of this method whose template the path matches. */
   readonly operations: readonly Operation[];
   readonly statuses: ReadonlySet<number>;
-  /** How many of those operations answer errors as a text line when the client does not ask for JSON. */
+  /**
+   * How many of those operations answer errors as a text line when the client does not ask
+   * for JSON (for a method the path lacks: how many of the path's operations do, which decide
+   * the form of the 405).
+   */
   readonly textErrors: 'none' | 'some' | 'all';
+  /** The media types the operations declare for each status. */
+  readonly mediaTypes: (status: number) => ReadonlySet<string>;
 }
 
 /**
  * The operations a request can reach. A template matches when its literal segments equal the
- * path's (raw, not decoded) and it has as many segments; a parameter takes any value. The
+ * path's (raw, not decoded) and it has as many segments; a parameter takes any value that
+ * meets the operation's x-route-when (an operation whose pattern fails does not match). The
  * allowed statuses are those the matching operations declare, plus 405 when some matching
  * template lacks the method, plus 404 when no template matches at all.
  */
@@ -121,14 +133,18 @@ export class OpenApiRouter {
   expect(method: string, target: string): Expectation {
     const queryAt = target.indexOf('?');
     const parts = (queryAt === -1 ? target : target.slice(0, queryAt)).split('/');
-    const matching = this.templates.filter(
-      (t) => t.segments.length === parts.length && t.segments.every((segment, i) => segment === null || segment === parts[i]),
-    );
+    const routable = (op: Operation) => op.routeWhen.every(([at, pattern]) => pattern.test(parts[at] ?? ''));
+    const matching = this.templates
+      .filter((t) => t.segments.length === parts.length && t.segments.every((segment, i) => segment === null || segment === parts[i]))
+      .map((t) => ({ ...t, operations: t.operations.filter(routable) }))
+      .filter((t) => t.operations.length > 0);
     const operations = matching.flatMap((t) => t.operations.filter((op) => op.method === method));
     const statuses = new Set<number>(operations.flatMap((op) => [...op.statuses]));
     if (matching.some((t) => !t.operations.some((op) => op.method === method))) statuses.add(405);
     if (matching.length === 0) statuses.add(404);
-    const text = operations.filter((op) => op.textErrors).length;
-    return { operations, statuses, textErrors: text === 0 ? 'none' : text === operations.length ? 'all' : 'some' };
+    const deciding = operations.length > 0 ? operations : matching.flatMap((t) => t.operations);
+    const text = deciding.filter((op) => op.textErrors).length;
+    const mediaTypes = (status: number) => new Set(operations.flatMap((op) => Object.keys(op.doc.responses[String(status)]?.content ?? {})));
+    return { operations, statuses, textErrors: text === 0 ? 'none' : text === deciding.length ? 'all' : 'some', mediaTypes };
   }
 }

@@ -38,14 +38,23 @@ export class ReplyOracle {
     }
     const reply = outcome.reply;
     const requestId = headerOf(reply.headers['x-request-id']);
+    const contentType = headerOf(reply.headers['content-type']);
+    if (isParserRefusal(reply.status, contentType, reply.body, request.method === 'HEAD')) {
+      // Answered before routing, so in the problem format whatever the path (docs/api.md "Limits and errors").
+      const violations = errorFormatViolations({ status: reply.status, contentType, requestId, body: reply.body, head: request.method === 'HEAD' }, 'problem');
+      return { operation: violations.length ? HTTP_LAYER : request.operation, violations };
+    }
     const operation = requestId === null ? HTTP_LAYER : request.operation;
     const expectation = this.router.expect(request.method, request.target);
     const violations: Violation[] = [];
     const declared = [...expectation.statuses].sort().join(', ');
     if (reply.status >= 500) violations.push({ kind: `5xx: ${reply.status}`, detail: `declared: ${declared}` });
     else if (!expectation.statuses.has(reply.status)) violations.push({ kind: `undeclared status ${reply.status}`, detail: `declared: ${declared}` });
-    const contentType = headerOf(reply.headers['content-type']);
-    if (reply.status >= 400) {
+    const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
+    const ownMediaType = mediaType !== '' && mediaType !== 'application/problem+json' && mediaType !== 'text/plain';
+    if (reply.status >= 400 && ownMediaType && expectation.mediaTypes(reply.status).has(mediaType)) {
+      // An error with a body of its own the operation declares (an HTML page): not in the problem or text-line form.
+    } else if (reply.status >= 400) {
       const form: ErrorForm = asksForJson(request) || expectation.textErrors === 'none' ? 'problem' : expectation.textErrors === 'all' ? 'text' : 'either';
       violations.push(...errorFormatViolations({ status: reply.status, contentType, requestId, body: reply.body, head: request.method === 'HEAD' }, form));
     } else if (expectation.statuses.has(reply.status)) {
@@ -76,6 +85,22 @@ export class ReplyOracle {
       };
     }
     return { operation, violations };
+  }
+}
+
+/**
+ * Requests the HTTP parser refused are answered before routing, with the problem format's
+ * `instance` empty (there is no path to name): 400, 408, 413 (chunk extensions) or 431. The
+ * answer to a HEAD carries no body: any of those statuses in problem+json is taken as one.
+ */
+function isParserRefusal(status: number, contentType: string | null, body: Buffer, head: boolean): boolean {
+  if (![400, 408, 413, 431].includes(status) || !contentType?.startsWith('application/problem+json')) return false;
+  if (head) return body.length === 0; // the answer to a HEAD has no body to tell
+  if (body.length === 0) return false;
+  try {
+    return (JSON.parse(body.toString('utf8')) as { instance?: unknown }).instance === '';
+  } catch {
+    return false;
   }
 }
 

@@ -38,7 +38,7 @@ describe('ListBuildsCommand.create', () => {
 
   it('refuses what the contract refuses, with its messages', () => {
     expect(() => ListBuildsCommand.create({ customer, query: { limit: 501 } })).toThrow('limit must be an integer from 1 to 500');
-    expect(() => ListBuildsCommand.create({ customer, query: { offset: -1 } })).toThrow('offset must be a non-negative integer');
+    expect(() => ListBuildsCommand.create({ customer, query: { offset: -1 } })).toThrow('offset must be an integer from 0 to 9007199254740991');
     expect(() => ListBuildsCommand.create({ customer, query: { fw_type: 'XFI' } })).toThrow('fw_type must be AFI, EFI or MFI');
     expect(() => ListBuildsCommand.create({ customer, query: { order: 'up' } })).toThrow('order must be asc or desc');
   });
