@@ -27,13 +27,13 @@ const TIME_MS = Number(process.env.FUZZ_TIME_MS ?? 60_000);
 const MAX_ROUNDS = process.env.FUZZ_ROUNDS ? Number(process.env.FUZZ_ROUNDS) : Number.POSITIVE_INFINITY;
 const ONLY = process.env.FUZZ_OPS ? new RegExp(process.env.FUZZ_OPS) : null;
 const REQUEST_TIMEOUT_MS = Number(process.env.FUZZ_REQUEST_TIMEOUT_MS ?? 10_000);
-const SPEC = 'test/e2e/standalone/openapi-fuzz.e2e-spec.ts';
+const THIS_FILE = 'test/e2e/standalone/openapi-fuzz.e2e-spec.ts';
 
 function replayCommand(env: Record<string, string | number>): string {
   const vars = Object.entries(env)
     .map(([k, v]) => `${k}=${typeof v === 'string' ? `'${v}'` : v}`)
     .join(' ');
-  return `${vars} NODE_OPTIONS=--experimental-vm-modules npx jest --selectProjects e2e-standalone --runInBand ${SPEC}`;
+  return `${vars} NODE_OPTIONS=--experimental-vm-modules npx jest --selectProjects e2e-standalone --runInBand ${THIS_FILE}`;
 }
 
 describe('the HTTP API under requests generated from /openapi.json', () => {
