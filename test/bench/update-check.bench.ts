@@ -7,7 +7,9 @@
 // firmware schema, the devices with generate_series into the registry schema). autocannon
 // drives each; printed: req/s, p50, p99, the ratios a/c and b/c, the share of 304 answers on
 // repeat polls with If-None-Match, p99 at a fixed 1,000 req/s, and req/s at 10,000 versus
-// 1,000,000 devices, each next to its target. Every server runs as a child process.
+// 1,000,000 devices, each next to its target, and req/s of (a) with BENCH_IP_BLOCKS (default
+// 10,000; 0: not measured) IP blocks loaded, none matching the client, versus none. Every
+// server runs as a child process.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
@@ -40,6 +42,11 @@ const SIZE_SECONDS = Number(process.env.BENCH_SIZE_SECONDS ?? 5);
 const SIZE_ROUNDS = 6;
 /** Distinct devices per run of that comparison: together, (nearly) every device of the 10,000. */
 const SIZE_POLLERS = Math.floor(10_000 / SIZE_ROUNDS);
+/** IP blocks loaded for the with/without comparison (docs/performance.md). */
+const IP_BLOCKS = Number(process.env.BENCH_IP_BLOCKS ?? 10_000);
+const IP_BLOCK_ROUNDS = 4;
+/** The one loaded block that matches: a request from it answering 403 shows the gateway has the blocks. */
+const BLOCKED_PROBE = '127.0.0.2';
 
 interface Figures {
   readonly rps: number;
@@ -296,6 +303,48 @@ async function repeatPolls(baseUrl: string, requests: Request[]): Promise<Reques
 
 // ---------------------------------------------------------------- main
 
+/** The status of GET `url` sent from `localAddress`. */
+function statusFrom(url: string, localAddress: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { localAddress, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * Replaces the IP blocks with `count` of them (IPv4 /32 and /24, IPv6 /48: three prefix lengths
+ * per family like a real list; one of them BLOCKED_PROBE, none the bench client) straight in the
+ * admin schema, bumps the revision, and waits until the gateway enforces them (its once-a-second
+ * re-read).
+ */
+async function setIpBlocks(db: pg.Client, baseUrl: string, count: number): Promise<void> {
+  await db.query(`DELETE FROM admin.ip_blocks`);
+  if (count > 0) {
+    await db.query(`INSERT INTO admin.ip_blocks (cidr, reason, created_by, created_at) VALUES ($1, 'bench probe', 'bench', now())`, [`${BLOCKED_PROBE}/32`]);
+    await db.query(
+      `INSERT INTO admin.ip_blocks (cidr, reason, created_by, created_at)
+       SELECT CASE i % 3
+                WHEN 0 THEN format('10.%s.%s.%s/32', (i >> 16) & 255, (i >> 8) & 255, i & 255)
+                WHEN 1 THEN format('11.%s.%s.0/24', (i >> 16) & 255, (i >> 8) & 255)
+                ELSE format('2001:db8:%s::/48', to_hex(i))
+              END, 'bench', 'bench', now()
+         FROM generate_series(1, $1::int - 1) AS i`,
+      [count],
+    );
+  }
+  await db.query(`UPDATE admin.maintenance_setting SET revision = revision + 1`);
+  const want = count > 0 ? 403 : 200;
+  for (let i = 0; ; i++) {
+    if ((await statusFrom(`${baseUrl}/healthz`, BLOCKED_PROBE)) === want) return;
+    if (i > 100) throw new Error(`the gateway did not ${count > 0 ? 'load' : 'drop'} the IP blocks`);
+    await sleep(100);
+  }
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const placement = cpuPlacement();
@@ -417,6 +466,19 @@ async function main(): Promise<void> {
     const roundRatios = sizeRuns.large.map((run, i) => run.rps / sizeRuns.small[i].rps);
     const sortedRatios = [...roundRatios].sort((x, y) => x - y);
     const pairedRatio = (sortedRatios[Math.floor((SIZE_ROUNDS - 1) / 2)] + sortedRatios[Math.ceil((SIZE_ROUNDS - 1) / 2)]) / 2;
+    // IP_BLOCKS IP blocks loaded versus none, in turns (without, with, with, without, ...), the
+    // same polls as (a): every request is looked up in the blocks.
+    const blockRuns: Record<'without' | 'with', Figures[]> = { without: [], with: [] };
+    if (IP_BLOCKS > 0) {
+      for (let round = 0; round < IP_BLOCK_ROUNDS; round++) {
+        const order = round % 2 === 0 ? (['without', 'with'] as const) : (['with', 'without'] as const);
+        for (const kind of order) {
+          await setIpBlocks(db, aUrl, kind === 'with' ? IP_BLOCKS : 0);
+          blockRuns[kind].push(await load(aUrl, mainPolls, { seconds: SIZE_SECONDS, pids: [standalone.pid!] }));
+        }
+      }
+      await setIpBlocks(db, aUrl, 0);
+    }
     await stop(standalone);
 
     // ---- (b) the distributed service on the same database
@@ -498,6 +560,16 @@ async function main(): Promise<void> {
     console.log(
       `  1,000,000 / 10,000 devices within each round: ${roundRatios.map((r) => r.toFixed(3)).join(', ')}; median ${pairedRatio.toFixed(3)}, difference ${(difference(pairedRatio, 1) * 100).toFixed(1)} %   (target within 10 %)`,
     );
+    if (IP_BLOCKS > 0) {
+      const without = median(blockRuns.without);
+      const withBlocks = median(blockRuns.with);
+      const blockRunsOf = (kind: 'without' | 'with') => blockRuns[kind].map((r) => r.rps.toFixed(0)).join(', ');
+      console.log(`  (a) without IP blocks, runs: ${blockRunsOf('without')} req/s; median ${show(without)}`);
+      console.log(`  (a) with ${IP_BLOCKS} IP blocks (none matching), runs: ${blockRunsOf('with')} req/s; median ${show(withBlocks)}`);
+      console.log(
+        `  req/s with / without IP blocks, medians: ${(withBlocks.rps / without.rps).toFixed(3)}, difference ${(difference(withBlocks.rps, without.rps) * 100).toFixed(1)} %   (target: within noise)`,
+      );
+    }
     console.log(`  total time ${((Date.now() - started) / 1000).toFixed(0)} s (seeding ${((seededAt - started) / 1000).toFixed(0)} s)`);
     console.log(line);
   } finally {

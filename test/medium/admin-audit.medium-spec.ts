@@ -268,6 +268,7 @@ describe('migrations', () => {
       }
     };
     expect(await indexes()).toEqual({ brin: 'admin.request_log_ts_brin', btree: null });
+    expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('Protection1764300000000');
     expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('RequestLogBrin1764100000000');
     expect(await indexes()).toEqual({ brin: null, btree: 'admin.request_log_ts_idx' });
     expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('AdminAuditSecurity1763800000000');

@@ -5,11 +5,15 @@ import { AuditRepository } from './audit/audit.repository.js';
 import { AuditService } from './audit/audit.service.js';
 import { AdminController } from './controllers/admin.controller.js';
 import { AuditController } from './controllers/audit.controller.js';
+import { ProtectionController } from './controllers/protection.controller.js';
 import { HealthSampleEntity } from './entities/health-sample.entity.js';
 import { RequestLogEntity } from './entities/request-log.entity.js';
 import { AdminSchema1763700000000 } from './migrations/1763700000000-admin-schema.js';
 import { AdminAuditSecurity1763800000000 } from './migrations/1763800000000-admin-audit-security.js';
 import { RequestLogBrin1764100000000 } from './migrations/1764100000000-request-log-brin.js';
+import { Protection1764300000000 } from './migrations/1764300000000-protection.js';
+import { ProtectionRepository } from './protection/protection.repository.js';
+import { ProtectionService } from './protection/protection.service.js';
 import { HealthSampleRepository } from './repositories/health-sample.repository.js';
 import { RequestLogRepository } from './repositories/request-log.repository.js';
 import { Clock } from './services/clock.js';
@@ -21,7 +25,7 @@ import { SecurityEventsService } from './security/security-events.service.js';
 export const ADMIN_DATABASE = {
   schema: 'admin',
   entities: [RequestLogEntity, HealthSampleEntity],
-  migrations: [AdminSchema1763700000000, AdminAuditSecurity1763800000000, RequestLogBrin1764100000000],
+  migrations: [AdminSchema1763700000000, AdminAuditSecurity1763800000000, RequestLogBrin1764100000000, Protection1764300000000],
 } satisfies AppDatabaseOptions;
 
 /** The app's own providers (infrastructure comes from InfraModule); tests compose them with test adapters. */
@@ -35,8 +39,10 @@ export const ADMIN_PROVIDERS = [
   AuditService,
   SecurityEventRepository,
   SecurityEventsService,
+  ProtectionRepository,
+  ProtectionService,
 ];
-export const ADMIN_CONTROLLERS = [AdminController, AuditController];
+export const ADMIN_CONTROLLERS = [AdminController, AuditController, ProtectionController];
 
 /** Operations data: request log, health history, audit log and security events (statistics later). */
 @Module({})

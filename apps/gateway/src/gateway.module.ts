@@ -18,6 +18,7 @@ import { GatewayMetrics } from './observability/metrics.js';
 import { RequestLog } from './observability/request-log.js';
 import { RequestRecorder } from './observability/request-recorder.js';
 import { PageServer } from './pages/page-server.js';
+import { GatewayProtection } from './protection/gateway-protection.js';
 import { BodyStager } from './uploads/body-stager.js';
 import { MultipartStager } from './uploads/multipart-stager.js';
 import { EndpointRateLimiter } from './rate-limit/rate-limiter.js';
@@ -50,6 +51,7 @@ export class GatewayModule {
         GatewayEndpoints,
         ReplyWriter,
         RequestFailure,
+        GatewayProtection,
         RequestPipeline,
         GatewayHttpServer,
       ],

@@ -2,6 +2,7 @@ import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/com
 import { AdminEvents, type AppHealth, BACKEND_APPS, type BackendApp, healthMessage, type Readiness, type StatusDocument } from '@app/contracts';
 import { MessageBus, ObjectStore } from '@app/infra';
 import { GatewayMetrics } from '../observability/metrics.js';
+import { GatewayProtection } from '../protection/gateway-protection.js';
 
 const SAMPLE_INTERVAL_MS = 60_000;
 const VERSION = '1.0.0';
@@ -20,6 +21,7 @@ export class ServiceHealth implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly bus: MessageBus,
     private readonly store: ObjectStore,
+    private readonly protection: GatewayProtection,
     metrics: GatewayMetrics,
   ) {
     for (const app of BACKEND_APPS) metrics.gauge(`fds_app_up{app="${app}"}`, () => (this.lastUp.get(app) ? 1 : 0));
@@ -53,7 +55,8 @@ export class ServiceHealth implements OnModuleInit, OnModuleDestroy {
     const database = answered.length > 0 && answered.every((a) => a.database);
     const allUp = answered.length === BACKEND_APPS.length;
     const status: StatusDocument['status'] = !database ? 'down' : allUp && objectStore ? 'ok' : 'degraded';
-    return { status, version: VERSION, time: new Date().toISOString(), database, object_store: objectStore, apps };
+    const maintenance = this.protection.maintenance;
+    return { status, version: VERSION, time: new Date().toISOString(), database, object_store: objectStore, apps, maintenance };
   }
 
   private async sample(): Promise<void> {

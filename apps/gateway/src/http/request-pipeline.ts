@@ -6,6 +6,7 @@ import { SpanKind } from '@opentelemetry/api';
 import { SERVICE_CONFIG } from '@app/platform';
 import { csrfTokenOf, recordCaller, RequestAccess } from '../auth/request-access.js';
 import { RequestRecorder } from '../observability/request-recorder.js';
+import { GatewayProtection } from '../protection/gateway-protection.js';
 import { EndpointRateLimiter } from '../rate-limit/rate-limiter.js';
 import { InputValidator } from '../routing/input-validator.js';
 import { resolveRoute, RouteRefusal } from '../routing/resolve-route.js';
@@ -28,7 +29,8 @@ import { newRequestState, type RequestState } from './request-state.js';
 const NO_QUERY = new URLSearchParams();
 
 /**
- * Every request goes through here, in this order: request id, route, rate limit, small body,
+ * Every request goes through here, in this order: request id, route, IP block and maintenance
+ * mode (GatewayProtection), rate limit, small body,
  * access (authentication, CSRF, customer, scope), parameters, then either the gateway's own
  * handler or the body (validated JSON, staged upload) sent to the endpoint's app over the bus
  * and its reply written. A failure is answered in the endpoint's error mode (docs/api.md);
@@ -53,6 +55,7 @@ export class RequestPipeline {
     private readonly replies: ReplyWriter,
     private readonly failures: RequestFailure,
     private readonly recorder: RequestRecorder,
+    private readonly protection: GatewayProtection,
   ) {}
 
   handle(req: IncomingMessage, res: ServerResponse): void {
@@ -90,6 +93,7 @@ export class RequestPipeline {
       const match = resolveRoute(this.routes, method, path);
       endpoint = match.endpoint;
       state.route = endpoint.path;
+      this.protection.check(endpoint, method, state.ip);
       if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1)
         throw ServiceError.badRequest('a Host header is required');
       if (endpoint.rateLimit) this.rateLimiter.check(endpoint.rateLimit, state.ip);
@@ -122,7 +126,9 @@ export class RequestPipeline {
       staged = undefined; // the app owns it now
       stagedParts = undefined;
       this.replies.write(res, endpoint.target.reply(result, { json, baseUrl: this.config.publicUrl, path }), head);
-    } catch (err) {
+    } catch (caught) {
+      // A blocked address gets 403 (problem+json) on paths no endpoint takes too.
+      const err = endpoint === undefined ? this.protection.refusalFor(caught, state.ip) : caught;
       const errorMode = endpoint?.errorMode ?? (err instanceof RouteRefusal ? err.errorMode : 'json');
       this.failures.answer(err, req, res, state, errorMode, json, path, staged, stagedParts);
     }

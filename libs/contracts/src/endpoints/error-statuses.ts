@@ -1,4 +1,7 @@
-import type { EndpointDef } from './endpoint.js';
+import type { EndpointDef, HttpMethod } from './endpoint.js';
+
+/** The writes maintenance mode refuses (503) unless the endpoint is `allowedInMaintenance`. */
+export const MAINTENANCE_REFUSED_METHODS: ReadonlySet<string> = new Set<HttpMethod>(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * Every error status an endpoint can answer: the ones its declaration lists (`errors`, what
@@ -13,11 +16,13 @@ import type { EndpointDef } from './endpoint.js';
  *   limit or of a media type not accepted), and 413 for a console form (64 KiB at most)
  *   posted to an endpoint without a body of its own (any method but GET and HEAD);
  * - 429 where a per-client rate applies;
- * - 503 where an app answers (it may be unavailable or too slow).
+ * - 503 where an app answers (it may be unavailable or too slow), and on every write (POST, PUT,
+ *   PATCH, DELETE) not `allowedInMaintenance` while maintenance mode is on;
+ * - 403 on every endpoint: a request from a blocked address (docs/api.md "Maintenance mode and IP blocks").
  */
 export function errorStatusesOf(endpoint: EndpointDef): number[] {
   const statuses = new Set<number>(endpoint.errors);
-  statuses.add(400).add(431);
+  statuses.add(400).add(403).add(431);
   if (endpoint.auth.kind !== 'public') statuses.add(401).add(403);
   if (endpoint.auth.kind === 'principal' && endpoint.auth.tenant) statuses.add(404);
   switch (endpoint.body.kind) {
@@ -35,5 +40,6 @@ export function errorStatusesOf(endpoint: EndpointDef): number[] {
   }
   if (endpoint.rateLimit) statuses.add(429);
   if (endpoint.target.kind === 'message') statuses.add(503);
+  if (MAINTENANCE_REFUSED_METHODS.has(endpoint.method) && !endpoint.allowedInMaintenance) statuses.add(503);
   return [...statuses].sort((a, b) => a - b);
 }

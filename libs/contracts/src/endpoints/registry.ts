@@ -1,5 +1,6 @@
 import { healthEndpoints, downloadEndpoints } from '../health/health.endpoints.js';
 import { adminAccountEndpoints, adminEndpoints } from '../admin/admin.endpoints.js';
+import { protectionEndpoints } from '../admin/protection.endpoints.js';
 import { consoleEndpoints } from '../identity/console.endpoints.js';
 import { identityEndpoints, memberEndpoints } from '../identity/identity.endpoints.js';
 import { logdataEndpoints } from '../logdata/logdata.endpoints.js';
@@ -15,6 +16,7 @@ const ALL_ENDPOINTS: readonly AnyEndpointDef[] = [
   ...adminAccountEndpoints,
   ...memberEndpoints,
   ...adminEndpoints,
+  ...protectionEndpoints,
   ...consoleEndpoints,
   ...logdataEndpoints,
   ...firmwareEndpoints,

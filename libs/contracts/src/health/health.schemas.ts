@@ -18,6 +18,10 @@ export const StatusSchema = Type.Object(
     database: Type.Boolean(),
     object_store: Type.Boolean(),
     apps: Type.Record(Type.String(), Type.Union([Type.Literal('up'), Type.Literal('down')])),
+    maintenance: Type.Object(
+      { enabled: Type.Boolean(), message: Type.String() },
+      { description: 'Maintenance mode as this gateway enforces it (writes answer 503 while enabled)' },
+    ),
   },
   { $id: 'Status' },
 );

@@ -1,0 +1,119 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  type CreatedIpBlock,
+  type CreateIpBlockRequest,
+  DEFAULT_MAINTENANCE_MESSAGE,
+  type DeleteIpBlockQuery,
+  type EndpointCall,
+  type IpBlocksQuery,
+  type IpBlockView,
+  type MaintenanceSetting,
+  ProtectionEvents,
+  type ProtectionState,
+  ServiceError,
+  type UpdateMaintenanceRequest,
+} from '@app/contracts';
+import { MessageBus, parseIpNetwork } from '@app/infra';
+import { AuditService } from '../audit/audit.service.js';
+import { Clock } from '../services/clock.js';
+import { blockView, type IpBlockRow, type MaintenanceRow, ProtectionRepository } from './protection.repository.js';
+
+type NoParams = Record<string, never>;
+
+/**
+ * Maintenance mode and IP blocks (docs/api.md "Maintenance mode and IP blocks"): stored here,
+ * enforced by every gateway. Each change is audited and announced (ProtectionEvents.changed,
+ * to every gateway replica); the gateways also re-read the state every second.
+ */
+@Injectable()
+export class ProtectionService {
+  constructor(
+    @Inject(ProtectionRepository) private readonly repository: ProtectionRepository,
+    @Inject(AuditService) private readonly audit: AuditService,
+    @Inject(MessageBus) private readonly bus: MessageBus,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  async maintenance(): Promise<MaintenanceSetting> {
+    return setting(await this.repository.maintenance());
+  }
+
+  async setMaintenance(call: EndpointCall<NoParams, NoParams, UpdateMaintenanceRequest>): Promise<MaintenanceSetting> {
+    const message = call.body.message?.trim() || null;
+    const now = this.clock.now();
+    const { before, after, revision } = await this.repository.setMaintenance({ enabled: call.body.enabled, message }, call.ctx.actor, now);
+    await this.record(call, now, 'maintenance.update', 'maintenance', 'maintenance', setting(before), setting(after));
+    this.bus.emit(ProtectionEvents.changed, { revision });
+    return setting(after);
+  }
+
+  async listBlocks(call: EndpointCall<NoParams, IpBlocksQuery, undefined>): Promise<{ items: IpBlockView[] }> {
+    return { items: await this.repository.listBlocks(call.query?.all === true, this.clock.now()) };
+  }
+
+  /** A network blocked again replaces its block (reason, expiry, created_by, created_at): 201 either way. */
+  async createBlock(call: EndpointCall<NoParams, NoParams, CreateIpBlockRequest>): Promise<CreatedIpBlock> {
+    const cidr = normalisedCidr(call.body.cidr);
+    const now = this.clock.now();
+    const ttl = call.body.ttl_seconds;
+    const block: IpBlockRow = {
+      cidr,
+      reason: call.body.reason?.trim() || null,
+      createdBy: call.ctx.actor,
+      createdAt: now,
+      expiresAt: ttl === undefined ? null : new Date(now.getTime() + ttl * 1000),
+    };
+    const { before, revision } = await this.repository.putBlock(block);
+    const after = blockView(block);
+    await this.record(call, now, 'ip_block.create', 'ip_block', cidr, before ? blockView(before) : null, after);
+    this.bus.emit(ProtectionEvents.changed, { revision });
+    return { cidr, expires_at: after.expires_at, reason: after.reason };
+  }
+
+  async deleteBlock(call: EndpointCall<NoParams, DeleteIpBlockQuery, undefined>): Promise<void> {
+    const cidr = normalisedCidr(call.query.cidr);
+    const removed = await this.repository.deleteBlock(cidr);
+    if (!removed) throw ServiceError.notFound(`no IP block for ${cidr}`);
+    await this.record(call, this.clock.now(), 'ip_block.delete', 'ip_block', cidr, blockView(removed.before), null);
+    this.bus.emit(ProtectionEvents.changed, { revision: removed.revision });
+  }
+
+  /** What the gateways enforce; nothing but the revision when theirs is current. */
+  async state(knownRevision: string | null): Promise<ProtectionState> {
+    if (knownRevision !== null && (await this.repository.revision()) === knownRevision) return { changed: false, revision: knownRevision };
+    const { revision, maintenance, blocks } = await this.repository.enforced(this.clock.now());
+    return { changed: true, revision, maintenance: setting(maintenance), blocks };
+  }
+
+  private record(
+    call: EndpointCall<unknown, unknown, unknown>,
+    now: Date,
+    action: string,
+    targetType: string,
+    targetId: string,
+    before: object | null,
+    after: object | null,
+  ): Promise<void> {
+    return this.audit.store({
+      ts: now.toISOString(),
+      domain: null,
+      actor: `admin:${call.ctx.actor}`,
+      action,
+      target_type: targetType,
+      target_id: targetId,
+      before: before as Record<string, unknown> | null,
+      after: after as Record<string, unknown> | null,
+    });
+  }
+}
+
+function setting(row: MaintenanceRow): MaintenanceSetting {
+  return { enabled: row.enabled, message: row.message ?? DEFAULT_MAINTENANCE_MESSAGE };
+}
+
+/** 400 with what is wrong when the text is no address or network. */
+export function normalisedCidr(input: string): string {
+  const network = parseIpNetwork(input);
+  if ('error' in network) throw ServiceError.badRequest(network.error);
+  return network.cidr;
+}

@@ -1,0 +1,115 @@
+import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import {
+  ADDRESS_BLOCKED_MESSAGE,
+  DEFAULT_MAINTENANCE_MESSAGE,
+  type EndpointDef,
+  MAINTENANCE_REFUSED_METHODS,
+  MAINTENANCE_RETRY_AFTER_SECONDS,
+  type MaintenanceSetting,
+  ProtectionEvents,
+  ProtectionMessages,
+  ServiceError,
+} from '@app/contracts';
+import { JsonLogger, MessageBus } from '@app/infra';
+import { IpBlockMatcher } from './ip-block-matcher.js';
+
+/** The state is re-read this often (a lost ProtectionEvents.changed heals within it). */
+export const PROTECTION_REREAD_MS = 1_000;
+const READ_TIMEOUT_MS = 2_000;
+
+const ADDRESS_BLOCKED = ServiceError.forbidden(ADDRESS_BLOCKED_MESSAGE);
+
+/**
+ * Maintenance mode and IP blocks as this gateway enforces them (docs/api.md "Maintenance mode
+ * and IP blocks"). Kept by the admin app; read at start, at once when it announces a change
+ * (broadcast to every replica) and every second, asking only whether the revision changed.
+ * While the admin app does not answer, the last known state stays in force.
+ */
+@Injectable()
+export class GatewayProtection implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new JsonLogger('gateway');
+  private matcher = IpBlockMatcher.EMPTY;
+  private maintenanceRefusal: ServiceError | null = null;
+  private setting: MaintenanceSetting = { enabled: false, message: DEFAULT_MAINTENANCE_MESSAGE };
+  private revision: string | null = null;
+  private reading: Promise<void> | null = null;
+  private readAgain = false;
+  private unreachableSince: number | null = null;
+  private timer?: NodeJS.Timeout;
+  private unsubscribe?: () => void;
+
+  constructor(private readonly bus: MessageBus) {}
+
+  onModuleInit(): void {
+    this.unsubscribe = this.bus.subscribe(ProtectionEvents.changed, ({ revision }) => {
+      if (revision !== this.revision) void this.refresh();
+    });
+    this.timer = setInterval(() => void this.refresh(), PROTECTION_REREAD_MS);
+    this.timer.unref();
+    void this.refresh();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+    this.unsubscribe?.();
+  }
+
+  /**
+   * Throws the answer of a request this gateway refuses: 403 from a blocked address (any
+   * endpoint), 503 with Retry-After for a write in maintenance. One lookup when nothing applies.
+   */
+  check(endpoint: EndpointDef, method: string, ip: string): void {
+    if (this.matcher.size !== 0 && this.matcher.matches(ip)) throw ADDRESS_BLOCKED;
+    if (this.maintenanceRefusal !== null && MAINTENANCE_REFUSED_METHODS.has(method) && !endpoint.allowedInMaintenance) throw this.maintenanceRefusal;
+  }
+
+  /** The answer to a request from `ip` no endpoint takes: 403 when the address is blocked, else the refusal itself. */
+  refusalFor(refusal: unknown, ip: string): unknown {
+    return this.matcher.size !== 0 && this.matcher.matches(ip) ? ADDRESS_BLOCKED : refusal;
+  }
+
+  get maintenance(): MaintenanceSetting {
+    return this.setting;
+  }
+
+  /** Re-reads the state (one read at a time; a change announced meanwhile reads again after). */
+  refresh(): Promise<void> {
+    if (this.reading) {
+      this.readAgain = true;
+      return this.reading;
+    }
+    this.reading = this.read().finally(() => {
+      this.reading = null;
+      if (this.readAgain) {
+        this.readAgain = false;
+        void this.refresh();
+      }
+    });
+    return this.reading;
+  }
+
+  private async read(): Promise<void> {
+    try {
+      const state = await this.bus.send(ProtectionMessages.protectionState, { knownRevision: this.revision }, { timeoutMs: READ_TIMEOUT_MS });
+      if (this.unreachableSince !== null) {
+        this.logger.info('protection state read again from the admin app', { unreachable_ms: Date.now() - this.unreachableSince });
+        this.unreachableSince = null;
+      }
+      if (!state.changed) return;
+      this.matcher = new IpBlockMatcher(state.blocks);
+      this.setting = state.maintenance;
+      this.maintenanceRefusal = state.maintenance.enabled
+        ? ServiceError.unavailable(state.maintenance.message || DEFAULT_MAINTENANCE_MESSAGE, { 'Retry-After': String(MAINTENANCE_RETRY_AFTER_SECONDS) })
+        : null;
+      this.revision = state.revision;
+    } catch (err) {
+      if (this.unreachableSince !== null) return;
+      this.unreachableSince = Date.now();
+      this.logger.warn('protection state not read from the admin app; the last known maintenance setting and IP blocks stay in force', {
+        error: err instanceof Error ? err.message : String(err),
+        maintenance: this.setting.enabled,
+        ip_blocks: this.matcher.size,
+      });
+    }
+  }
+}

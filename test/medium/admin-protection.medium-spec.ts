@@ -1,0 +1,164 @@
+import 'reflect-metadata';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { DEFAULT_MAINTENANCE_MESSAGE, ErrorCode, ProtectionEvents, ServiceError } from '@app/contracts';
+import { closeDatabases, configureLogging, JobQueue, MessageBus, openAppDatabase, revertLastMigration } from '@app/infra';
+import { SERVICE_CONFIG } from '@app/platform';
+import { DataSource } from 'typeorm';
+import { ADMIN_CONTROLLERS, ADMIN_DATABASE, ADMIN_PROVIDERS } from '../../apps/admin/src/admin.module.js';
+import { AuditController } from '../../apps/admin/src/controllers/audit.controller.js';
+import { ProtectionController } from '../../apps/admin/src/controllers/protection.controller.js';
+import { Clock } from '../../apps/admin/src/services/clock.js';
+import { FakeBus, FakeJobQueue } from '../../apps/identity/test/fakes.js';
+import { createThrowaway, type Throwaway } from './logdata.support.js';
+
+configureLogging({ sink: () => undefined });
+
+/** Maintenance mode and IP blocks in the admin app on real PostgreSQL: storage, revisions, audit, announcements, the migration's down. */
+
+let now = new Date('2026-11-25T10:00:00.000Z');
+let throwaway: Throwaway;
+let dataSource: DataSource;
+let moduleRef: TestingModule;
+let protection: ProtectionController;
+let audit: AuditController;
+let bus: FakeBus;
+
+beforeAll(async () => {
+  throwaway = await createThrowaway('admin_protection');
+  dataSource = await openAppDatabase(throwaway.config, ADMIN_DATABASE);
+  bus = new FakeBus();
+  moduleRef = await Test.createTestingModule({
+    controllers: ADMIN_CONTROLLERS,
+    providers: [
+      ...ADMIN_PROVIDERS,
+      { provide: DataSource, useValue: dataSource },
+      { provide: MessageBus, useValue: bus },
+      { provide: JobQueue, useValue: new FakeJobQueue() },
+      { provide: SERVICE_CONFIG, useValue: { ...throwaway.config, publicUrl: 'https://fw.example.test' } },
+    ],
+  })
+    .overrideProvider(Clock)
+    .useValue({ now: () => now })
+    .compile();
+  protection = moduleRef.get(ProtectionController);
+  audit = moduleRef.get(AuditController);
+});
+
+afterAll(async () => {
+  await moduleRef?.close();
+  await closeDatabases();
+  await throwaway?.dispose();
+});
+
+const call = <Q, B>(query: Q, body: B, actor = 'user:admin-1') => ({
+  ctx: { actor, auditActor: actor } as never,
+  params: {} as never,
+  query: query as never,
+  body: body as never,
+});
+
+async function refusal(promise: Promise<unknown>): Promise<ServiceError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof ServiceError) return err;
+    throw err;
+  }
+  throw new Error('expected a ServiceError');
+}
+
+describe('maintenance setting', () => {
+  it('starts off with the default message, is set and audited, and bumps the revision', async () => {
+    expect(await protection.getMaintenance()).toEqual({ enabled: false, message: DEFAULT_MAINTENANCE_MESSAGE });
+    const first = await protection.state({ knownRevision: null });
+    expect(first).toMatchObject({ changed: true, maintenance: { enabled: false }, blocks: [] });
+    expect(await protection.state({ knownRevision: first.revision })).toEqual({ changed: false, revision: first.revision });
+
+    expect(await protection.updateMaintenance(call({}, { enabled: true, message: ' upgrading ' }))).toEqual({ enabled: true, message: 'upgrading' });
+    const second = await protection.state({ knownRevision: first.revision });
+    expect(second).toMatchObject({ changed: true, maintenance: { enabled: true, message: 'upgrading' } });
+    expect(bus.events(ProtectionEvents.changed).at(-1)).toEqual({ revision: second.revision });
+    expect(await protection.updateMaintenance(call({}, { enabled: false }))).toEqual({ enabled: false, message: DEFAULT_MAINTENANCE_MESSAGE });
+
+    const entries = (await audit.listAudit({ ctx: {} as never, params: {}, query: { limit: 10 }, body: undefined })).items.filter(
+      (e) => e.action === 'maintenance.update',
+    );
+    expect(entries.map((e) => [e.actor, e.before, e.after])).toEqual([
+      ['admin:user:admin-1', { enabled: true, message: 'upgrading' }, { enabled: false, message: DEFAULT_MAINTENANCE_MESSAGE }],
+      ['admin:user:admin-1', { enabled: false, message: DEFAULT_MAINTENANCE_MESSAGE }, { enabled: true, message: 'upgrading' }],
+    ]);
+  });
+});
+
+describe('IP blocks', () => {
+  it('stores normalised networks, replaces a network blocked again, expires, lists and deletes', async () => {
+    const created = await protection.createIpBlock(call({}, { cidr: '203.0.113.77/24', reason: 'scanner', ttl_seconds: 60 }));
+    expect(created).toEqual({ cidr: '203.0.113.0/24', reason: 'scanner', expires_at: '2026-11-25T10:01:00.000Z' });
+    await protection.createIpBlock(call({}, { cidr: '::ffff:198.51.100.9' }));
+    await protection.createIpBlock(call({}, { cidr: '2001:db8::1/48' }, 'token:t-1'));
+
+    const listed = await protection.listIpBlocks(call({}, undefined));
+    expect(listed.items.map((b) => b.cidr).sort()).toEqual(['198.51.100.9/32', '2001:db8::/48', '203.0.113.0/24']);
+    expect(listed.items.find((b) => b.cidr === '2001:db8::/48')).toEqual({
+      cidr: '2001:db8::/48',
+      reason: null,
+      created_by: 'token:t-1',
+      created_at: now.toISOString(),
+      expires_at: null,
+    });
+    const state = await protection.state({ knownRevision: null });
+    expect(state.changed && [...state.blocks].sort((a, b) => a.cidr.localeCompare(b.cidr))).toEqual([
+      { cidr: '198.51.100.9/32', expires_at: null },
+      { cidr: '2001:db8::/48', expires_at: null },
+      { cidr: '203.0.113.0/24', expires_at: '2026-11-25T10:01:00.000Z' },
+    ]);
+
+    // The same network again: one row, the new reason and expiry, the old one in the audit entry.
+    await protection.createIpBlock(call({}, { cidr: '203.0.113.1/24', reason: 'still scanning', ttl_seconds: 30 }));
+    const again = (await protection.listIpBlocks(call({}, undefined))).items.filter((b) => b.cidr === '203.0.113.0/24');
+    expect(again).toEqual([expect.objectContaining({ reason: 'still scanning', expires_at: '2026-11-25T10:00:30.000Z' })]);
+
+    // Expired: gone from the list and from the state, listed with all=true.
+    now = new Date('2026-11-25T10:00:31.000Z');
+    expect((await protection.listIpBlocks(call({}, undefined))).items.some((b) => b.cidr === '203.0.113.0/24')).toBe(false);
+    expect((await protection.listIpBlocks(call({ all: true }, undefined))).items.some((b) => b.cidr === '203.0.113.0/24')).toBe(true);
+    const later = await protection.state({ knownRevision: null });
+    expect(later.changed && later.blocks.map((b) => b.cidr)).not.toContain('203.0.113.0/24');
+
+    await protection.deleteIpBlock(call({ cidr: '198.51.100.9' }, undefined));
+    const missing = await refusal(protection.deleteIpBlock(call({ cidr: '198.51.100.9/32' }, undefined)));
+    expect(missing.code).toBe(ErrorCode.NotFound);
+    const bad = await refusal(protection.createIpBlock(call({}, { cidr: '300.1.1.1' })));
+    expect(bad.code).toBe(ErrorCode.BadRequest);
+    expect(bad.message).toMatch(/^cidr must be an IPv4 or IPv6 address or CIDR network/);
+
+    const actions = (await audit.listAudit({ ctx: {} as never, params: {}, query: { limit: 20 }, body: undefined })).items
+      .filter((e) => e.target_type === 'ip_block')
+      .map((e) => `${e.action} ${e.target_id}`);
+    expect(actions).toEqual([
+      'ip_block.delete 198.51.100.9/32',
+      'ip_block.create 203.0.113.0/24',
+      'ip_block.create 2001:db8::/48',
+      'ip_block.create 198.51.100.9/32',
+      'ip_block.create 203.0.113.0/24',
+    ]);
+  });
+});
+
+describe('migrations', () => {
+  it('revert cleanly (down) — runs last', async () => {
+    await moduleRef.close();
+    await closeDatabases();
+    expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('Protection1764300000000');
+    const check = await openAppDatabase(throwaway.config, { ...ADMIN_DATABASE, migrate: false });
+    try {
+      const [row] = (await check.query(
+        `SELECT to_regclass('admin.maintenance_setting')::text AS setting, to_regclass('admin.ip_blocks')::text AS blocks, to_regclass('admin.audit_log')::text AS audit`,
+      )) as [Record<string, string | null>];
+      expect(row).toEqual({ setting: null, blocks: null, audit: 'admin.audit_log' });
+    } finally {
+      await check.destroy();
+    }
+  });
+});
