@@ -329,7 +329,7 @@ async function setIpBlocks(db: pg.Client, baseUrl: string, count: number): Promi
       `INSERT INTO admin.ip_blocks (cidr, reason, created_by, created_at)
        SELECT CASE i % 3
                 WHEN 0 THEN format('10.%s.%s.%s/32', (i >> 16) & 255, (i >> 8) & 255, i & 255)
-                WHEN 1 THEN format('11.%s.%s.0/24', (i >> 16) & 255, (i >> 8) & 255)
+                WHEN 1 THEN format('11.%s.%s.0/24', (i >> 8) & 255, i & 255)
                 ELSE format('2001:db8:%s::/48', to_hex(i))
               END, 'bench', 'bench', now()
          FROM generate_series(1, $1::int - 1) AS i`,

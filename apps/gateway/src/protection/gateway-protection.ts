@@ -16,6 +16,8 @@ import { IpBlockMatcher } from './ip-block-matcher.js';
 /** The state is re-read this often (a lost ProtectionEvents.changed heals within it). */
 export const PROTECTION_REREAD_MS = 1_000;
 const READ_TIMEOUT_MS = 2_000;
+/** At start the admin app may not answer yet (standalone: it starts in the same process): no warning this long. */
+const STARTUP_QUIET_MS = 10_000;
 
 const ADDRESS_BLOCKED = ServiceError.forbidden(ADDRESS_BLOCKED_MESSAGE);
 
@@ -35,6 +37,7 @@ export class GatewayProtection implements OnModuleInit, OnModuleDestroy {
   private reading: Promise<void> | null = null;
   private readAgain = false;
   private unreachableSince: number | null = null;
+  private readonly startedAt = Date.now();
   private timer?: NodeJS.Timeout;
   private unsubscribe?: () => void;
 
@@ -103,7 +106,7 @@ export class GatewayProtection implements OnModuleInit, OnModuleDestroy {
         : null;
       this.revision = state.revision;
     } catch (err) {
-      if (this.unreachableSince !== null) return;
+      if (this.unreachableSince !== null || (this.revision === null && Date.now() - this.startedAt < STARTUP_QUIET_MS)) return;
       this.unreachableSince = Date.now();
       this.logger.warn('protection state not read from the admin app; the last known maintenance setting and IP blocks stay in force', {
         error: err instanceof Error ? err.message : String(err),
