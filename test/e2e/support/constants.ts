@@ -43,6 +43,14 @@ export const FIRMWARE_ENV: Record<string, string> = {
   UPDATE_CHECK_RATE_PER_MINUTE: String(UPDATE_CHECK_RATE_PER_MINUTE),
 };
 
+/**
+ * TRUSTED_PROXIES of both runtimes: one loopback network no other file sends from (they use
+ * 127.0.0.x), so X-Forwarded-For is believed only for the client-address tests, which send
+ * from 127.0.1.1 and 127.0.1.2 as "the proxy".
+ */
+export const TRUSTED_PROXIES = '127.0.1.0/30';
+export const PROXY_ENV: Record<string, string> = { TRUSTED_PROXIES };
+
 /** Log-file size limits (docs/api.md "Limits and errors"). */
 export const LOGDATA_MAX_BYTES = 16 * 1024 * 1024;
 export const LOGDATA_SANDBOX_MAX_BYTES = 256 * 1024;

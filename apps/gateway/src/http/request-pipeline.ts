@@ -14,6 +14,7 @@ import { BodyStager } from '../uploads/body-stager.js';
 import { stageMultipartUpload } from '../uploads/multipart-upload.js';
 import { MultipartStager } from '../uploads/multipart-stager.js';
 import { stageRawUpload } from '../uploads/raw-upload.js';
+import { type ClientAddressOf, clientAddressResolver } from './client-address.js';
 import { endpointCall, requestContext } from './endpoint-call.js';
 import { wantsJson } from './error-renderer.js';
 import { GatewayEndpoints } from './gateway-endpoints.js';
@@ -41,6 +42,7 @@ const NO_QUERY = new URLSearchParams();
 export class RequestPipeline {
   private readonly routes = new RouteTable(ENDPOINTS);
   private readonly validator = new InputValidator(ENDPOINTS);
+  private readonly clientAddress: ClientAddressOf;
 
   constructor(
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
@@ -53,10 +55,12 @@ export class RequestPipeline {
     private readonly replies: ReplyWriter,
     private readonly failures: RequestFailure,
     private readonly recorder: RequestRecorder,
-  ) {}
+  ) {
+    this.clientAddress = clientAddressResolver(config.trustedProxies);
+  }
 
   handle(req: IncomingMessage, res: ServerResponse): void {
-    const state = newRequestState(req);
+    const state = newRequestState(req, this.clientAddress);
     res.setHeader('X-Request-Id', state.requestId);
     // 'close' follows 'finish' on every response, and also ends an aborted one.
     res.on('close', () => this.recorder.finish(req, res, state));
@@ -104,7 +108,7 @@ export class RequestPipeline {
       const query = this.validator.query(endpoint, search);
 
       if (endpoint.target.kind === 'gateway') {
-        await this.gatewayEndpoints.serve(endpoint.target.handler, req, res, params, head);
+        await this.gatewayEndpoints.serve(endpoint.target.handler, req, res, params, head, state.ip);
         return;
       }
 
