@@ -15,6 +15,7 @@ import { stageMultipartUpload } from '../uploads/multipart-upload.js';
 import { MultipartStager } from '../uploads/multipart-stager.js';
 import { stageRawUpload } from '../uploads/raw-upload.js';
 import { type ClientAddressOf, clientAddressResolver } from './client-address.js';
+import { CorsPolicy } from './cors.js';
 import { endpointCall, requestContext } from './endpoint-call.js';
 import { wantsJson } from './error-renderer.js';
 import { GatewayEndpoints } from './gateway-endpoints.js';
@@ -55,6 +56,7 @@ export class RequestPipeline {
     private readonly replies: ReplyWriter,
     private readonly failures: RequestFailure,
     private readonly recorder: RequestRecorder,
+    private readonly cors: CorsPolicy,
   ) {
     this.clientAddress = clientAddressResolver(config.trustedProxies);
   }
@@ -91,6 +93,7 @@ export class RequestPipeline {
     let staged: StagedFile | undefined;
     let stagedParts: Record<string, StagedFile> | undefined;
     try {
+      if (method === 'OPTIONS' && (await this.cors.answerOptions(req, res, this.routes, path))) return;
       const match = resolveRoute(this.routes, method, path);
       endpoint = match.endpoint;
       state.route = endpoint.path;
@@ -104,6 +107,8 @@ export class RequestPipeline {
       const checked = this.access.decide(endpoint, method, req, res, state, cookies, csrfToken, search);
       const access = checked instanceof Promise ? await checked : checked;
       recordCaller(state, access);
+      const origin = req.headers.origin;
+      if (origin !== undefined) await this.cors.allowResponse(res, origin, endpoint, match.params, access);
       const params = this.validator.params(endpoint, match.params);
       const query = this.validator.query(endpoint, search);
 
