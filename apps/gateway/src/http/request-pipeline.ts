@@ -30,8 +30,9 @@ import { newRequestState, type RequestState } from './request-state.js';
 const NO_QUERY = new URLSearchParams();
 
 /**
- * Every request goes through here, in this order: request id, route, rate limit, small body,
- * access (authentication, CSRF, customer, scope), parameters, then either the gateway's own
+ * Every request goes through here, in this order: request id and client address, OPTIONS
+ * (CORS preflights, cors.ts), route, rate limit, small body, access (authentication, CSRF,
+ * customer, scope), CORS headers when an Origin is sent, parameters, then either the gateway's own
  * handler or the body (validated JSON, staged upload) sent to the endpoint's app over the bus
  * and its reply written. A failure is answered in the endpoint's error mode (docs/api.md);
  * every request gets one request-log entry and its metrics.
