@@ -172,23 +172,26 @@ describe('refresh tokens', () => {
     await expect(refresh(login.session.refresh, login.session.csrf)).resolves.toBeDefined();
   });
 
-  it(`answer the token rotated just before with the same successor for ${GRACE_SECONDS} s (concurrent requests), then treat it as reuse`, async () => {
+  it(`within an operator's grace (${GRACE_SECONDS} s) refuse the token rotated just before with 409, issuing nothing and keeping the session; then reuse`, async () => {
     const { user } = await member('editor');
     const login = await signIn(user.email);
-    const [a, b] = await Promise.all([refresh(login.session.refresh, login.session.csrf), refresh(login.session.refresh, login.session.csrf)]);
-    expect(b.session.refresh).toBe(a.session.refresh);
+    const outcomes = await Promise.allSettled([refresh(login.session.refresh, login.session.csrf), refresh(login.session.refresh, login.session.csrf)]);
+    const won = outcomes.filter((o): o is PromiseFulfilledResult<RefreshedSession> => o.status === 'fulfilled');
+    expect(won).toHaveLength(1);
+    expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({ reason: { status: 409 } });
+    const live = won[0].value.session;
     app.clock.advance(GRACE_SECONDS * 1000);
-    expect((await refresh(login.session.refresh, login.session.csrf)).session.refresh).toBe(a.session.refresh);
-    // The gateway's renewal needs no CSRF token.
-    expect((await auth.renew({ refreshToken: login.session.refresh, ip: '192.0.2.1', userAgent: 'ua', requestId: 'r' })).session.refresh).toBe(
-      a.session.refresh,
-    );
+    expect((await rejection(refresh(login.session.refresh, login.session.csrf))).status).toBe(409);
+    // The gateway's renewal needs no CSRF token: refused the same way.
+    expect((await rejection(auth.renew({ refreshToken: login.session.refresh, ip: '192.0.2.1', userAgent: 'ua', requestId: 'r' }))).status).toBe(409);
+    // The session goes on with the live token.
+    expect(await gateway.status({ kind: 'session', id: sid(login) })).toMatchObject({ active: true });
     app.clock.advance(1000);
     const revokedBefore = events(IdentityEvents.credentialRevoked).length;
     const error = await rejection(refresh(login.session.refresh, login.session.csrf, { ...publicCtx('203.0.113.9'), userAgent: 'thief' }));
     expect(error).toMatchObject({ status: 401, message: 'refresh token already used: the session has been ended; log in again' });
     // The whole session ended: its live token too; gateways told; a critical security event.
-    expect((await rejection(refresh(a.session.refresh, a.session.csrf))).status).toBe(401);
+    expect((await rejection(refresh(live.refresh, live.csrf))).status).toBe(401);
     expect(await gateway.status({ kind: 'session', id: sid(login) })).toEqual({ active: false });
     expect(events(IdentityEvents.credentialRevoked).slice(revokedBefore)).toEqual([{ kind: 'session', id: sid(login) }]);
     const event = events<SecurityEventInput>(AdminEvents.securityEvent).find((e) => e.kind === 'session_token_reuse' && e.detail.session_id === sid(login));
@@ -203,6 +206,22 @@ describe('refresh tokens', () => {
     const one = await refresh(login.session.refresh, login.session.csrf);
     await refresh(one.session.refresh, one.session.csrf);
     expect((await rejection(refresh(login.session.refresh, login.session.csrf))).message).toMatch(/already used/);
+  });
+
+  it('without a grace (the default) a replay straight after the rotation is reuse: the session ends', async () => {
+    const strict = await startIdentity({ ...db.config, refreshReuseGraceSeconds: 0 }, { dataSource: app.dataSource, clock: app.clock });
+    try {
+      const strictAuth = strict.get(AuthController);
+      const strictRefresh = (token: string, csrf: string) => strictAuth.refresh({ ...makeCall(publicCtx()), refresh: { token, csrfToken: csrf } });
+      const { user } = await member('editor');
+      const login = await signIn(user.email);
+      await strictRefresh(login.session.refresh, login.session.csrf);
+      const error = await rejection(strictRefresh(login.session.refresh, login.session.csrf));
+      expect(error).toMatchObject({ status: 401, message: 'refresh token already used: the session has been ended; log in again' });
+      expect(await gateway.status({ kind: 'session', id: sid(login) })).toEqual({ active: false });
+    } finally {
+      await strict.close();
+    }
   });
 
   it('stop working after 12 idle hours or 7 days in total, however active', async () => {

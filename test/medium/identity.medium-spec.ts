@@ -836,12 +836,26 @@ describe('admin customers', () => {
 describe('resolveCustomer', () => {
   it('finds a customer by id or domain; unknown is null', async () => {
     const customer = await makeStoredCustomer(app.store, { isSandbox: true });
-    const info = { id: customer.id, domain: customer.domain, status: 'active', isSandbox: true };
+    const info = { id: customer.id, domain: customer.domain, status: 'active', isSandbox: true, corsOrigins: [] };
     expect(await gateway.resolve({ id: customer.id })).toEqual(info);
     expect(await gateway.resolve({ domain: customer.domain.toUpperCase() })).toEqual(info);
     expect(await gateway.resolve({ domain: 'unknown.example' })).toBeNull();
     expect(await gateway.resolve({ id: randomUUID() })).toBeNull();
     expect(await gateway.resolve({ id: 'garbage' })).toBeNull();
+  });
+
+  it("answers each customer's cors_origins, and the union of the active customers' lists for preflights", async () => {
+    const listing = await makeStoredCustomer(app.store);
+    const suspended = await makeStoredCustomer(app.store);
+    const origin = `https://${listing.domain}`;
+    const hidden = `https://${suspended.domain}`;
+    await app.store.repos.customers.update(listing.id, { corsOrigins: [origin, 'https://shared.example'] }, new Date());
+    await app.store.repos.customers.update(suspended.id, { corsOrigins: [hidden], status: 'suspended' }, new Date());
+    expect((await gateway.resolve({ domain: listing.domain }))?.corsOrigins).toEqual([origin, 'https://shared.example']);
+    const { origins } = await gateway.corsOrigins();
+    expect(origins).toEqual(expect.arrayContaining([origin, 'https://shared.example']));
+    expect(origins).not.toContain(hidden);
+    expect(new Set(origins).size).toBe(origins.length);
   });
 });
 

@@ -13,6 +13,7 @@ import { GatewayEndpoints } from './http/gateway-endpoints.js';
 import { GatewayHttpServer } from './http/gateway-http-server.js';
 import { ReplyWriter } from './http/reply-writer.js';
 import { RequestFailure } from './http/request-failure.js';
+import { CorsPolicy } from './http/cors.js';
 import { RequestPipeline } from './http/request-pipeline.js';
 import { GatewayMetrics } from './observability/metrics.js';
 import { RequestLog } from './observability/request-log.js';
@@ -53,6 +54,7 @@ export class GatewayModule {
         RequestFailure,
         GatewayProtection,
         RequestPipeline,
+        CorsPolicy,
         GatewayHttpServer,
       ],
     };

@@ -17,13 +17,13 @@ export const DOWNLOAD_RATE_PER_MINUTE = 60;
 /**
  * Login limits of both runtimes. Every file logs people in from 127.0.0.1 (one distributed
  * stack serves the whole run): the per-IP limits are high enough for that; the tests of the
- * limits themselves send from loopback addresses of their own (127.0.0.x). The grace of a
- * rotated refresh token is short so that reuse tests need not wait long.
+ * limits themselves send from loopback addresses of their own (127.0.0.x). Refresh-token reuse
+ * runs as by default: no grace (the grace's 409 is covered by the identity medium tests).
  */
 export const LOGIN_RATE_PER_IP_PER_HOUR = 300;
 export const LOGIN_VERIFY_RATE_PER_IP_PER_HOUR = 300;
 export const LOGIN_VERIFY_RATE_PER_EMAIL_PER_HOUR = 20;
-export const REFRESH_REUSE_GRACE_SECONDS = 3;
+export const REFRESH_REUSE_GRACE_SECONDS = 0;
 export const LOGIN_LIMITS_ENV: Record<string, string> = {
   LOGIN_RATE_PER_IP_PER_HOUR: String(LOGIN_RATE_PER_IP_PER_HOUR),
   LOGIN_VERIFY_RATE_PER_IP_PER_HOUR: String(LOGIN_VERIFY_RATE_PER_IP_PER_HOUR),
@@ -42,6 +42,14 @@ export const FIRMWARE_ENV: Record<string, string> = {
   FIRMWARE_MAX_BYTES: String(FIRMWARE_MAX_BYTES),
   UPDATE_CHECK_RATE_PER_MINUTE: String(UPDATE_CHECK_RATE_PER_MINUTE),
 };
+
+/**
+ * TRUSTED_PROXIES of both runtimes: one loopback network no other file sends from (they use
+ * 127.0.0.x), so X-Forwarded-For is believed only for the client-address tests, which send
+ * from 127.0.1.1 and 127.0.1.2 as "the proxy".
+ */
+export const TRUSTED_PROXIES = '127.0.1.0/30';
+export const PROXY_ENV: Record<string, string> = { TRUSTED_PROXIES };
 
 /** Log-file size limits (docs/api.md "Limits and errors"). */
 export const LOGDATA_MAX_BYTES = 16 * 1024 * 1024;

@@ -9,6 +9,7 @@ import {
   DISTRIBUTED_APPS,
   DOWNLOAD_RATE_PER_MINUTE,
   FIRMWARE_ENV,
+  PROXY_ENV,
   LOGIN_LIMITS_ENV,
   OPERATOR_ADMIN_EMAIL,
   OPERATOR_DOMAIN,
@@ -83,6 +84,9 @@ export default async function distributedGlobalSetup(): Promise<void> {
       DOWNLOAD_RATE_PER_MINUTE: String(DOWNLOAD_RATE_PER_MINUTE),
       ...LOGIN_LIMITS_ENV,
       ...FIRMWARE_ENV,
+      ...PROXY_ENV,
+      ...PROXY_ENV,
+      ...PROXY_ENV,
       DATA_DIR: join(stateDir, 'data'),
       LOG_LEVEL: 'warn',
     };

@@ -162,6 +162,9 @@ describe('Authenticator: sessions', () => {
         [SESSION_COOKIES.access, fresh],
       ]);
     }
+    // Once answered, the old token is not answered from memory: presented again it goes to identity (which sees reuse).
+    expect((await authenticator.authenticate(input, { renew: true }))?.renewed).toBeDefined();
+    expect(bus.calls[IdentityMessages.renewSession.pattern]).toBe(2);
     // A missing access cookie is renewed the same way; without `renew` nothing is.
     expect((await authenticator.authenticate({ cookies: { [SESSION_COOKIES.refresh]: 'old-refresh' } }, { renew: true }))?.renewed).toBeDefined();
     expect(await authenticator.authenticate({ cookies: { [SESSION_COOKIES.refresh]: 'old-refresh' } })).toBeNull();
@@ -187,6 +190,17 @@ describe('Authenticator: sessions', () => {
       status: 401,
       message: 'session expired or ended: log in again',
     });
+  });
+
+  it("answers a renewal refused within an operator's refresh grace (409) as 401: the request is not authenticated", async () => {
+    const { authenticator, access, bus } = await setup();
+    bus.on(IdentityMessages.renewSession, () => {
+      throw new ServiceError(ErrorCode.Conflict, 'refresh token already rotated by a concurrent request');
+    });
+    const expired = await access({ iat: 1, nbf: 1, exp: 2 });
+    await expect(
+      authenticator.authenticate({ cookies: { [SESSION_COOKIES.access]: expired, [SESSION_COOKIES.refresh]: 'r' } }, { renew: true }),
+    ).rejects.toMatchObject({ status: 401, message: 'refresh token already rotated by a concurrent request' });
   });
 
   it('refuses an access cookie for another customer than the session is on (asking identity again first)', async () => {

@@ -100,7 +100,8 @@ export class Authenticator {
     try {
       renewed = await this.renewal.renew(refresh, client ?? { ip: '', userAgent: '', requestId: '' });
     } catch (err) {
-      if (ServiceError.is(err) && err.code === ErrorCode.Unauthenticated) throw AuthErrors.sessionEnded(err.message);
+      // Conflict: a replay within an operator's refresh grace; the request is not authenticated either.
+      if (ServiceError.is(err) && (err.code === ErrorCode.Unauthenticated || err.code === ErrorCode.Conflict)) throw AuthErrors.sessionEnded(err.message);
       throw err;
     }
     const authentication = await this.fromSessionCookie(renewed.session.access);

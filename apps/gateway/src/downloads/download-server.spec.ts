@@ -64,7 +64,7 @@ describe('DownloadServer streaming a file', () => {
     const config = loadConfig({ DATA_DIR: dir, PUBLIC_URL: 'http://127.0.0.1' });
     downloads = new DownloadServer(config, signer, store, createMessageBus(config, 'gateway'));
     server = createServer((req, res) => {
-      downloads.serve(req, res, signer.sign(file)).then(
+      downloads.serve(req, res, signer.sign(file), '127.0.0.1').then(
         () => outcomes.push('served'),
         (err: Error) => {
           outcomes.push(err);

@@ -4,7 +4,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode, ServiceError, type FileRef, type EventDef } from '@app/contracts';
 import { DownloadLinkSigner, MessageBus, ObjectStore, PRESIGNED_URL_TTL_SECONDS, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG, TtlCache } from '@app/platform';
-import { clientIp } from '../http/http-io.js';
 
 export const DOWNLOAD_SIGNER = Symbol('DownloadLinkSigner');
 
@@ -33,7 +32,8 @@ export class DownloadServer {
     return this.signer.link(this.config.publicUrl, file);
   }
 
-  async serve(req: IncomingMessage, res: ServerResponse, token: string): Promise<void> {
+  /** `clientIp` is the request's client address (RequestState.ip), which the per-address rate counts. */
+  async serve(req: IncomingMessage, res: ServerResponse, token: string, clientIp: string): Promise<void> {
     const checked = this.signer.check(token);
     if (!checked.ok) {
       throw checked.reason === 'expired'
@@ -42,7 +42,7 @@ export class DownloadServer {
     }
     const file = checked.claims.file;
     const head = req.method === 'HEAD';
-    if (!head) this.countRate(clientIp(req));
+    if (!head) this.countRate(clientIp);
 
     const presigned = head
       ? null

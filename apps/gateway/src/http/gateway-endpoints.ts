@@ -25,7 +25,14 @@ export class GatewayEndpoints {
     private readonly pages: PageServer,
   ) {}
 
-  async serve(handler: GatewayHandler, req: IncomingMessage, res: ServerResponse, params: Record<string, unknown>, head: boolean): Promise<void> {
+  async serve(
+    handler: GatewayHandler,
+    req: IncomingMessage,
+    res: ServerResponse,
+    params: Record<string, unknown>,
+    head: boolean,
+    clientIp: string,
+  ): Promise<void> {
     switch (handler) {
       case 'healthz':
         return sendText(res, 200, 'ok\n', 'text/plain; charset=utf-8', head);
@@ -43,7 +50,7 @@ export class GatewayEndpoints {
         this.openApiText ??= JSON.stringify(buildOpenApiDocument(ENDPOINTS, this.config.publicUrl));
         return sendText(res, 200, this.openApiText, 'application/json', head);
       case 'download':
-        return this.downloads.serve(req, res, String(params.token));
+        return this.downloads.serve(req, res, String(params.token), clientIp);
       case 'page':
         return this.pages.serve(req, res, params, head);
     }

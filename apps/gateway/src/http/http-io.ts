@@ -98,9 +98,3 @@ export function sendText(res: ServerResponse, status: number, body: string, cont
   res.setHeader('Content-Length', Buffer.byteLength(body));
   endAtTurnEnd(res, head ? undefined : body);
 }
-
-/** The client address: the socket's, since the gateway is the edge (TRUST_PROXY is a later seam). */
-export function clientIp(req: IncomingMessage): string {
-  const address = req.socket.remoteAddress ?? '';
-  return address.startsWith('::ffff:') ? address.slice(7) : address;
-}

@@ -15,6 +15,8 @@ import { BodyStager } from '../uploads/body-stager.js';
 import { stageMultipartUpload } from '../uploads/multipart-upload.js';
 import { MultipartStager } from '../uploads/multipart-stager.js';
 import { stageRawUpload } from '../uploads/raw-upload.js';
+import { type ClientAddressOf, clientAddressResolver } from './client-address.js';
+import { CorsPolicy } from './cors.js';
 import { endpointCall, requestContext } from './endpoint-call.js';
 import { wantsJson } from './error-renderer.js';
 import { GatewayEndpoints } from './gateway-endpoints.js';
@@ -29,9 +31,10 @@ import { newRequestState, type RequestState } from './request-state.js';
 const NO_QUERY = new URLSearchParams();
 
 /**
- * Every request goes through here, in this order: request id, route, IP block and maintenance
- * mode (GatewayProtection), rate limit, small body,
- * access (authentication, CSRF, customer, scope), parameters, then either the gateway's own
+ * Every request goes through here, in this order: request id and client address, OPTIONS
+ * (CORS preflights, cors.ts), route, IP block and maintenance mode (GatewayProtection), rate
+ * limit, small body, access (authentication, CSRF, customer, scope), CORS headers when an
+ * Origin is sent, parameters, then either the gateway's own
  * handler or the body (validated JSON, staged upload) sent to the endpoint's app over the bus
  * and its reply written. A failure is answered in the endpoint's error mode (docs/api.md);
  * every request gets one request-log entry and its metrics.
@@ -43,6 +46,7 @@ const NO_QUERY = new URLSearchParams();
 export class RequestPipeline {
   private readonly routes = new RouteTable(ENDPOINTS);
   private readonly validator = new InputValidator(ENDPOINTS);
+  private readonly clientAddress: ClientAddressOf;
 
   constructor(
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
@@ -56,10 +60,13 @@ export class RequestPipeline {
     private readonly failures: RequestFailure,
     private readonly recorder: RequestRecorder,
     private readonly protection: GatewayProtection,
-  ) {}
+    private readonly cors: CorsPolicy,
+  ) {
+    this.clientAddress = clientAddressResolver(config.trustedProxies);
+  }
 
   handle(req: IncomingMessage, res: ServerResponse): void {
-    const state = newRequestState(req);
+    const state = newRequestState(req, this.clientAddress);
     res.setHeader('X-Request-Id', state.requestId);
     // 'close' follows 'finish' on every response, and also ends an aborted one.
     res.on('close', () => this.recorder.finish(req, res, state));
@@ -90,6 +97,7 @@ export class RequestPipeline {
     let staged: StagedFile | undefined;
     let stagedParts: Record<string, StagedFile> | undefined;
     try {
+      if (method === 'OPTIONS' && (await this.cors.answerOptions(req, res, this.routes, path))) return;
       const match = resolveRoute(this.routes, method, path);
       endpoint = match.endpoint;
       state.route = endpoint.path;
@@ -104,11 +112,13 @@ export class RequestPipeline {
       const checked = this.access.decide(endpoint, method, req, res, state, cookies, csrfToken, search);
       const access = checked instanceof Promise ? await checked : checked;
       recordCaller(state, access);
+      const origin = req.headers.origin;
+      if (origin !== undefined) await this.cors.allowResponse(res, origin, endpoint, match.params, access);
       const params = this.validator.params(endpoint, match.params);
       const query = this.validator.query(endpoint, search);
 
       if (endpoint.target.kind === 'gateway') {
-        await this.gatewayEndpoints.serve(endpoint.target.handler, req, res, params, head);
+        await this.gatewayEndpoints.serve(endpoint.target.handler, req, res, params, head, state.ip);
         return;
       }
 

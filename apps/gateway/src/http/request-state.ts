@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { clientIp } from './http-io.js';
+import type { ClientAddressOf } from './client-address.js';
 
 /** A client's X-Request-Id is kept when it is this safe; otherwise the gateway makes one. */
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -10,7 +10,7 @@ export interface RequestState {
   readonly requestId: string;
   /** performance.now() when the request arrived (a double: no BigInt per request). */
   readonly started: number;
-  /** The client address, read once. */
+  /** The client address (client-address.ts: TRUSTED_PROXIES), read once. */
   readonly ip: string;
   route: string;
   domain: string | null;
@@ -20,8 +20,8 @@ export interface RequestState {
   done: boolean;
 }
 
-export function newRequestState(req: IncomingMessage): RequestState {
+export function newRequestState(req: IncomingMessage, clientAddress: ClientAddressOf): RequestState {
   const header = req.headers['x-request-id'];
   const requestId = typeof header === 'string' && REQUEST_ID_PATTERN.test(header) ? header : randomUUID();
-  return { requestId, started: performance.now(), ip: clientIp(req), route: '(unmatched)', domain: null, actor: null, bytesIn: 0, done: false };
+  return { requestId, started: performance.now(), ip: clientAddress(req), route: '(unmatched)', domain: null, actor: null, bytesIn: 0, done: false };
 }

@@ -7,7 +7,15 @@ export const CONSOLE_JS = String.raw`'use strict';
   var page = document.body.getAttribute('data-page');
   function el(id) { return document.getElementById(id); }
   function say(id, text) { el(id).textContent = text || ''; }
-  async function api(method, path, body, csrf) {
+  // One request at a time: a request may renew the session (rotating the refresh cookie), and a
+  // second one sent meanwhile would present the rotated cookie again, which ends the session.
+  var queue = Promise.resolve();
+  function api(method, path, body, csrf) {
+    var reply = queue.then(function () { return send(method, path, body, csrf); });
+    queue = reply.catch(function () { return null; });
+    return reply;
+  }
+  async function send(method, path, body, csrf) {
     var headers = { Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (csrf) headers['X-CSRF-Token'] = csrf;

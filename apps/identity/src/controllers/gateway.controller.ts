@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { type CredentialStatus, type CustomerInfo, IdentityMessages, type MessageRequest, type SandboxTokens } from '@app/contracts';
+import { type CorsOriginsOfAll, type CredentialStatus, type CustomerInfo, IdentityMessages, type MessageRequest, type SandboxTokens } from '@app/contracts';
 import { CredentialStatusUseCase } from '../use-cases/credential-status/credential-status.usecase.js';
 import { ResolveCustomerUseCase } from '../use-cases/resolve-customer/resolve-customer.usecase.js';
 import { SandboxTokensUseCase } from '../use-cases/sandbox-tokens/sandbox-tokens.usecase.js';
@@ -25,6 +25,11 @@ export class GatewayController {
   @MessagePattern(IdentityMessages.resolveCustomer.pattern)
   resolve(@Payload() lookup: Resolve): Promise<CustomerInfo | null> {
     return this.resolveCustomer.execute(lookup);
+  }
+
+  @MessagePattern(IdentityMessages.corsOriginsOfAll.pattern)
+  corsOrigins(): Promise<CorsOriginsOfAll> {
+    return this.resolveCustomer.corsOriginsOfAll();
   }
 
   /** GET /docs shows the sandbox's public tokens. */

@@ -19,7 +19,7 @@ export function toCustomerView(customer: CustomerEntity): CustomerView {
 }
 
 export function toCustomerInfo(customer: CustomerEntity): CustomerInfo {
-  return { id: customer.id, domain: customer.domain, status: customer.status, isSandbox: customer.isSandbox };
+  return { id: customer.id, domain: customer.domain, status: customer.status, isSandbox: customer.isSandbox, corsOrigins: [...customer.corsOrigins] };
 }
 
 /** A member / user entry: membership-level `disabled` mirrors the user's state (no per-membership switch exists). */

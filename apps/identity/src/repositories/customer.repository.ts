@@ -42,6 +42,14 @@ export class CustomerRepository extends BaseRepository {
     return this.manager.findOneBy(CustomerEntity, { id });
   }
 
+  /** The union of the active customers' cors_origins (preflights). */
+  async corsOriginsOfActive(): Promise<string[]> {
+    const rows: { origin: string }[] = await this.manager.query(
+      `SELECT DISTINCT unnest(cors_origins) AS origin FROM identity.customers WHERE status = 'active' ORDER BY origin`,
+    );
+    return rows.map((r) => r.origin);
+  }
+
   listAll(): Promise<CustomerEntity[]> {
     return this.manager.find(CustomerEntity, { order: { domain: 'ASC' } });
   }

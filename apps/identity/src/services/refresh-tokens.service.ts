@@ -9,10 +9,9 @@ const ROTATION_SECRET = 'refresh-rotation';
 /**
  * Refresh tokens rotate on every use; a reused one revokes the session. The successor of a token is
  * derived from it: base64url(HMAC-SHA256(secret, token)), 256 bits like the first token (drawn at
- * random). Only hashes are stored, yet a request that presents the token just rotated (a concurrent
- * request of the same browser) can be answered with the very same successor, so a rotation race is
- * not mistaken for reuse. Knowing a token without the secret (identity.secrets) tells nothing about
- * its successor.
+ * random). Only hashes are stored, yet the token rotated just before the live one can be recognised
+ * as such (its successor is the live one), which an operator's REFRESH_REUSE_GRACE_SECONDS needs.
+ * Knowing a token without the secret (identity.secrets) tells nothing about its successor.
  */
 @Injectable()
 export class RefreshTokens {

@@ -116,7 +116,7 @@ export const identityEndpoints = [
     params: NoParams,
     body: { kind: 'none' },
     responses: { 200: { description: 'The session goes on; new refresh and access cookies, the same CSRF token', schema: RefreshResponse } },
-    errors: [401, 403],
+    errors: [401, 403, 409],
     target: {
       kind: 'message',
       message: IdentityMessages.refresh,

@@ -82,6 +82,12 @@ export interface CustomerInfo {
   readonly domain: string;
   readonly status: 'active' | 'suspended';
   readonly isSandbox: boolean;
+  /** Origins allowed to call from browsers (docs/api.md "CORS"); absent means none. */
+  readonly corsOrigins?: readonly string[];
+}
+/** Every origin some active customer allows: what a preflight, which carries no credentials, is checked against. */
+export interface CorsOriginsOfAll {
+  readonly origins: readonly string[];
 }
 export type CustomerLookup = { readonly id: string } | { readonly domain: string };
 
@@ -151,6 +157,7 @@ export const IdentityMessages = {
   verificationKeys: defineMessage<Record<string, never>, VerificationKeySet>('identity.keys'),
   credentialStatus: defineMessage<CredentialStatusRequest, CredentialStatus>('identity.credential.status'),
   resolveCustomer: defineMessage<CustomerLookup, CustomerInfo | null>('identity.customer.resolve'),
+  corsOriginsOfAll: defineMessage<Record<string, never>, CorsOriginsOfAll>('identity.customer.cors-origins'),
 
   login: defineMessage<EndpointCall<NoParams, NoParams, LoginRequest>, LoginResponse>('identity.auth.login'),
   verify: defineMessage<EndpointCall<NoParams, NoParams, VerifyRequest>, VerifiedLogin>('identity.auth.verify'),

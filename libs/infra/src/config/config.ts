@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import proxyaddr from 'proxy-addr';
 
 /**
  * The operator settings (docs/configuration.md "Variables"). Read once at start; every
@@ -7,6 +8,11 @@ import { resolve } from 'node:path';
 export interface ServiceConfig {
   readonly port: number;
   readonly publicUrl: string;
+  /**
+   * Peers whose X-Forwarded-For is believed (CIDR networks or proxy-addr's names such as
+   * `loopback`); empty, the client address is the socket's (docs/operations.md "Behind a proxy").
+   */
+  readonly trustedProxies: readonly string[];
   readonly dataDir: string;
   readonly operatorDomain: string;
   readonly operatorAdminEmail: string | null;
@@ -33,7 +39,10 @@ export interface ServiceConfig {
   readonly loginVerifyRatePerIpPerHour: number;
   /** Code verifications and magic-link confirmations per email address per hour. */
   readonly loginVerifyRatePerEmailPerHour: number;
-  /** Seconds a rotated refresh token is still answered with its successor (concurrent requests). */
+  /**
+   * Seconds after a rotation in which the old refresh token presented again is refused (409)
+   * without ending the session; 0 (the default), any replay is reuse and ends it.
+   */
   readonly refreshReuseGraceSeconds: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
   readonly otelEnabled: boolean;
@@ -90,6 +99,20 @@ function httpUrl(env: NodeJS.ProcessEnv, name: string): string | null {
   return raw.replace(/\/+$/, '');
 }
 
+/** TRUSTED_PROXIES: a comma-separated list, each entry checked by the library that will use it. */
+function trustedProxies(env: NodeJS.ProcessEnv): readonly string[] {
+  const list = (optional(env, 'TRUSTED_PROXIES') ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  try {
+    if (list.length) proxyaddr.compile(list);
+  } catch (err) {
+    throw new ConfigError(`TRUSTED_PROXIES must be comma-separated addresses or CIDR networks: ${(err as Error).message}`);
+  }
+  return list;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const port = integer(env, 'PORT', 8080);
   const publicUrl = (optional(env, 'PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
@@ -116,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
   return {
     port,
     publicUrl,
+    trustedProxies: trustedProxies(env),
     dataDir: resolve(optional(env, 'DATA_DIR') ?? './data'),
     operatorDomain: (optional(env, 'OPERATOR_DOMAIN') ?? 'operator.local').toLowerCase(),
     operatorAdminEmail: optional(env, 'OPERATOR_ADMIN_EMAIL')?.toLowerCase() ?? null,
@@ -135,7 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     loginRatePerIpPerHour: integer(env, 'LOGIN_RATE_PER_IP_PER_HOUR', 100, 1),
     loginVerifyRatePerIpPerHour: integer(env, 'LOGIN_VERIFY_RATE_PER_IP_PER_HOUR', 100, 1),
     loginVerifyRatePerEmailPerHour: integer(env, 'LOGIN_VERIFY_RATE_PER_EMAIL_PER_HOUR', 50, 1),
-    refreshReuseGraceSeconds: Math.min(integer(env, 'REFRESH_REUSE_GRACE_SECONDS', 10, 0), 60),
+    refreshReuseGraceSeconds: Math.min(integer(env, 'REFRESH_REUSE_GRACE_SECONDS', 0, 0), 60),
     logLevel: level,
     otelEnabled: Object.entries(env).some(([k, v]) => k.startsWith('OTEL_') && k !== 'OTEL_SDK_DISABLED' && !!v?.trim()) && env.OTEL_SDK_DISABLED !== 'true',
   };

@@ -17,6 +17,11 @@ export interface ConfigVariable {
 export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   { name: 'PORT', default: '8080', meaning: 'HTTP port of the gateway (standalone: of the whole service).' },
   { name: 'PUBLIC_URL', default: 'http://localhost:$PORT', meaning: 'Base address of the service: token issuer, links in mails, download links.' },
+  {
+    name: 'TRUSTED_PROXIES',
+    default: 'unset: none',
+    meaning: 'Comma-separated CIDR networks of the proxies in front of the gateway, whose X-Forwarded-For names the client.',
+  },
   { name: 'DATA_DIR', default: './data', meaning: 'Embedded mode: database, files, mail outbox and download-link key; one process per directory.' },
   { name: 'OPERATOR_DOMAIN', default: 'operator.local', meaning: "The operator's admin customer, whose members are the service administrators." },
   { name: 'OPERATOR_ADMIN_EMAIL', default: 'unset', meaning: 'Invited as owner of the admin customer at start-up while it has none.' },
@@ -49,7 +54,11 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   { name: 'LOGIN_RATE_PER_IP_PER_HOUR', default: '100', meaning: 'POST /auth/login per client address per hour.' },
   { name: 'LOGIN_VERIFY_RATE_PER_IP_PER_HOUR', default: '100', meaning: 'Code verifications and magic-link confirmations per client address per hour.' },
   { name: 'LOGIN_VERIFY_RATE_PER_EMAIL_PER_HOUR', default: '50', meaning: 'Code verifications and magic-link confirmations per email address per hour.' },
-  { name: 'REFRESH_REUSE_GRACE_SECONDS', default: '10 (at most 60)', meaning: 'How long a just-rotated refresh token is still answered with its successor.' },
+  {
+    name: 'REFRESH_REUSE_GRACE_SECONDS',
+    default: '0 (at most 60)',
+    meaning: 'How long after a rotation the old refresh token is refused with 409 instead of ending the session.',
+  },
   { name: 'UPDATE_CHECK_RATE_PER_MINUTE', default: '300', meaning: 'Public update checks per client address per minute, per gateway process.' },
   { name: 'LOG_LEVEL', default: 'info', meaning: 'debug, info, warn or error.' },
   { name: 'OTEL_*', default: 'unset: tracing off', meaning: 'Standard OpenTelemetry variables; any of them switches tracing on.' },

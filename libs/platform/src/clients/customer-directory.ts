@@ -9,10 +9,13 @@ import { TtlCache } from './ttl-cache.js';
  * for CREDENTIAL_CACHE_SECONDS; status and domain changes reach every process as
  * IdentityEvents.customerChanged and drop the entries at once. Used by the gateway (token
  * customers, `customer=`) and by the firmware app's update check (customer by domain).
+ * Also the union of every active customer's cors_origins (preflights), cached and dropped the
+ * same way.
  */
 @Injectable()
 export class CustomerDirectory implements OnModuleInit, OnModuleDestroy {
   private readonly cache: TtlCache<string, CustomerInfo | null>;
+  private readonly allOrigins: TtlCache<'all', ReadonlySet<string>>;
   private unsubscribe?: () => void;
 
   constructor(
@@ -20,6 +23,7 @@ export class CustomerDirectory implements OnModuleInit, OnModuleDestroy {
     @Inject(SERVICE_CONFIG) config: ServiceConfig,
   ) {
     this.cache = new TtlCache(50_000, config.credentialCacheSeconds * 1000);
+    this.allOrigins = new TtlCache(1, config.credentialCacheSeconds * 1000);
   }
 
   onModuleInit(): void {
@@ -27,6 +31,7 @@ export class CustomerDirectory implements OnModuleInit, OnModuleDestroy {
       this.cache.delete(`id:${id}`);
       this.cache.delete(`domain:${domain}`);
       if (previousDomain) this.cache.delete(`domain:${previousDomain}`);
+      this.allOrigins.delete('all');
     });
   }
 
@@ -42,5 +47,13 @@ export class CustomerDirectory implements OnModuleInit, OnModuleDestroy {
   byDomain(domain: string): CustomerInfo | null | Promise<CustomerInfo | null> {
     const normalised = domain.toLowerCase();
     return this.cache.valueOrLoad(`domain:${normalised}`, () => this.bus.send(IdentityMessages.resolveCustomer, { domain: normalised }));
+  }
+
+  /** Every origin some active customer allows, lower-cased; a cached answer comes back as it is. */
+  corsOriginsOfAll(): ReadonlySet<string> | Promise<ReadonlySet<string>> {
+    return this.allOrigins.valueOrLoad('all', async () => {
+      const { origins } = await this.bus.send(IdentityMessages.corsOriginsOfAll, {});
+      return new Set(origins.map((o) => o.toLowerCase()));
+    });
   }
 }

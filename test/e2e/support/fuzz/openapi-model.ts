@@ -119,7 +119,7 @@ export interface Expectation {
  * path's (raw, not decoded) and it has as many segments; a parameter takes any value that
  * meets the operation's x-route-when (an operation whose pattern fails does not match). The
  * allowed statuses are those the matching operations declare, plus 405 when some matching
- * template lacks the method, plus 404 when no template matches at all.
+ * template lacks the method (OPTIONS: 204 or 403), plus 404 when no template matches at all.
  */
 export class OpenApiRouter {
   private readonly templates: { segments: readonly (string | null)[]; operations: Operation[] }[] = [];
@@ -140,7 +140,8 @@ export class OpenApiRouter {
       .filter((t) => t.operations.length > 0);
     const operations = matching.flatMap((t) => t.operations.filter((op) => op.method === method));
     const statuses = new Set<number>(operations.flatMap((op) => [...op.statuses]));
-    if (matching.some((t) => !t.operations.some((op) => op.method === method))) statuses.add(405);
+    // OPTIONS on a path that exists is answered, not refused (docs/api.md "CORS"): 204, or 403 for a refused preflight.
+    if (matching.some((t) => !t.operations.some((op) => op.method === method))) for (const s of method === 'OPTIONS' ? [204, 403] : [405]) statuses.add(s);
     if (matching.length === 0) statuses.add(404);
     const deciding = operations.length > 0 ? operations : matching.flatMap((t) => t.operations);
     const text = deciding.filter((op) => op.textErrors).length;

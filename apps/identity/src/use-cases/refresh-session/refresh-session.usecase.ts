@@ -3,7 +3,7 @@ import { ErrorCode, type RefreshedSession, ServiceError } from '@app/contracts';
 import type { ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 import { sessionIsLive } from '../../domain/lifecycle.js';
-import { ACCESS_TOKEN_TTL_SECONDS, CSRF_MESSAGE, REFRESH_INVALID_MESSAGE, REFRESH_REUSE_MESSAGE } from '../../domain/limits.js';
+import { ACCESS_TOKEN_TTL_SECONDS, CSRF_MESSAGE, REFRESH_INVALID_MESSAGE, REFRESH_RACE_MESSAGE, REFRESH_REUSE_MESSAGE } from '../../domain/limits.js';
 import { constantTimeEqual, sha256Base64url } from '../../domain/secrets.js';
 import { IdentityStore } from '../../repositories/identity.store.js';
 import type { RefreshTokenState } from '../../repositories/session.repository.js';
@@ -22,11 +22,12 @@ const invalid = () => new ServiceError(ErrorCode.Unauthenticated, REFRESH_INVALI
  * used, its successor stored, the session's last use noted (the 12-hour idle limit counts from
  * there); the answer is the successor, a new access token and the same CSRF token.
  *
- * A rotated token presented again is reuse, with one exception for concurrent requests of one
- * browser: within REFRESH_REUSE_GRACE_SECONDS of its rotation, the token rotated immediately
- * before the session's live one is answered with that same live token (its successor, derived,
- * see RefreshTokens) and a fresh access token. Anything else ends the whole session, raises a
- * `session_token_reuse` security event (critical: mailed to the operators) and answers 401.
+ * A rotated token presented again is reuse: the whole session ends at once, a
+ * `session_token_reuse` security event (critical: mailed to the operators) is raised and the
+ * answer is 401. No replay is ever answered with tokens. The only allowance is an operator's
+ * REFRESH_REUSE_GRACE_SECONDS (default 0, off): within it, the token rotated immediately before
+ * the session's live one (its successor, derived, see RefreshTokens) is refused with 409 and the
+ * session kept, for clients that cannot help renewing concurrently; after it, reuse as above.
  *
  * Order of checks: unknown token 401; ended or expired session 401 (no alarm: nothing is left
  * to steal); reuse; then the CSRF token when required (403).
@@ -57,7 +58,7 @@ export class RefreshSessionUseCase {
     const rotated = await this.store.transaction((repos) =>
       repos.sessions.rotate({ tokenHash: state.tokenHash, nextHash: sha256Base64url(successor), sessionId: state.sessionId, at: now }),
     );
-    // Lost a race with a concurrent rotation of the same token: that is the grace case.
+    // Lost a race with a concurrent rotation of the same token: presented again, like any replay.
     if (!rotated) {
       const again = await this.store.repos.sessions.findRefreshToken(state.tokenHash);
       if (!again?.rotatedAt) throw invalid();
@@ -73,11 +74,11 @@ export class RefreshSessionUseCase {
   private async presentedAgain(command: RefreshSessionCommand, state: RefreshTokenState, successor: string, now: Date): Promise<RefreshedSession> {
     const graceMs = this.config.refreshReuseGraceSeconds * 1000;
     const rotatedAgo = now.getTime() - state.rotatedAt!.getTime();
-    if (rotatedAgo <= graceMs) {
+    if (graceMs > 0 && rotatedAgo <= graceMs) {
       const next = await this.store.repos.sessions.findRefreshToken(sha256Base64url(successor));
       if (next && next.sessionId === state.sessionId && !next.rotatedAt) {
         await this.checkCsrf(command, state);
-        return this.answer(state, successor, now);
+        throw new ServiceError(ErrorCode.Conflict, REFRESH_RACE_MESSAGE);
       }
     }
     await this.reuse(command, state, now);
