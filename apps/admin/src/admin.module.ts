@@ -3,6 +3,7 @@ import type { AppDatabaseOptions, ServiceConfig } from '@app/infra';
 import { healthController, InfraModule } from '@app/platform';
 import { AuditRepository } from './audit/audit.repository.js';
 import { AuditService } from './audit/audit.service.js';
+import { RelayedRecordsService } from './audit/relayed-records.service.js';
 import { AdminController } from './controllers/admin.controller.js';
 import { AuditController } from './controllers/audit.controller.js';
 import { HealthSampleEntity } from './entities/health-sample.entity.js';
@@ -10,6 +11,7 @@ import { RequestLogEntity } from './entities/request-log.entity.js';
 import { AdminSchema1763700000000 } from './migrations/1763700000000-admin-schema.js';
 import { AdminAuditSecurity1763800000000 } from './migrations/1763800000000-admin-audit-security.js';
 import { RequestLogBrin1764100000000 } from './migrations/1764100000000-request-log-brin.js';
+import { AdminDeliveryIds1764400000000 } from './migrations/1764400000000-admin-delivery-ids.js';
 import { HealthSampleRepository } from './repositories/health-sample.repository.js';
 import { RequestLogRepository } from './repositories/request-log.repository.js';
 import { Clock } from './services/clock.js';
@@ -21,7 +23,7 @@ import { SecurityEventsService } from './security/security-events.service.js';
 export const ADMIN_DATABASE = {
   schema: 'admin',
   entities: [RequestLogEntity, HealthSampleEntity],
-  migrations: [AdminSchema1763700000000, AdminAuditSecurity1763800000000, RequestLogBrin1764100000000],
+  migrations: [AdminSchema1763700000000, AdminAuditSecurity1763800000000, RequestLogBrin1764100000000, AdminDeliveryIds1764400000000],
 } satisfies AppDatabaseOptions;
 
 /** The app's own providers (infrastructure comes from InfraModule); tests compose them with test adapters. */
@@ -35,6 +37,7 @@ export const ADMIN_PROVIDERS = [
   AuditService,
   SecurityEventRepository,
   SecurityEventsService,
+  RelayedRecordsService,
 ];
 export const ADMIN_CONTROLLERS = [AdminController, AuditController];
 

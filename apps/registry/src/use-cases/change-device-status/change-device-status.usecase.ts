@@ -27,7 +27,7 @@ export class ChangeDeviceStatus {
     const after = toDeviceView(outcome.after);
     if (outcome.after !== outcome.before) {
       this.changes.deviceChanged(customerId, hwid);
-      this.changes.audit(command.ctx, {
+      await this.changes.audit(this.store.repos.outbox, command.ctx, {
         action: status === 'withdrawn' ? 'device.withdraw' : 'device.reactivate',
         targetType: 'device',
         targetId: hwid,

@@ -29,7 +29,7 @@ export class ChangeDeviceTags {
     });
     if (outcome.changed) {
       this.changes.deviceChanged(customerId, hwid);
-      this.changes.audit(command.ctx, {
+      await this.changes.audit(this.store.repos.outbox, command.ctx, {
         action: ACTIONS[command.change.kind],
         targetType: 'device',
         targetId: hwid,

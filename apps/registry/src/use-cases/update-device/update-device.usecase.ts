@@ -26,7 +26,13 @@ export class UpdateDevice {
     });
     const after = toDeviceView(outcome.after);
     if (outcome.after !== outcome.before) {
-      this.changes.audit(command.ctx, { action: 'device.update', targetType: 'device', targetId: hwid, before: toDeviceView(outcome.before), after });
+      await this.changes.audit(this.store.repos.outbox, command.ctx, {
+        action: 'device.update',
+        targetType: 'device',
+        targetId: hwid,
+        before: toDeviceView(outcome.before),
+        after,
+      });
     }
     return after;
   }
