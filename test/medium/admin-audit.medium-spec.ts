@@ -1,7 +1,8 @@
 import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Test, type TestingModule } from '@nestjs/testing';
-import { type AuditEntryInput, IdentityMessages, type SecurityEventInput, ServiceError } from '@app/contracts';
+import { type AuditEntryInput, IdentityMessages, type RelayedRecord, type RequestLogEntry, type SecurityEventInput, ServiceError } from '@app/contracts';
 import {
   closeDatabases,
   configureLogging,
@@ -16,6 +17,7 @@ import {
 import { SERVICE_CONFIG } from '@app/platform';
 import { DataSource } from 'typeorm';
 import { ADMIN_CONTROLLERS, ADMIN_DATABASE, ADMIN_PROVIDERS } from '../../apps/admin/src/admin.module.js';
+import { AdminController } from '../../apps/admin/src/controllers/admin.controller.js';
 import { AuditController } from '../../apps/admin/src/controllers/audit.controller.js';
 import { SecurityEventsService } from '../../apps/admin/src/security/security-events.service.js';
 import { Clock } from '../../apps/admin/src/services/clock.js';
@@ -252,6 +254,77 @@ describe('security events', () => {
   });
 });
 
+describe('relayed records and acknowledged request-log batches: delivered at least once, stored once', () => {
+  const id = () => randomUUID();
+
+  it('stores an audit entry and a security event once per id, however often they arrive; a critical event is mailed once', async () => {
+    const auditId = id();
+    const criticalId = id();
+    const target = `relayed-${auditId}`;
+    const records: RelayedRecord[] = [
+      { id: auditId, kind: 'audit', payload: audit({ domain: 'relay.example', target_id: target }) },
+      { id: criticalId, kind: 'security_event', payload: event({ kind: 'session_token_reuse', severity: 'critical', detail: { session_id: criticalId } }) },
+    ];
+    const mailsBefore = jobs.jobs.filter((j) => j.queue === MAIL_QUEUE).length;
+    expect(await controller.storeRecords({ records })).toEqual({ stored: 2 });
+    expect(await controller.storeRecords({ records })).toEqual({ stored: 0 }); // the reply was lost: sent again
+    expect(
+      await controller.storeRecords({ records: [records[1], { id: id(), kind: 'audit', payload: audit({ domain: 'relay.example', target_id: target }) }] }),
+    ).toEqual({
+      stored: 1,
+    });
+    const entries = (await controller.listAudit(call({ domain: 'relay.example', limit: 100 }))).items.filter((e) => e.target_id === target);
+    expect(entries).toHaveLength(2); // two ids: two entries, even with the same content
+    const events = (await controller.listSecurityEvents(call({ kind: 'session_token_reuse', limit: 100 }))).items.filter(
+      (e) => (e.detail as { session_id?: string }).session_id === criticalId,
+    );
+    expect(events).toHaveLength(1);
+    expect(events[0].notified_at).not.toBeNull();
+    expect(jobs.jobs.filter((j) => j.queue === MAIL_QUEUE).length - mailsBefore).toBe(operators.length);
+  });
+
+  it('skips records without a valid id or of an unknown kind (acknowledged: never sent again) and stores the rest', async () => {
+    const good = id();
+    const reply = await controller.storeRecords({
+      records: [
+        { id: 'not-a-uuid', kind: 'audit', payload: audit() },
+        { id: id(), kind: 'unknown' as never, payload: audit() },
+        { id: good, kind: 'audit', payload: audit({ domain: 'relay-skip.example', target_id: good }) },
+      ],
+    });
+    expect(reply).toEqual({ stored: 1 });
+    expect((await controller.listAudit(call({ domain: 'relay-skip.example', limit: 10 }))).items.map((e) => e.target_id)).toEqual([good]);
+  });
+
+  it('stores a request-log batch once per batch_id', async () => {
+    const admin = moduleRef.get(AdminController);
+    const requestId = `req-${id()}`;
+    const entry: RequestLogEntry = {
+      ts: now.toISOString(),
+      domain: 'relay.example',
+      actor: null,
+      method: 'GET',
+      route: '/devices',
+      path: '/devices',
+      status: 200,
+      ip: '192.0.2.7',
+      user_agent: 'medium',
+      bytes_in: 0,
+      bytes_out: 10,
+      duration_ms: 1,
+      request_id: requestId,
+    };
+    const batch = { batch_id: id(), entries: [entry, { ...entry, request_id: `${requestId}-2` }] };
+    expect(await admin.storeRequestLog(batch)).toEqual({ stored: 2 });
+    expect(await admin.storeRequestLog(batch)).toEqual({ stored: 0 });
+    const [{ count }] = (await dataSource.query(`SELECT count(*)::int AS count FROM admin.request_log WHERE request_id LIKE $1`, [`${requestId}%`])) as [
+      { count: number },
+    ];
+    expect(count).toBe(2);
+    expect(await admin.storeRequestLog({ batch_id: id(), entries: [] })).toEqual({ stored: 0 });
+  });
+});
+
 describe('migrations', () => {
   it('revert cleanly (down) — runs last', async () => {
     await moduleRef.close();
@@ -268,6 +341,7 @@ describe('migrations', () => {
       }
     };
     expect(await indexes()).toEqual({ brin: 'admin.request_log_ts_brin', btree: null });
+    expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('AdminDeliveryIds1764400000000');
     expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('Protection1764300000000');
     expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('RequestLogBrin1764100000000');
     expect(await indexes()).toEqual({ brin: null, btree: 'admin.request_log_ts_idx' });

@@ -150,6 +150,7 @@ describe('migrations', () => {
   it('revert cleanly (down) — runs last', async () => {
     await moduleRef.close();
     await closeDatabases();
+    expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('AdminDeliveryIds1764400000000');
     expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('Protection1764300000000');
     const check = await openAppDatabase(throwaway.config, { ...ADMIN_DATABASE, migrate: false });
     try {

@@ -155,6 +155,7 @@ describe('migrations', () => {
   it('reverts cleanly (down) — runs last', async () => {
     await moduleRef.close();
     await closeDatabases();
+    expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('AdminDeliveryIds1764400000000');
     expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('Protection1764300000000');
     expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('RequestLogBrin1764100000000');
     expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('AdminAuditSecurity1763800000000');

@@ -20,7 +20,7 @@ import {
 import { closeDatabases, configureLogging, FilesystemObjectStore, InProcessJobQueue, JobQueue, MessageBus, ObjectStore, openAppDatabase } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 import { DataSource } from 'typeorm';
-import { makeCall, makeContext, makeCustomer } from '@app/testing';
+import { makeCall, makeContext, makeCustomer, outboxPayloads } from '@app/testing';
 import { compareVersions, versionKey } from '../../apps/firmware/src/domain/version-order.js';
 import { FIRMWARE_DATABASE, FIRMWARE_PROVIDERS, UPDATE_CHECK_PROVIDERS } from '../../apps/firmware/src/firmware.module.js';
 import type { BuildRepository } from '../../apps/firmware/src/repositories/build.repository.js';
@@ -250,7 +250,11 @@ describe('upload', () => {
     bus.emitted.length = 0;
     await upload(c, { firmware: await stageFile(store, makeFirmwareBinary('1.0, 2026-11-20, AFI')) });
     expect(bus.emitted.find((e) => e.subject === FirmwareEvents.changed.subject)?.payload).toEqual({ customerId: c.id });
-    expect(bus.emitted.find((e) => e.subject === 'admin.audit')?.payload).toMatchObject({ action: 'firmware.create', actor: 'token:t1', domain: c.domain });
+    expect((await outboxPayloads(dataSource, 'firmware', 'audit')).find((e) => e.action === 'firmware.create' && e.domain === c.domain)).toMatchObject({
+      action: 'firmware.create',
+      actor: 'token:t1',
+      domain: c.domain,
+    });
   });
 });
 

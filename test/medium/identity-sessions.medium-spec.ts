@@ -23,7 +23,7 @@ import type { CustomerEntity } from '../../apps/identity/src/entities/customer.e
 import { IdentityHousekeeping } from '../../apps/identity/src/services/identity-housekeeping.service.js';
 import { ProvisionOperatorUseCase } from '../../apps/identity/src/use-cases/provision-operator/provision-operator.usecase.js';
 import { SANDBOX_TOKEN_OWNER, SandboxTokensUseCase } from '../../apps/identity/src/use-cases/sandbox-tokens/sandbox-tokens.usecase.js';
-import { makeCall, makeContext, makeCustomer, makeEmail, makePrincipal } from '@app/testing';
+import { makeCall, makeContext, makeCustomer, makeEmail, makePrincipal, outboxPayloads } from '@app/testing';
 import { IDENTITY_CLIENT, makeStoredCustomer, makeStoredMember } from '../../apps/identity/test/factories.js';
 import { createIdentityDatabase, type IdentityDatabase, type IdentityHarness, startIdentity } from './identity.support.js';
 
@@ -124,6 +124,11 @@ function events<P>(event: { subject: string }): P[] {
   return app.bus.events(event as never) as P[];
 }
 
+/** Audit entries and security events from the identity outbox (the relay cannot deliver them: no admin app here). */
+async function outboxed<P>(event: { subject: string }): Promise<P[]> {
+  return outboxPayloads<P>(app.dataSource, 'identity', event.subject === AdminEvents.audit.subject ? 'audit' : 'security_event');
+}
+
 async function member(role: 'viewer' | 'editor' | 'owner', customer?: CustomerEntity) {
   const target = customer ?? (await makeStoredCustomer(app.store));
   const user = await makeStoredMember(app.store, target, role);
@@ -194,7 +199,9 @@ describe('refresh tokens', () => {
     expect((await rejection(refresh(live.refresh, live.csrf))).status).toBe(401);
     expect(await gateway.status({ kind: 'session', id: sid(login) })).toEqual({ active: false });
     expect(events(IdentityEvents.credentialRevoked).slice(revokedBefore)).toEqual([{ kind: 'session', id: sid(login) }]);
-    const event = events<SecurityEventInput>(AdminEvents.securityEvent).find((e) => e.kind === 'session_token_reuse' && e.detail.session_id === sid(login));
+    const event = (await outboxed<SecurityEventInput>(AdminEvents.securityEvent)).find(
+      (e) => e.kind === 'session_token_reuse' && e.detail.session_id === sid(login),
+    );
     expect(event).toMatchObject({ severity: 'critical', ip: '203.0.113.9', detail: expect.objectContaining({ email: user.email, user_agent: 'thief' }) });
     const [row] = await app.dataSource.query(`SELECT revoked_reason FROM identity.sessions WHERE id = $1`, [sid(login)]);
     expect(row.revoked_reason).toBe('refresh_reuse');
@@ -324,7 +331,7 @@ describe('login limits', () => {
     const refused = await rejection(auth.login(makeCall(publicCtx(ip), { body: { email: makeEmail() } })));
     expect(refused).toMatchObject({ code: ErrorCode.RateLimited, headers: { 'Retry-After': String(3600) } });
     await rejection(auth.login(makeCall(publicCtx(ip), { body: { email: makeEmail() } })));
-    expect(events<SecurityEventInput>(AdminEvents.securityEvent).filter((e) => e.kind === 'login_rate_limited' && e.ip === ip)).toHaveLength(1);
+    expect((await outboxed<SecurityEventInput>(AdminEvents.securityEvent)).filter((e) => e.kind === 'login_rate_limited' && e.ip === ip)).toHaveLength(1);
     app.clock.advance(HOUR + 1000);
     await expect(auth.login(makeCall(publicCtx(ip), { body: { email: makeEmail() } }))).resolves.toMatchObject({ sent: true });
 
@@ -340,7 +347,9 @@ describe('login limits', () => {
     const { code } = loginMail(user.email);
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
     for (let i = 0; i < 5; i++) expect((await rejection(auth.verify(makeCall(publicCtx(), { body: { email: user.email, code: wrong } })))).status).toBe(401);
-    const failures = events<SecurityEventInput>(AdminEvents.securityEvent).filter((e) => e.kind === 'login_code_failures' && e.detail.email === user.email);
+    const failures = (await outboxed<SecurityEventInput>(AdminEvents.securityEvent)).filter(
+      (e) => e.kind === 'login_code_failures' && e.detail.email === user.email,
+    );
     expect(failures).toEqual([
       expect.objectContaining({ severity: 'warn', domain: null, detail: expect.objectContaining({ wrong_guesses: 5, invited: true }) }),
     ]);
@@ -404,9 +413,7 @@ describe('members', () => {
     expect(await gateway.status({ kind: 'token', id: tokenHere.id })).toEqual({ active: false });
     expect(await gateway.status({ kind: 'session', id: sid(onOther) })).toMatchObject({ active: true, customerId: other.id });
     expect(await gateway.status({ kind: 'token', id: tokenThere.id })).toMatchObject({ active: true });
-    const audit = events<AuditEntryInput>(AdminEvents.audit)
-      .filter((e) => e.domain === owner.customer.domain)
-      .map((e) => [e.action, e.target_id]);
+    const audit = (await outboxed<AuditEntryInput>(AdminEvents.audit)).filter((e) => e.domain === owner.customer.domain).map((e) => [e.action, e.target_id]);
     expect(audit).toEqual(
       expect.arrayContaining([
         ['member.invite', email],
@@ -453,7 +460,7 @@ describe('administrators', () => {
     expect(await gateway.status({ kind: 'session', id: sid(login) })).toEqual({ active: false });
     const [row] = await app.dataSource.query(`SELECT revoked_at FROM identity.api_tokens WHERE id = $1`, [token.id]);
     expect(row.revoked_at).not.toBeNull();
-    expect(events<AuditEntryInput>(AdminEvents.audit)).toContainEqual(
+    expect(await outboxed<AuditEntryInput>(AdminEvents.audit)).toContainEqual(
       expect.objectContaining({ action: 'user.update', target_id: a.user.email, actor: expect.stringMatching(/^admin:user:/) }),
     );
     await admin.updateUser(makeCall(ctx, { params: { email: a.user.email }, body: { disabled: false } }));
@@ -481,7 +488,7 @@ describe('administrators', () => {
     const renamed = `renamed-${randomUUID().slice(0, 8)}.example`;
     await admin.update(makeCall(ctx, { params: { domain: a.customer.domain }, body: { domain: renamed } }));
     expect(events(IdentityEvents.customerChanged)).toContainEqual({ id: a.customer.id, domain: renamed, previousDomain: a.customer.domain });
-    const change = events<AuditEntryInput>(AdminEvents.audit).filter((e) => e.action === 'customer.update' && e.after?.domain === renamed);
+    const change = (await outboxed<AuditEntryInput>(AdminEvents.audit)).filter((e) => e.action === 'customer.update' && e.after?.domain === renamed);
     expect(change).toEqual([expect.objectContaining({ before: expect.objectContaining({ domain: a.customer.domain }) })]);
   });
 

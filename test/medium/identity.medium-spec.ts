@@ -139,6 +139,7 @@ describe('schema', () => {
       'login_challenges',
       'memberships',
       'migrations',
+      'outbox',
       'refresh_tokens',
       'sandbox_tokens',
       'secrets',
@@ -904,6 +905,7 @@ describe('migrations', () => {
   it('revert cleanly (down) and apply again — runs last', async () => {
     await app.close();
     await closeDatabases();
+    expect(await revertLastMigration(db.config, IDENTITY_DATABASE)).toBe('IdentityOutbox1764400000000');
     expect(await revertLastMigration(db.config, IDENTITY_DATABASE)).toBe('IdentityLoginLimits1763800000000');
     expect(await revertLastMigration(db.config, IDENTITY_DATABASE)).toBe('IdentitySchema1763700000000');
     const check = await openAppDatabase(db.config, { ...IDENTITY_DATABASE, migrate: false });
@@ -920,7 +922,7 @@ describe('migrations', () => {
       const [row] = await again.query(
         `SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = 'identity' AND table_name <> 'migrations'`,
       );
-      expect(row.tables).toBe(11);
+      expect(row.tables).toBe(12);
     } finally {
       await again.destroy();
     }

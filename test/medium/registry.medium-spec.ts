@@ -5,7 +5,6 @@ import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Test, type TestingModule } from '@nestjs/testing';
 import {
-  AdminEvents,
   asCustomerId,
   type CustomerRef,
   type Device,
@@ -18,6 +17,7 @@ import {
   type StagedFile,
 } from '@app/contracts';
 import { closeDatabases, configureLogging, FilesystemObjectStore, MessageBus, ObjectStore, openAppDatabase, revertLastMigration } from '@app/infra';
+import { clearOutbox, outboxPayloads } from '@app/testing';
 import { DataSource } from 'typeorm';
 import { DevicesController } from '../../apps/registry/src/controllers/devices.controller.js';
 import { RegistryController } from '../../apps/registry/src/controllers/registry.controller.js';
@@ -116,6 +116,7 @@ describe('device operations', () => {
     const customer = makeCustomer();
     const { pem } = makePublicKeys();
     bus.clear();
+    await clearOutbox(dataSource, 'registry');
     const device = await create(customer, { hwid: 'a/b?c#d%e', tags: ['beta', 'Alpha', 'beta'], attributes: { site: 'Oslo', n: [1, 2] }, keys: [pem] });
     expect(device).toEqual({
       hwid: 'a/b?c#d%e',
@@ -131,7 +132,7 @@ describe('device operations', () => {
     });
     expect(await get(customer, 'a/b?c#d%e')).toEqual(device);
     expect(bus.of(RegistryEvents.deviceChanged.subject)).toEqual([{ customerId: customer.id, hwid: 'a/b?c#d%e' }]);
-    expect(bus.of(AdminEvents.audit.subject)).toEqual([
+    expect(await outboxPayloads(dataSource, 'registry', 'audit')).toEqual([
       expect.objectContaining({
         domain: customer.domain,
         actor: 'token:tok-1',
@@ -154,8 +155,9 @@ describe('device operations', () => {
     expect((await devices.create(makeCall(writer, { body: { hwid: makeHwid(), tags: [] } }))).tags).toEqual([]);
     const admin = makeDeviceContext(customer, { principal: makeDeviceToken(makeCustomer(), ['admin'], { admin: 'full' }), auditActor: 'admin:token:tok-9' });
     bus.clear();
+    await clearOutbox(dataSource, 'registry');
     expect((await devices.create(makeCall(admin, { body: { hwid: 'by-admin', tags: ['x'] } }))).tags).toEqual(['x']);
-    expect(bus.of(AdminEvents.audit.subject)[0]).toMatchObject({ actor: 'admin:token:tok-9', domain: customer.domain });
+    expect((await outboxPayloads(dataSource, 'registry', 'audit'))[0]).toMatchObject({ actor: 'admin:token:tok-9', domain: customer.domain });
     const readAdmin = makeDeviceContext(customer, {
       principal: makeDeviceToken(makeCustomer(), ['devices:read', 'devices:write', 'tags:write'], { admin: 'read' }),
     });
@@ -179,6 +181,7 @@ describe('device operations', () => {
     const created = await create(customer, { hwid: 'dev', attributes: { a: 1 } });
     await new Promise((r) => setTimeout(r, 5));
     bus.clear();
+    await clearOutbox(dataSource, 'registry');
     const same = await devices.update(makeCall(makeDeviceContext(customer), { params: { hwid: 'dev' }, body: { attributes: { a: 1 } } }));
     expect(same).toEqual(created);
     expect(bus.events).toEqual([]);
@@ -187,7 +190,7 @@ describe('device operations', () => {
     expect(updated.updated_at > created.updated_at).toBe(true);
     const replaced = await devices.update(makeCall(makeDeviceContext(customer), { params: { hwid: 'dev' }, body: { attributes: { b: 2 }, keys: [] } }));
     expect(replaced).toMatchObject({ attributes: { b: 2 }, keys: [], has_keys: false });
-    expect(bus.of(AdminEvents.audit.subject).map((a) => [a.action, a.before.keys.length, a.after.keys.length])).toEqual([
+    expect((await outboxPayloads(dataSource, 'registry', 'audit')).map((a) => [a.action, a.before.keys.length, a.after.keys.length])).toEqual([
       ['device.update', 0, 1],
       ['device.update', 1, 0],
     ]);
@@ -205,13 +208,14 @@ describe('device operations', () => {
     const ctx = makeDeviceContext(customer);
     const created = await create(customer, { hwid: 'w', tags: ['t'], attributes: { k: 'v' } });
     bus.clear();
+    await clearOutbox(dataSource, 'registry');
     const withdrawn = await devices.withdraw(makeCall(ctx, { params: { hwid: 'w' } }));
     expect(withdrawn).toMatchObject({ status: 'withdrawn', tags: ['t'], attributes: { k: 'v' }, created_at: created.created_at });
     expect(await devices.withdraw(makeCall(ctx, { params: { hwid: 'w' } }))).toEqual(withdrawn);
     expect(await registry.lookupDevice({ customerId: customer.id, hwid: 'w' })).toEqual({ status: 'withdrawn', tags: ['t'] });
     const active = await devices.reactivate(makeCall(ctx, { params: { hwid: 'w' } }));
     expect(active).toMatchObject({ status: 'active', tags: ['t'], attributes: { k: 'v' } });
-    expect(bus.of(AdminEvents.audit.subject).map((a) => [a.action, a.before.status, a.after.status])).toEqual([
+    expect((await outboxPayloads(dataSource, 'registry', 'audit')).map((a) => [a.action, a.before.status, a.after.status])).toEqual([
       ['device.withdraw', 'active', 'withdrawn'],
       ['device.reactivate', 'withdrawn', 'active'],
     ]);
@@ -224,6 +228,7 @@ describe('device operations', () => {
     const ctx = makeDeviceContext(customer);
     await create(customer, { hwid: 'd' });
     bus.clear();
+    await clearOutbox(dataSource, 'registry');
     const p = { hwid: 'd' };
     expect(await devices.replaceTags(makeCall(ctx, { params: p, body: { tags: ['b', 'a'] } }))).toEqual({ tags: ['a', 'b'] });
     expect(await devices.replaceTags(makeCall(ctx, { params: p, body: { tags: ['a', 'b', 'a'] } }))).toEqual({ tags: ['a', 'b'] });
@@ -232,7 +237,7 @@ describe('device operations', () => {
     await devices.removeTag(makeCall(ctx, { params: { hwid: 'd', tag: 'a' } }));
     await devices.removeTag(makeCall(ctx, { params: { hwid: 'd', tag: 'a' } }));
     expect(await devices.getTags(makeCall(ctx, { params: p }))).toEqual({ tags: ['b', 'c'] });
-    expect(bus.of(AdminEvents.audit.subject).map((a) => [a.action, a.before.tags, a.after.tags])).toEqual([
+    expect((await outboxPayloads(dataSource, 'registry', 'audit')).map((a) => [a.action, a.before.tags, a.after.tags])).toEqual([
       ['device.tags.replace', [], ['a', 'b']],
       ['device.tags.add', ['a', 'b'], ['a', 'b', 'c']],
       ['device.tags.remove', ['a', 'b', 'c'], ['b', 'c']],
@@ -394,6 +399,7 @@ describe('import', () => {
     const customer = makeCustomer();
     const csv = ['hwid,tags', 'dev-1,beta alpha', '"dev,2",', 'bad id,x', 'dev-3,ok -bad', '', 'dev-4,"a b"', 'dev-5', '"dev-6",c'].join('\r\n') + '\r\n';
     bus.clear();
+    await clearOutbox(dataSource, 'registry');
     const { result, file } = await importBody(customer, csv, 'text/csv; charset=utf-8');
     expect(result).toEqual({
       created: 4,
@@ -411,7 +417,7 @@ describe('import', () => {
     expect((await get(customer, 'dev,2')).tags).toEqual([]);
     expect((await get(customer, 'dev-4')).tags).toEqual(['a', 'b']);
     const before = (await devices.list(makeCall(makeDeviceContext(customer), { query: {} }))).items;
-    expect(bus.of(AdminEvents.audit.subject)).toEqual([
+    expect(await outboxPayloads(dataSource, 'registry', 'audit')).toEqual([
       expect.objectContaining({
         action: 'device.import',
         target_type: 'device_import',
@@ -423,6 +429,7 @@ describe('import', () => {
 
     await new Promise((r) => setTimeout(r, 5));
     bus.clear();
+    await clearOutbox(dataSource, 'registry');
     const again = await importBody(customer, csv, 'text/csv');
     expect(again.result).toMatchObject({ created: 0, updated: 0, unchanged: 4, error_count: 3 });
     expect((await devices.list(makeCall(makeDeviceContext(customer), { query: {} }))).items).toEqual(before);
@@ -600,12 +607,14 @@ describe('messages for other apps', () => {
     await create(makeCustomer(), { hwid: 'other', tags: ['old'] });
     expect(await registry.tagCounts({ customerId: customer.id })).toEqual({ new: 2, old: 2, z: 1 });
     bus.clear();
+    await clearOutbox(dataSource, 'registry');
     expect(await registry.renameTag({ customerId: customer.id, from: 'old', to: 'new' })).toEqual({ devices: 3 });
     expect((await get(customer, 'd1')).tags).toEqual(['new']);
     expect((await get(customer, 'd2')).tags).toEqual(['new']);
     expect(await registry.tagCounts({ customerId: customer.id })).toEqual({ new: 3, z: 1 });
     expect(bus.of(RegistryEvents.deviceChanged.subject)).toEqual([{ customerId: customer.id, hwid: null }]);
     bus.clear();
+    await clearOutbox(dataSource, 'registry');
     expect(await registry.renameTag({ customerId: customer.id, from: 'old', to: 'new' })).toEqual({ devices: 3 });
     expect(bus.events).toEqual([]);
     expect(await registry.renameTag({ customerId: customer.id, from: 'new', to: 'A0' })).toEqual({ devices: 3 });
@@ -716,9 +725,12 @@ describe('migration', () => {
   it('reverts (down) and applies again', async () => {
     await moduleRef.close();
     await closeDatabases();
+    expect(await revertLastMigration(throwaway.config, REGISTRY_DATABASE)).toBe('RegistryOutbox1764400000000');
     expect(await revertLastMigration(throwaway.config, REGISTRY_DATABASE)).toBe('RegistryDevices1764000000000');
     const reopened = await openAppDatabase(throwaway.config, { ...REGISTRY_DATABASE, migrate: false });
-    expect(await reopened.query(`SELECT to_regclass('registry.device') AS t, to_regclass('registry.device_tag') AS u`)).toEqual([{ t: null, u: null }]);
+    expect(
+      await reopened.query(`SELECT to_regclass('registry.device') AS t, to_regclass('registry.device_tag') AS u, to_regclass('registry.outbox') AS o`),
+    ).toEqual([{ t: null, u: null, o: null }]);
     await closeDatabases();
     const migrated = await openAppDatabase(throwaway.config, REGISTRY_DATABASE);
     expect(await migrated.query(`SELECT count(*)::int AS n FROM registry.device`)).toEqual([{ n: 0 }]);

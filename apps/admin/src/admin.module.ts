@@ -3,6 +3,7 @@ import type { AppDatabaseOptions, ServiceConfig } from '@app/infra';
 import { healthController, InfraModule } from '@app/platform';
 import { AuditRepository } from './audit/audit.repository.js';
 import { AuditService } from './audit/audit.service.js';
+import { RelayedRecordsService } from './audit/relayed-records.service.js';
 import { AdminController } from './controllers/admin.controller.js';
 import { AuditController } from './controllers/audit.controller.js';
 import { ProtectionController } from './controllers/protection.controller.js';
@@ -14,6 +15,7 @@ import { RequestLogBrin1764100000000 } from './migrations/1764100000000-request-
 import { Protection1764300000000 } from './migrations/1764300000000-protection.js';
 import { ProtectionRepository } from './protection/protection.repository.js';
 import { ProtectionService } from './protection/protection.service.js';
+import { AdminDeliveryIds1764400000000 } from './migrations/1764400000000-admin-delivery-ids.js';
 import { HealthSampleRepository } from './repositories/health-sample.repository.js';
 import { RequestLogRepository } from './repositories/request-log.repository.js';
 import { Clock } from './services/clock.js';
@@ -25,7 +27,7 @@ import { SecurityEventsService } from './security/security-events.service.js';
 export const ADMIN_DATABASE = {
   schema: 'admin',
   entities: [RequestLogEntity, HealthSampleEntity],
-  migrations: [AdminSchema1763700000000, AdminAuditSecurity1763800000000, RequestLogBrin1764100000000, Protection1764300000000],
+  migrations: [AdminSchema1763700000000, AdminAuditSecurity1763800000000, RequestLogBrin1764100000000, Protection1764300000000, AdminDeliveryIds1764400000000],
 } satisfies AppDatabaseOptions;
 
 /** The app's own providers (infrastructure comes from InfraModule); tests compose them with test adapters. */
@@ -41,6 +43,7 @@ export const ADMIN_PROVIDERS = [
   SecurityEventsService,
   ProtectionRepository,
   ProtectionService,
+  RelayedRecordsService,
 ];
 export const ADMIN_CONTROLLERS = [AdminController, AuditController, ProtectionController];
 

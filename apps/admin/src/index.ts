@@ -1,3 +1,2 @@
 /** What other parts of the service (the standalone runner, the operator CLI) use of the admin app. */
 export { AdminModule, ADMIN_DATABASE } from './admin.module.js';
-export { recordAuditEntries } from './cli/record-audit-entries.js';

@@ -9,12 +9,10 @@ import { exitUnlessSupportedNode } from '../../../libs/infra/src/runtime/support
 
 // The runtime check runs before anything else is loaded (docs/operations.md, "Runtime").
 exitUnlessSupportedNode();
-const { AdminEvents, BACKEND_APPS, BUNDLES } = await import('@app/contracts');
-const { acquireDataDirLock, closeDatabases, configureLogging, DataDirLockedError, JsonLogger, loadConfig, migrateAppDatabases } = await import('@app/infra');
-const { recordAuditEntries } = await import('../../admin/src/index.js');
+const { BACKEND_APPS, BUNDLES } = await import('@app/contracts');
+const { acquireDataDirLock, closeDatabases, configureLogging, DataDirLockedError, loadConfig, migrateAppDatabases } = await import('@app/infra');
 const { issueTokenForMember } = await import('../../identity/src/index.js');
 const { BACKEND_MODULES } = await import('../../standalone/src/app-modules.js');
-const { EventCollector } = await import('./event-collector.js');
 
 const USAGE = `Usage: npm run -s cli -- <command>
 
@@ -29,7 +27,6 @@ class UsageError extends Error {}
 
 // stdout carries only the command's result (a token, migration reports): log lines go to stderr.
 configureLogging({ sink: (line) => process.stderr.write(line + '\n') });
-const logger = new JsonLogger('cli');
 
 function flags(args: string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -80,17 +77,8 @@ async function createToken(config: ServiceConfig, publicUrlSet: boolean, args: s
   }
   const release = lockEmbedded(config);
   try {
-    const events = new EventCollector();
-    const created = await issueTokenForMember(
-      config,
-      { customerDomain: customer, email, name: options.name ?? 'cli', bundle, expiresInDays: days },
-      { bus: events },
-    );
-    // As the apps' audit events, storing the entry is best effort: the token exists either way.
-    await recordAuditEntries(config, events.take(AdminEvents.audit)).catch((err: unknown) => {
-      logger.write('warn', 'audit entry not stored', { error: err instanceof Error ? err.message : String(err) });
-    });
-    for (const { subject, payload } of events.remaining()) logger.info('event not sent (no message bus)', { subject, payload });
+    // The audit entry waits in the identity outbox: the identity app relays it to the admin app (now, or when it next runs).
+    const created = await issueTokenForMember(config, { customerDomain: customer, email, name: options.name ?? 'cli', bundle, expiresInDays: days });
     console.error(`token ${created.id} for ${email} in ${customer}, bundle ${created.bundle}, expires ${created.expires_at}`);
     console.log(created.token);
   } finally {

@@ -1,11 +1,12 @@
 import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/common';
 import type { AppDatabaseOptions, ServiceConfig } from '@app/infra';
-import { CustomerDirectory, DeviceDirectory, DeviceSightings, healthController, InfraModule } from '@app/platform';
+import { CustomerDirectory, DeviceDirectory, DeviceSightings, healthController, InfraModule, outboxRelayProvider } from '@app/platform';
 import { FirmwareController } from './controllers/firmware.controller.js';
 import { TagsController } from './controllers/tags.controller.js';
 import { BuildEntity } from './entities/build.entity.js';
 import { FirmwareSchema1763700000000 } from './migrations/1763700000000-firmware-schema.js';
 import { FirmwareBuilds1764000000000 } from './migrations/1764000000000-firmware-builds.js';
+import { FirmwareOutbox1764400000000 } from './migrations/1764400000000-firmware-outbox.js';
 import { FirmwareStore } from './repositories/firmware.store.js';
 import { FirmwareChanges } from './services/firmware-changes.js';
 import { DeviceTagCounts } from './tags/device-tag-counts.js';
@@ -30,7 +31,7 @@ import { UploadBuildUseCase } from './use-cases/upload-build/upload-build.usecas
 export const FIRMWARE_DATABASE = {
   schema: 'firmware',
   entities: [BuildEntity],
-  migrations: [FirmwareSchema1763700000000, FirmwareBuilds1764000000000],
+  migrations: [FirmwareSchema1763700000000, FirmwareBuilds1764000000000, FirmwareOutbox1764400000000],
 } satisfies AppDatabaseOptions;
 
 /**
@@ -70,6 +71,7 @@ export const UPDATE_CHECK_PROVIDERS: Provider[] = [
 ];
 /** Everything else of the app: the use cases behind the controllers. */
 export const FIRMWARE_PROVIDERS: Provider[] = [
+  outboxRelayProvider('firmware'),
   FirmwareChanges,
   DeviceTagCounts,
   TagSync,

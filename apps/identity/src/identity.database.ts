@@ -2,10 +2,11 @@ import type { AppDatabaseOptions } from '@app/infra';
 import { IDENTITY_ENTITIES } from './entities/index.js';
 import { IdentitySchema1763700000000 } from './migrations/1763700000000-identity-schema.js';
 import { IdentityLoginLimits1763800000000 } from './migrations/1763800000000-identity-login-limits.js';
+import { IdentityOutbox1764400000000 } from './migrations/1764400000000-identity-outbox.js';
 
 /** The identity app's schema, entities and hand-written migrations (oldest first). */
 export const IDENTITY_DATABASE: AppDatabaseOptions = {
   schema: 'identity',
   entities: IDENTITY_ENTITIES,
-  migrations: [IdentitySchema1763700000000, IdentityLoginLimits1763800000000],
+  migrations: [IdentitySchema1763700000000, IdentityLoginLimits1763800000000, IdentityOutbox1764400000000],
 };

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/common';
 import type { ServiceConfig } from '@app/infra';
-import { healthController, InfraModule } from '@app/platform';
+import { healthController, InfraModule, outboxRelayProvider } from '@app/platform';
 import { AdminCustomersController } from './controllers/admin-customers.controller.js';
 import { AuthController } from './controllers/auth.controller.js';
 import { GatewayController } from './controllers/gateway.controller.js';
@@ -56,6 +56,7 @@ export { IDENTITY_DATABASE };
 export const IDENTITY_PROVIDERS: Provider[] = [
   { provide: Clock, useClass: SystemClock },
   IdentityStore,
+  outboxRelayProvider('identity'),
   Administrators,
   AuditTrail,
   CredentialEvents,

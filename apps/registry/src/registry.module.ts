@@ -1,11 +1,12 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { AppDatabaseOptions, ServiceConfig } from '@app/infra';
-import { healthController, InfraModule } from '@app/platform';
+import { healthController, InfraModule, outboxRelayProvider } from '@app/platform';
 import { DevicesController } from './controllers/devices.controller.js';
 import { RegistryController } from './controllers/registry.controller.js';
 import { DeviceEntity, DeviceTagEntity } from './entities/device.entity.js';
 import { RegistrySchema1763700000000 } from './migrations/1763700000000-registry-schema.js';
 import { RegistryDevices1764000000000 } from './migrations/1764000000000-devices.js';
+import { RegistryOutbox1764400000000 } from './migrations/1764400000000-registry-outbox.js';
 import { RegistryStore } from './repositories/registry.store.js';
 import { DeviceChanges } from './services/device-changes.js';
 import { ChangeDeviceStatus } from './use-cases/change-device-status/change-device-status.usecase.js';
@@ -25,12 +26,13 @@ import { UpdateDevice } from './use-cases/update-device/update-device.usecase.js
 export const REGISTRY_DATABASE = {
   schema: 'registry',
   entities: [DeviceEntity, DeviceTagEntity],
-  migrations: [RegistrySchema1763700000000, RegistryDevices1764000000000],
+  migrations: [RegistrySchema1763700000000, RegistryDevices1764000000000, RegistryOutbox1764400000000],
 } satisfies AppDatabaseOptions;
 
 /** The app's own providers (infrastructure comes from InfraModule); tests compose them with test adapters. */
 export const REGISTRY_PROVIDERS = [
   RegistryStore,
+  outboxRelayProvider('registry'),
   DeviceChanges,
   ListDevices,
   GetDevice,

@@ -8,3 +8,4 @@ export * from './validation/contract-check.js';
 export * from './validation/schema-validation.js';
 export * from './uploads/write-once-upload.js';
 export * from './uploads/staged-file.js';
+export * from './outbox/index.js';

@@ -5,3 +5,4 @@ export * from './outbox.js';
 export * from './tcp-proxy.js';
 export * from './streams.js';
 export * from './request-factories.js';
+export * from './event-outbox.js';

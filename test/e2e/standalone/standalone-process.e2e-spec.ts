@@ -35,6 +35,31 @@ function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv): 
   });
 }
 
+/** `node dist/apps/standalone/src/main.js` with `env`: its JSON log lines, and when it is ready. */
+function startService(env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, ['--enable-source-maps', join(process.cwd(), 'dist/apps/standalone/src/main.js')], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exit = exited(child);
+  const lines: LogLine[] = [];
+  let buffered = '';
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const complete = buffered.split('\n');
+      buffered = complete.pop() ?? '';
+      for (const text of complete) {
+        const line = JSON.parse(text) as LogLine;
+        lines.push(line);
+        if (line.app === 'standalone' && line.msg === 'ready') resolve();
+      }
+    });
+    void exit.then(({ code }) => reject(new Error(`the service exited (${code}) before it was ready`)));
+  });
+  return { child, exit, lines, ready };
+}
+
 describe('standalone process and the operator CLI on its data directory', () => {
   let dataDir: string;
   let port: number;
@@ -56,27 +81,8 @@ describe('standalone process and the operator CLI on its data directory', () => 
   it(
     "labels each app's start-up lines with that app, and leaves no service.lock after SIGTERM",
     async () => {
-      const child = spawn(process.execPath, ['--enable-source-maps', join(process.cwd(), 'dist/apps/standalone/src/main.js')], {
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const { child, exit, lines, ready } = startService(env);
       service = child;
-      const exit = exited(child);
-      const lines: LogLine[] = [];
-      let buffered = '';
-      const ready = new Promise<void>((resolve, reject) => {
-        child.stdout.on('data', (chunk: Buffer) => {
-          buffered += chunk.toString();
-          const complete = buffered.split('\n');
-          buffered = complete.pop() ?? '';
-          for (const text of complete) {
-            const line = JSON.parse(text) as LogLine;
-            lines.push(line);
-            if (line.app === 'standalone' && line.msg === 'ready') resolve();
-          }
-        });
-        void exit.then(({ code }) => reject(new Error(`the service exited (${code}) before it was ready`)));
-      });
       await ready;
       expect(existsSync(join(dataDir, 'service.lock'))).toBe(true);
 
@@ -96,7 +102,7 @@ describe('standalone process and the operator CLI on its data directory', () => 
   );
 
   it(
-    'token create prints only the token on stdout, warns that PUBLIC_URL is unset, and records its audit entry',
+    'token create prints only the token on stdout, warns that PUBLIC_URL is unset, and its audit entry reaches the audit log when the service runs',
     async () => {
       const result = await run('npm', ['run', '-s', 'cli', '--', 'token', 'create', '--customer', OPERATOR_DOMAIN, '--email', OPERATOR_ADMIN_EMAIL], env);
       expect(result.code).toBe(0);
@@ -106,10 +112,31 @@ describe('standalone process and the operator CLI on its data directory', () => 
       expect(tokenId).toBeDefined();
       expect(existsSync(join(dataDir, 'service.lock'))).toBe(false);
 
+      // The entry waits in the identity outbox (no service running to relay it)...
+      const identity = await openAppDatabase(loadConfig(env), { schema: 'identity', entities: [], migrations: [], migrate: false });
+      try {
+        const rows = (await identity.query(`SELECT payload FROM identity.outbox WHERE kind = 'audit'`)) as Array<{ payload: string }>;
+        const waiting = rows.map((r) => JSON.parse(r.payload) as { action: string; target_id: string });
+        expect(waiting.filter((e) => e.action === 'token.create' && e.target_id === tokenId)).toHaveLength(1);
+      } finally {
+        await identity.destroy();
+      }
+      await closeDatabases();
+
+      // ... and the service relays it to the admin app when it next runs.
+      const started = startService(env);
+      service = started.child;
+      await started.ready;
+      await new Promise((resolve) => setTimeout(resolve, 4_000)); // the relay's first attempts (retried after 0.5 s, 1 s, ...)
+      started.child.kill('SIGTERM');
+      expect(await started.exit).toEqual({ code: 0, signal: null });
+
       const admin = await openAppDatabase(loadConfig(env), { schema: 'admin', entities: [], migrations: [], migrate: false });
       try {
         const rows = (await admin.query('SELECT actor, domain, target_type, target_id FROM admin.audit_log WHERE action = $1', ['token.create'])) as unknown[];
         expect(rows).toEqual([expect.objectContaining({ domain: OPERATOR_DOMAIN, target_type: 'token', target_id: tokenId })]);
+        const pending = (await admin.query(`SELECT count(*)::int AS n FROM identity.outbox`)) as Array<{ n: number }>;
+        expect(pending).toEqual([{ n: 0 }]);
       } finally {
         await admin.destroy();
       }

@@ -58,7 +58,9 @@ export default async function distributedGlobalSetup(): Promise<void> {
     handles.redis = await claimRedisDatabase(runId);
     handles.s3 = await startS3Server({ bucket: `e2e-${runId}` });
     handles.mail = await startMaildirSink(mailDir);
-    const nats = await startNats(join(stateDir, 'nats'), join(logDir, 'nats-server.log'));
+    const natsDir = join(stateDir, 'nats');
+    const natsLog = join(logDir, 'nats-server.log');
+    const nats = await startNats(natsDir, natsLog);
     handles.nats = nats.process;
 
     const port = await freePort();
@@ -98,6 +100,7 @@ export default async function distributedGlobalSetup(): Promise<void> {
       logDir,
       appEnv,
       pids: Object.fromEntries([...handles.apps].map(([app, child]) => [app, child.pid!])),
+      ...(nats.process?.pid && nats.port ? { nats: { pid: nats.process.pid, port: nats.port, dir: natsDir, logFile: natsLog } } : {}),
     });
 
     const started = Date.now();

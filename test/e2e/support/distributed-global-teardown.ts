@@ -25,12 +25,16 @@ export default async function distributedGlobalTeardown(): Promise<void> {
   };
 
   const pids = new Set<number>();
+  const natsPids = new Set<number>();
   for (const child of handles.apps.values()) if (child.pid) pids.add(child.pid);
   if (existsSync(stateFile(handles.stateDir))) {
-    for (const pid of Object.values(readStackState(handles.stateDir).pids)) if (pid) pids.add(pid);
+    const state = readStackState(handles.stateDir);
+    for (const pid of Object.values(state.pids)) if (pid) pids.add(pid);
+    if (state.nats?.pid && state.nats.pid !== handles.nats?.pid) natsPids.add(state.nats.pid); // restarted by a test
   }
   await Promise.all([...pids].map((pid) => attempt(() => stopPid(pid))));
-  if (handles.nats?.pid) await attempt(() => stopPid(handles.nats!.pid!));
+  if (handles.nats?.pid) natsPids.add(handles.nats.pid);
+  for (const pid of natsPids) await attempt(() => stopPid(pid));
   if (handles.mail) await attempt(() => handles.mail!.close());
   if (handles.s3) await attempt(() => handles.s3!.close());
   if (handles.database) await attempt(() => dropDatabase(handles.database!.name));

@@ -108,16 +108,16 @@ const NATS_BINARIES = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/lo
  * server of its own (JetStream on, store in the run's temp dir) when nats-server is
  * installed; E2E_NATS_URL forces a given server instead (e.g. the shared 127.0.0.1:4222).
  */
-export async function startNats(dir: string, logFile: string): Promise<{ url: string; process: ChildProcess | null }> {
+export async function startNats(dir: string, logFile: string, fixedPort?: number): Promise<{ url: string; process: ChildProcess | null; port?: number }> {
   if (process.env.E2E_NATS_URL) return { url: process.env.E2E_NATS_URL, process: null };
   const binary = NATS_BINARIES.find((b) => existsSync(b));
   if (!binary) return { url: 'nats://127.0.0.1:4222', process: null };
-  const port = await freePort();
+  const port = fixedPort ?? (await freePort());
   const out = openSync(logFile, 'a');
   const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], { stdio: ['ignore', out, out] });
   closeSync(out);
   await waitForTcp(port, 10_000, child);
-  return { url: `nats://127.0.0.1:${port}`, process: child };
+  return { url: `nats://127.0.0.1:${port}`, process: child, port };
 }
 
 async function waitForTcp(port: number, timeoutMs: number, child: ChildProcess): Promise<void> {
@@ -149,6 +149,8 @@ export interface StackState {
   readonly appEnv: Record<string, string>;
   /** Current pid per app (updated when a test restarts one). */
   pids: Partial<Record<DistributedApp, number>>;
+  /** The run's own nats-server, when it started one (a test may restart it on the same port). */
+  nats?: { pid: number; port: number; dir: string; logFile: string };
 }
 
 export function stateFile(stateDir: string): string {

@@ -17,12 +17,16 @@ export interface AuditRow {
 export class AuditRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
-  async insert(row: AuditRow): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO admin.audit_log (ts, domain, actor, action, target_type, target_id, before, after)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb)`,
-      [row.ts, row.domain, row.actor, row.action, row.target_type, row.target_id, json(row.before), json(row.after)],
+  /** `eventId`: the producer's id of the entry; an id stored before is skipped (false). */
+  async insert(row: AuditRow, eventId: string | null = null): Promise<boolean> {
+    const inserted: unknown[] = await this.dataSource.query(
+      `INSERT INTO admin.audit_log (ts, domain, actor, action, target_type, target_id, before, after, event_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9)
+       ON CONFLICT (event_id) DO NOTHING
+       RETURNING id`,
+      [row.ts, row.domain, row.actor, row.action, row.target_type, row.target_id, json(row.before), json(row.after), eventId],
     );
+    return inserted.length > 0;
   }
 
   /** Newest first; `domain` narrows to one customer. */

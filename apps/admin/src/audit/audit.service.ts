@@ -40,13 +40,14 @@ export class AuditService {
 
   constructor(@Inject(AuditRepository) private readonly repository: AuditRepository) {}
 
-  async store(entry: AuditEntryInput): Promise<void> {
+  /** `eventId`: the producer's id (relayed entries): stored once however often it arrives. True when stored now. */
+  async store(entry: AuditEntryInput, eventId: string | null = null): Promise<boolean> {
     const row = toAuditRow(entry);
     if (!row) {
       this.logger.write('warn', 'ignored malformed audit entry', { entry: entry as unknown as Record<string, unknown> });
-      return;
+      return false;
     }
-    await this.repository.insert(row);
+    return this.repository.insert(row, eventId);
   }
 
   /** Newest first. `before`/`after` are {} where nothing existed (they are always objects, never null). */

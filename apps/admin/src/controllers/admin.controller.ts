@@ -13,6 +13,13 @@ export class AdminController {
     @Inject(HealthService) private readonly health: HealthService,
   ) {}
 
+  /** A gateway's batch, acknowledged by the reply and stored once by its batch id. */
+  @MessagePattern(AdminMessages.storeRequestLog.pattern)
+  storeRequestLog(@Payload() batch: MessageRequest<typeof AdminMessages.storeRequestLog>) {
+    return this.requestLogs.storeOnce(batch);
+  }
+
+  /** The unacknowledged batches of earlier gateway versions. */
   @EventPattern<Events<typeof AdminEvents.requestLog>>(AdminEvents.requestLog.subject)
   requestLog(@Payload() batch: EventPayload<typeof AdminEvents.requestLog>) {
     return this.requestLogs.store(batch);

@@ -2,6 +2,7 @@ import { Controller, Inject } from '@nestjs/common';
 import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import { AdminEvents, AdminMessages, type EventPayload, type MessageRequest } from '@app/contracts';
 import { AuditService } from '../audit/audit.service.js';
+import { RelayedRecordsService } from '../audit/relayed-records.service.js';
 import { SecurityEventsService } from '../security/security-events.service.js';
 
 type Events<E> = Record<string, EventPayload<E>>;
@@ -12,8 +13,16 @@ export class AuditController {
   constructor(
     @Inject(AuditService) private readonly audit: AuditService,
     @Inject(SecurityEventsService) private readonly securityEvents: SecurityEventsService,
+    @Inject(RelayedRecordsService) private readonly relayed: RelayedRecordsService,
   ) {}
 
+  /** From the apps' outbox relays (acknowledged, idempotent by id). */
+  @MessagePattern(AdminMessages.storeRecords.pattern)
+  storeRecords(@Payload() batch: MessageRequest<typeof AdminMessages.storeRecords>) {
+    return this.relayed.store(batch);
+  }
+
+  /** The unacknowledged events of earlier versions (kept while such producers may still run). */
   @EventPattern<Events<typeof AdminEvents.audit>>(AdminEvents.audit.subject)
   auditEvent(@Payload() entry: EventPayload<typeof AdminEvents.audit>) {
     return this.audit.store(entry);

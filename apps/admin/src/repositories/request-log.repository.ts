@@ -29,6 +29,9 @@ function valuesOf(row: RequestLogRow): CopyValue[] {
   ];
 }
 
+/** About one batch in this many prunes the seen batch ids (a cheap indexed delete). */
+const PRUNE_CHANCE = 1 / 1000;
+
 /** Every query of admin.request_log. Cross-customer by nature (operator data). */
 @Injectable()
 export class RequestLogRepository {
@@ -42,5 +45,20 @@ export class RequestLogRepository {
    */
   async insertBatch(rows: readonly RequestLogRow[]): Promise<void> {
     await copyRows(this.dataSource, REQUEST_LOG, rows.map(valuesOf));
+  }
+
+  /**
+   * The batch `batchId` once: its id goes into admin.request_log_batch in the COPY's
+   * transaction, so a batch seen before is skipped (false). Ids older than a day are pruned
+   * now and then (a gateway retries for minutes, not days).
+   */
+  async insertBatchOnce(batchId: string, rows: readonly RequestLogRow[]): Promise<boolean> {
+    const copied = await copyRows(this.dataSource, REQUEST_LOG, rows.map(valuesOf), {
+      guard: { sql: `INSERT INTO admin.request_log_batch (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id`, parameters: [batchId] },
+    });
+    if (Math.random() < PRUNE_CHANCE) {
+      await this.dataSource.query(`DELETE FROM admin.request_log_batch WHERE received_at < now() - interval '1 day'`);
+    }
+    return copied;
   }
 }

@@ -38,12 +38,14 @@ function toRow(r: Record<string, unknown>): SecurityEventRow {
 export class SecurityEventRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
-  async insert(event: Omit<SecurityEventRow, 'id' | 'notified_at' | 'acked_at' | 'acked_by'>): Promise<SecurityEventRow> {
+  /** `eventId`: the producer's id of the event; an id stored before is skipped (null). */
+  async insert(event: Omit<SecurityEventRow, 'id' | 'notified_at' | 'acked_at' | 'acked_by'>, eventId: string | null = null): Promise<SecurityEventRow | null> {
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      `INSERT INTO admin.security_event (ts, kind, severity, ip, domain, detail) VALUES ($1, $2, $3, $4, $5, $6::jsonb) RETURNING ${COLUMNS}`,
-      [event.ts, event.kind, event.severity, event.ip, event.domain, json(event.detail)],
+      `INSERT INTO admin.security_event (ts, kind, severity, ip, domain, detail, event_id) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)
+       ON CONFLICT (event_id) DO NOTHING RETURNING ${COLUMNS}`,
+      [event.ts, event.kind, event.severity, event.ip, event.domain, json(event.detail), eventId],
     );
-    return toRow(rows[0]);
+    return rows.length ? toRow(rows[0]) : null;
   }
 
   async list(input: { kind?: string; severity?: SecuritySeverity; unacked?: boolean; limit: number }): Promise<SecurityEventRow[]> {

@@ -54,20 +54,28 @@ export class SecurityEventsService implements OnModuleInit, OnModuleDestroy {
     this.timer = null;
   }
 
-  async record(event: SecurityEventInput): Promise<SecurityEventRow | null> {
+  /**
+   * Null for a malformed event and for an `eventId` stored before (a relayed event arriving
+   * again): only the first arrival is mailed.
+   */
+  async record(event: SecurityEventInput, eventId: string | null = null): Promise<SecurityEventRow | null> {
     const ts = typeof event?.ts === 'string' ? new Date(event.ts) : new Date(NaN);
     if (Number.isNaN(ts.getTime()) || typeof event.kind !== 'string' || !event.kind || !SEVERITIES.has(event.severity)) {
       this.logger.write('warn', 'ignored malformed security event', { event: event as unknown as Record<string, unknown> });
       return null;
     }
-    const row = await this.repository.insert({
-      ts: ts.toISOString(),
-      kind: recordedText(event.kind, 100),
-      severity: event.severity,
-      ip: event.ip ? recordedText(event.ip, 64) : null,
-      domain: event.domain ? recordedText(event.domain, 253) : null,
-      detail: event.detail && typeof event.detail === 'object' && !Array.isArray(event.detail) ? (recordedJson(event.detail) as Record<string, unknown>) : {},
-    });
+    const row = await this.repository.insert(
+      {
+        ts: ts.toISOString(),
+        kind: recordedText(event.kind, 100),
+        severity: event.severity,
+        ip: event.ip ? recordedText(event.ip, 64) : null,
+        domain: event.domain ? recordedText(event.domain, 253) : null,
+        detail: event.detail && typeof event.detail === 'object' && !Array.isArray(event.detail) ? (recordedJson(event.detail) as Record<string, unknown>) : {},
+      },
+      eventId,
+    );
+    if (!row) return null;
     if (row.severity === 'critical') await this.notify(row);
     return row;
   }

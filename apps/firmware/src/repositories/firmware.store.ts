@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { OutboxRepository } from '@app/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { BuildRepository } from './build.repository.js';
 import { TagSyncRepository } from './tag-sync.repository.js';
@@ -6,10 +7,12 @@ import { TagSyncRepository } from './tag-sync.repository.js';
 export interface FirmwareRepositories {
   readonly builds: BuildRepository;
   readonly tagSync: TagSyncRepository;
+  /** Audit entries on their way to the admin app (OutboxRelay). */
+  readonly outbox: OutboxRepository;
 }
 
 export function createRepositories(manager: EntityManager): FirmwareRepositories {
-  return { builds: new BuildRepository(manager), tagSync: new TagSyncRepository(manager) };
+  return { builds: new BuildRepository(manager), tagSync: new TagSyncRepository(manager), outbox: new OutboxRepository(manager, 'firmware') };
 }
 
 /**

@@ -1,5 +1,5 @@
-import type { CreatedToken, EventDef, IssueTokenRequest, MessageDef } from '@app/contracts';
-import { JsonLogger, MessageBus, openAppDatabase, type ServiceConfig } from '@app/infra';
+import type { CreatedToken, IssueTokenRequest } from '@app/contracts';
+import { openAppDatabase, type ServiceConfig } from '@app/infra';
 import type { DataSource } from 'typeorm';
 import { IDENTITY_DATABASE } from '../identity.database.js';
 import { IdentityStore } from '../repositories/identity.store.js';
@@ -17,18 +17,14 @@ import { IssueTokenUseCase } from '../use-cases/issue-token/issue-token.usecase.
  * the identity schema, with no message bus and no running identity app (the same use case as
  * the `identity.tokens.issue` message). Opens the identity DataSource with openAppDatabase
  * (migrations included) and closes it again, unless the caller passes its own `dataSource`.
- * The events the use case emits (its audit entry) go to `bus`; without one they are logged.
+ * Its audit entry is written to the identity outbox, which the identity app relays to the admin app.
  * Throws ServiceError: 404 unknown customer or member, 403 bundle above the member's scopes
  * or disabled user, 409 suspended customer, 400 invalid input.
  *
  *   const token = await issueTokenForMember(loadConfig(), { customerDomain, email, name, bundle: 'uploader' });
  *   console.log(token.token);
  */
-export async function issueTokenForMember(
-  config: ServiceConfig,
-  request: IssueTokenRequest,
-  options: { dataSource?: DataSource; bus?: MessageBus } = {},
-): Promise<CreatedToken> {
+export async function issueTokenForMember(config: ServiceConfig, request: IssueTokenRequest, options: { dataSource?: DataSource } = {}): Promise<CreatedToken> {
   const command = IssueTokenCommand.create(request);
   const dataSource = options.dataSource ?? (await openAppDatabase(config, IDENTITY_DATABASE));
   try {
@@ -40,36 +36,12 @@ export async function issueTokenForMember(
       new SigningKeys(store, clock),
       new TokenCreators(store, administrators),
       administrators,
-      new AuditTrail(options.bus ?? new NoBus(), clock),
+      new AuditTrail(store, clock),
       clock,
       config,
     );
     return await new IssueTokenUseCase(store, administrators, createToken).execute(command);
   } finally {
     if (!options.dataSource) await dataSource.destroy();
-  }
-}
-
-/**
- * Without a bus of the caller's: the audit entry cannot reach the admin app, so it is written
- * as a log line (AuditTrail) and the event itself is logged here instead of sent.
- */
-class NoBus extends MessageBus {
-  private readonly logger = new JsonLogger('cli');
-
-  send<Req, Res>(message: MessageDef<Req, Res>): Promise<Res> {
-    return Promise.reject(new Error(`${message.pattern}: no message bus in the CLI`));
-  }
-
-  emit<P>(event: EventDef<P>, payload: P): void {
-    this.logger.info('event not sent (no message bus)', { subject: event.subject, payload: payload as unknown as Record<string, unknown> });
-  }
-
-  serve(): () => void {
-    throw new Error('the CLI serves no messages');
-  }
-
-  subscribe(): () => void {
-    return () => undefined;
   }
 }

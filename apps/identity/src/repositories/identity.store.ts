@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { OutboxRepository } from '@app/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ApiTokenRepository } from './api-token.repository.js';
 import { CustomerRepository } from './customer.repository.js';
@@ -24,6 +25,8 @@ export interface IdentityRepositories {
   readonly attempts: LoginAttemptRepository;
   readonly sandboxTokens: SandboxTokenRepository;
   readonly locks: LockRepository;
+  /** Audit entries and security events on their way to the admin app (OutboxRelay). */
+  readonly outbox: OutboxRepository;
 }
 
 export function createRepositories(manager: EntityManager): IdentityRepositories {
@@ -39,6 +42,7 @@ export function createRepositories(manager: EntityManager): IdentityRepositories
     attempts: new LoginAttemptRepository(manager),
     sandboxTokens: new SandboxTokenRepository(manager),
     locks: new LockRepository(manager),
+    outbox: new OutboxRepository(manager, 'identity'),
   };
 }
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AdminEvents, type SecuritySeverity } from '@app/contracts';
-import { JsonLogger, MessageBus } from '@app/infra';
+import type { SecuritySeverity } from '@app/contracts';
+import { JsonLogger } from '@app/infra';
+import { IdentityStore, type IdentityRepositories } from '../repositories/identity.store.js';
 import { Clock } from './clock.js';
 
 /** An audit entry: who changed what on which customer, with the object before and after. */
@@ -24,22 +25,21 @@ export interface SecurityEventRecord {
 }
 
 /**
- * The identity app's side of the audit log and the security events: both are stored by the
- * admin app, which receives them as queue events (AdminEvents.audit, AdminEvents.securityEvent;
- * one admin replica stores each, critical events are mailed to the operators there). Events
- * are fire-and-forget like the request log; each is also one log line, so nothing is lost
- * silently when the admin app is down.
+ * The identity app's side of the audit log and the security events: both are written to the
+ * identity outbox (`repos`: a transaction's own, so the entry commits with its change; else
+ * right after it) and relayed at least once to the admin app (OutboxRelay), which stores each
+ * id once and mails critical events to the operators. Each is also one log line.
  */
 @Injectable()
 export class AuditTrail {
   private readonly logger = new JsonLogger('identity');
 
   constructor(
-    @Inject(MessageBus) private readonly bus: MessageBus,
+    @Inject(IdentityStore) private readonly store: IdentityStore,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
-  async record(entry: AuditRecord): Promise<void> {
+  async record(entry: AuditRecord, repos: IdentityRepositories = this.store.repos): Promise<void> {
     const event = {
       ts: this.clock.now().toISOString(),
       domain: entry.domain,
@@ -50,13 +50,13 @@ export class AuditTrail {
       before: entry.before,
       after: entry.after,
     };
-    this.bus.emit(AdminEvents.audit, event);
+    await repos.outbox.audit(event);
     this.logger.write('debug', 'audit', { audit: event });
   }
 
-  async securityEvent(event: SecurityEventRecord): Promise<void> {
+  async securityEvent(event: SecurityEventRecord, repos: IdentityRepositories = this.store.repos): Promise<void> {
     const payload = { ts: this.clock.now().toISOString(), ...event };
-    this.bus.emit(AdminEvents.securityEvent, payload);
+    await repos.outbox.securityEvent(payload);
     this.logger.write(event.severity === 'critical' ? 'warn' : 'info', 'security event', { security_event: payload });
   }
 }

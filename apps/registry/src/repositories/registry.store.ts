@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sqlState } from '@app/infra';
+import { OutboxRepository } from '@app/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DeviceImportRepository } from './device-import.repository.js';
 import { DeviceListRepository } from './device-list.repository.js';
@@ -13,6 +14,8 @@ export interface RegistryRepositories {
   readonly imports: DeviceImportRepository;
   readonly tags: DeviceTagRepository;
   readonly sightings: DeviceSightingRepository;
+  /** Audit entries on their way to the admin app (OutboxRelay). */
+  readonly outbox: OutboxRepository;
 }
 
 export function createRepositories(manager: EntityManager): RegistryRepositories {
@@ -22,6 +25,7 @@ export function createRepositories(manager: EntityManager): RegistryRepositories
     imports: new DeviceImportRepository(manager),
     tags: new DeviceTagRepository(manager),
     sightings: new DeviceSightingRepository(manager),
+    outbox: new OutboxRepository(manager, 'registry'),
   };
 }
 

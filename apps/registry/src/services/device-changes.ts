@@ -1,11 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AdminEvents, type CustomerId, RegistryEvents, type TenantRequestContext } from '@app/contracts';
+import { type CustomerId, RegistryEvents, type TenantRequestContext } from '@app/contracts';
 import { MessageBus } from '@app/infra';
+import type { OutboxRepository } from '@app/platform';
 
 /**
  * What follows every committed change of devices: deviceChanged (broadcast: every cache of
  * device lookups drops the device, or all of the customer's devices when `hwid` is null) and
- * the audit entry (actor, action, target, before and after).
+ * the audit entry (actor, action, target, before and after), written to the registry's outbox
+ * (`outbox`: the transaction's own where the change has one) and relayed to the admin app.
  */
 @Injectable()
 export class DeviceChanges {
@@ -15,11 +17,12 @@ export class DeviceChanges {
     this.bus.emit(RegistryEvents.deviceChanged, { customerId, hwid });
   }
 
-  audit(
+  async audit(
+    outbox: OutboxRepository,
     ctx: TenantRequestContext,
     entry: { action: string; targetType: string; targetId: string; before: Record<string, unknown> | null; after: Record<string, unknown> | null },
-  ): void {
-    this.bus.emit(AdminEvents.audit, {
+  ): Promise<void> {
+    await outbox.audit({
       ts: new Date().toISOString(),
       domain: ctx.customer.domain,
       actor: ctx.auditActor,

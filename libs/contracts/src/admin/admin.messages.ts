@@ -50,6 +50,29 @@ export interface SecurityEventInput {
   readonly detail: Record<string, unknown>;
 }
 
+/**
+ * An audit entry or a security event relayed from the outbox of the app where it arose. `id`
+ * (a UUID made there) makes storing it idempotent: the relay delivers at least once, the
+ * admin app keeps the first copy of each id.
+ */
+export type RelayedRecord =
+  | { readonly id: string; readonly kind: 'audit'; readonly payload: AuditEntryInput }
+  | { readonly id: string; readonly kind: 'security_event'; readonly payload: SecurityEventInput };
+
+/** The form of a delivery id (RelayedRecord.id, a request-log batch_id): a UUID, the database's uuid type. */
+export function isDeliveryId(value: unknown): value is string {
+  return typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}
+
+export interface RelayedRecords {
+  readonly records: readonly RelayedRecord[];
+}
+
+/** A gateway's request-log batch, acknowledged: `batch_id` (a UUID per batch) makes a resent batch a no-op. */
+export interface AcknowledgedRequestLogBatch extends RequestLogBatch {
+  readonly batch_id: string;
+}
+
 export interface HealthSample {
   readonly ts: string;
   readonly status: StatusDocument['status'];
@@ -63,6 +86,10 @@ export const AdminMessages = {
     'admin.security-events.list',
   ),
   ackSecurityEvent: defineMessage<EndpointCall<SecurityEventIdParams, Record<string, never>, undefined>, void>('admin.security-events.ack'),
+  /** Outbox relays deliver audit entries and security events; the reply is the acknowledgement (then the rows go). */
+  storeRecords: defineMessage<RelayedRecords, { stored: number }>('admin.records.store', { timeoutMs: 10_000 }),
+  /** Gateways deliver request-log batches; the reply is the acknowledgement (until then the batch is kept for a retry). */
+  storeRequestLog: defineMessage<AcknowledgedRequestLogBatch, { stored: number }>('admin.request-log.store', { byReference: true, timeoutMs: 10_000 }),
 } as const;
 
 export const AdminEvents = {

@@ -23,20 +23,56 @@ export interface CopyTarget {
  * against 7.8 µs for `INSERT ... SELECT FROM jsonb_array_elements($1)` and 6.6 µs for
  * `unnest` of one array per column (measured on this project's PostgreSQL 15). For append-only
  * tables written at the rate of requests. All rows or none: a value PostgreSQL refuses fails
- * the whole batch (with PostgreSQL's error), and the connection stays usable.
+ * the whole batch (with PostgreSQL's error), and the connection stays usable. True when copied
+ * (false only when `options.guard` said no).
  */
-export async function copyRows(dataSource: DataSource, target: CopyTarget, rows: readonly (readonly CopyValue[])[]): Promise<void> {
-  if (rows.length === 0) return;
+export async function copyRows(
+  dataSource: DataSource,
+  target: CopyTarget,
+  rows: readonly (readonly CopyValue[])[],
+  options: CopyOptions = {},
+): Promise<boolean> {
+  if (rows.length === 0 && !options.guard) return true;
   const into = `${quoteIdent(assertSchemaName(target.schema))}.${quoteIdent(target.table)} (${target.columns.map(quoteIdent).join(', ')})`;
   const data = Buffer.from(copyText(rows, target.columns.length), 'utf8');
   const runner = dataSource.createQueryRunner();
   try {
     const connection = (await runner.connect()) as SessionLease | pg.PoolClient;
-    if (connection instanceof SessionLease) await connection.copyFrom(into, data);
-    else await copyThroughPg(connection, `COPY ${into} FROM STDIN`, data);
+    const copy = async () => {
+      if (rows.length === 0) return;
+      if (connection instanceof SessionLease) await connection.copyFrom(into, data);
+      else await copyThroughPg(connection, `COPY ${into} FROM STDIN`, data);
+    };
+    if (!options.guard) {
+      await copy();
+      return true;
+    }
+    await runner.startTransaction();
+    try {
+      const claimed = (await runner.query(options.guard.sql, [...options.guard.parameters])) as unknown[];
+      if (claimed.length === 0) {
+        await runner.rollbackTransaction();
+        return false;
+      }
+      await copy();
+      await runner.commitTransaction();
+      return true;
+    } catch (err) {
+      await runner.rollbackTransaction().catch(() => undefined);
+      throw err;
+    }
   } finally {
     await runner.release();
   }
+}
+
+export interface CopyOptions {
+  /**
+   * A statement run first, in one transaction with the COPY: when it returns no row nothing is
+   * copied (false). For copying a batch once: `INSERT INTO <seen batches> ... ON CONFLICT DO
+   * NOTHING RETURNING id`.
+   */
+  readonly guard?: { readonly sql: string; readonly parameters: readonly unknown[] };
 }
 
 async function copyThroughPg(client: pg.PoolClient, sql: string, data: Buffer): Promise<void> {

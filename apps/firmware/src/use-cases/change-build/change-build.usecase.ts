@@ -40,7 +40,7 @@ export class ChangeBuildUseCase {
         return { build: toFirmwareDto(result.build), etag: etagOf(result.build) };
       case 'updated': {
         this.changes.changed(ctx.customer.id);
-        this.changes.audit(ctx, action, { type: 'firmware', id: result.after.id }, settingsOf(result.before), settingsOf(result.after));
+        await this.changes.audit(ctx, action, { type: 'firmware', id: result.after.id }, settingsOf(result.before), settingsOf(result.after));
         return { build: toFirmwareDto(result.after), etag: etagOf(result.after) };
       }
     }

@@ -27,7 +27,7 @@ export class DeleteTagUseCase {
     const { customerId, tag } = command;
     const outcome = await this.applyToBuilds(command);
     if (outcome.changedBuilds > 0) this.changes.changed(customerId);
-    this.changes.audit(ctx, 'tag.delete', { type: 'tag', id: tag }, { tag }, null);
+    await this.changes.audit(ctx, 'tag.delete', { type: 'tag', id: tag }, { tag }, null);
     const { applied } = await this.sync.apply(customerId, outcome.opId);
     return { tag, firmware: 0, devices: applied ? 0 : null, pending: !applied };
   }

@@ -44,7 +44,7 @@ export class RenameTagUseCase {
     }
     const outcome = await this.applyToBuilds(command);
     if (outcome.changedBuilds > 0) this.changes.changed(customerId);
-    this.changes.audit(ctx, 'tag.rename', { type: 'tag', id: from }, { tag: from }, { tag: to });
+    await this.changes.audit(ctx, 'tag.rename', { type: 'tag', id: from }, { tag: from }, { tag: to });
     const { applied, devices } = await this.sync.apply(customerId, outcome.opId);
     const firmware = await builds.countWithTag({ customerId, tag: to });
     if (!applied) return { tag: to, firmware, devices: null, pending: true };

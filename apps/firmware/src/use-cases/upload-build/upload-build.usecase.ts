@@ -112,7 +112,7 @@ export class UploadBuildUseCase {
     if (outcome.kind === 'identical') return { created: false, build: toFirmwareDto(outcome.row) };
     const build = toFirmwareDto(outcome.row);
     this.changes.changed(command.customerId);
-    this.changes.audit(ctx, 'firmware.create', { type: 'firmware', id: build.id }, null, build);
+    await this.changes.audit(ctx, 'firmware.create', { type: 'firmware', id: build.id }, null, build);
     return { created: true, build };
   }
 

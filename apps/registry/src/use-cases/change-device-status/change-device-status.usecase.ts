@@ -18,23 +18,21 @@ export class ChangeDeviceStatus {
 
   async execute(command: ChangeDeviceStatusCommand): Promise<Device> {
     const { customerId, hwid, status } = command;
-    const outcome = await this.store.transaction(async ({ devices }) => {
+    const outcome = await this.store.transaction(async ({ devices, outbox }) => {
       const current = await devices.find({ customerId, hwid }, { lock: true });
       if (!current) throw ServiceError.notFound('device not found');
-      if (current.status === status) return { before: current, after: current };
-      return { before: current, after: await devices.update({ customerId, hwid, status }) };
-    });
-    const after = toDeviceView(outcome.after);
-    if (outcome.after !== outcome.before) {
-      this.changes.deviceChanged(customerId, hwid);
-      this.changes.audit(command.ctx, {
+      if (current.status === status) return { after: toDeviceView(current), changed: false };
+      const after = toDeviceView(await devices.update({ customerId, hwid, status }));
+      await this.changes.audit(outbox, command.ctx, {
         action: status === 'withdrawn' ? 'device.withdraw' : 'device.reactivate',
         targetType: 'device',
         targetId: hwid,
-        before: toDeviceView(outcome.before),
+        before: toDeviceView(current),
         after,
       });
-    }
-    return after;
+      return { after, changed: true };
+    });
+    if (outcome.changed) this.changes.deviceChanged(customerId, hwid);
+    return outcome.after;
   }
 }

@@ -18,25 +18,23 @@ export class ChangeDeviceTags {
   /** The device's tags afterwards, sorted. */
   async execute(command: ChangeDeviceTagsCommand): Promise<string[]> {
     const { customerId, hwid } = command;
-    const outcome = await this.store.transaction(async ({ devices }) => {
+    const outcome = await this.store.transaction(async ({ devices, outbox }) => {
       const current = await devices.find({ customerId, hwid }, { lock: true });
       if (!current) throw ServiceError.notFound('device not found');
       const after = applyChange(current.tags, command.change);
-      if (sameList(after, current.tags)) return { before: current.tags, after: current.tags, changed: false };
+      if (sameList(after, current.tags)) return { after: current.tags, changed: false };
       if (after.length > DEVICE_LIMITS.maxTags) throw ServiceError.badRequest(TAGS_COUNT_RULE);
       const stored = await devices.setTags({ customerId, hwid, before: current.tags, after });
-      return { before: current.tags, after: stored.tags, changed: true };
-    });
-    if (outcome.changed) {
-      this.changes.deviceChanged(customerId, hwid);
-      this.changes.audit(command.ctx, {
+      await this.changes.audit(outbox, command.ctx, {
         action: ACTIONS[command.change.kind],
         targetType: 'device',
         targetId: hwid,
-        before: { tags: outcome.before },
-        after: { tags: outcome.after },
+        before: { tags: current.tags },
+        after: { tags: stored.tags },
       });
-    }
+      return { after: stored.tags, changed: true };
+    });
+    if (outcome.changed) this.changes.deviceChanged(customerId, hwid);
     return [...outcome.after];
   }
 }

@@ -15,11 +15,15 @@ export class CreateDevice {
 
   async execute(command: CreateDeviceCommand): Promise<Device> {
     const { customerId, hwid, tags, attributes, keys } = command;
-    const created = await this.store.transaction(({ devices }) => devices.insert({ customerId, hwid, tags, attributes, keys }));
-    if (!created) throw ServiceError.conflict('device already exists');
-    const device = toDeviceView(created);
+    const device = await this.store.transaction(async ({ devices, outbox }) => {
+      const created = await devices.insert({ customerId, hwid, tags, attributes, keys });
+      if (!created) throw ServiceError.conflict('device already exists');
+      const view = toDeviceView(created);
+      // In the same transaction: the device and its audit entry are stored together or not at all.
+      await this.changes.audit(outbox, command.ctx, { action: 'device.create', targetType: 'device', targetId: hwid, before: null, after: view });
+      return view;
+    });
     this.changes.deviceChanged(customerId, hwid); // a cached "no such device" must go
-    this.changes.audit(command.ctx, { action: 'device.create', targetType: 'device', targetId: hwid, before: null, after: device });
     return device;
   }
 }

@@ -118,7 +118,7 @@ export class ImportDevices {
       await this.objects.delete(file.key).catch(() => undefined);
       const changed = result.created + result.updated;
       if (failure === null || changed > 0) {
-        this.changes.audit(command.ctx, {
+        await this.changes.audit(this.store.repos.outbox, command.ctx, {
           action: 'device.import',
           targetType: 'device_import',
           targetId: file.sha256,

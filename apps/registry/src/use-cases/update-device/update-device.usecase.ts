@@ -16,18 +16,15 @@ export class UpdateDevice {
 
   async execute(command: UpdateDeviceCommand): Promise<Device> {
     const { customerId, hwid } = command;
-    const outcome = await this.store.transaction(async ({ devices }) => {
+    return this.store.transaction(async ({ devices, outbox }) => {
       const current = await devices.find({ customerId, hwid }, { lock: true });
       if (!current) throw ServiceError.notFound('device not found');
       const attributes = command.attributes !== undefined && !sameJson(command.attributes, current.attributes) ? command.attributes : undefined;
       const keys = command.keys !== undefined && !sameList(command.keys, current.keys) ? command.keys : undefined;
-      if (attributes === undefined && keys === undefined) return { before: current, after: current };
-      return { before: current, after: await devices.update({ customerId, hwid, attributes, keys }) };
+      if (attributes === undefined && keys === undefined) return toDeviceView(current);
+      const after = toDeviceView(await devices.update({ customerId, hwid, attributes, keys }));
+      await this.changes.audit(outbox, command.ctx, { action: 'device.update', targetType: 'device', targetId: hwid, before: toDeviceView(current), after });
+      return after;
     });
-    const after = toDeviceView(outcome.after);
-    if (outcome.after !== outcome.before) {
-      this.changes.audit(command.ctx, { action: 'device.update', targetType: 'device', targetId: hwid, before: toDeviceView(outcome.before), after });
-    }
-    return after;
   }
 }

@@ -1,0 +1,2 @@
+export * from './outbox.repository.js';
+export * from './outbox-relay.js';
