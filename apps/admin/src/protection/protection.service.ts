@@ -93,7 +93,7 @@ export class ProtectionService {
     targetId: string,
     before: object | null,
     after: object | null,
-  ): Promise<void> {
+  ): Promise<boolean> {
     return this.audit.store({
       ts: now.toISOString(),
       domain: null,
