@@ -267,6 +267,9 @@ describe('migrations', () => {
         await check.destroy();
       }
     };
+    // The migrations after these first (their own medium tests check what their downs do).
+    const later = ADMIN_DATABASE.migrations.slice(ADMIN_DATABASE.migrations.findIndex((m) => m.name === 'RequestLogBrin1764100000000') + 1);
+    for (const migration of later.reverse()) expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe(migration.name);
     expect(await indexes()).toEqual({ brin: 'admin.request_log_ts_brin', btree: null });
     expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('RequestLogBrin1764100000000');
     expect(await indexes()).toEqual({ brin: null, btree: 'admin.request_log_ts_idx' });

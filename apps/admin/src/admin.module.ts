@@ -5,11 +5,14 @@ import { AuditRepository } from './audit/audit.repository.js';
 import { AuditService } from './audit/audit.service.js';
 import { AdminController } from './controllers/admin.controller.js';
 import { AuditController } from './controllers/audit.controller.js';
+import { DetectorRepository } from './detectors/detector.repository.js';
+import { SecurityDetectors } from './detectors/security-detectors.service.js';
 import { HealthSampleEntity } from './entities/health-sample.entity.js';
 import { RequestLogEntity } from './entities/request-log.entity.js';
 import { AdminSchema1763700000000 } from './migrations/1763700000000-admin-schema.js';
 import { AdminAuditSecurity1763800000000 } from './migrations/1763800000000-admin-audit-security.js';
 import { RequestLogBrin1764100000000 } from './migrations/1764100000000-request-log-brin.js';
+import { DetectorEpisodes1764350000000 } from './migrations/1764350000000-detector-episodes.js';
 import { HealthSampleRepository } from './repositories/health-sample.repository.js';
 import { RequestLogRepository } from './repositories/request-log.repository.js';
 import { Clock } from './services/clock.js';
@@ -21,7 +24,7 @@ import { SecurityEventsService } from './security/security-events.service.js';
 export const ADMIN_DATABASE = {
   schema: 'admin',
   entities: [RequestLogEntity, HealthSampleEntity],
-  migrations: [AdminSchema1763700000000, AdminAuditSecurity1763800000000, RequestLogBrin1764100000000],
+  migrations: [AdminSchema1763700000000, AdminAuditSecurity1763800000000, RequestLogBrin1764100000000, DetectorEpisodes1764350000000],
 } satisfies AppDatabaseOptions;
 
 /** The app's own providers (infrastructure comes from InfraModule); tests compose them with test adapters. */
@@ -35,6 +38,8 @@ export const ADMIN_PROVIDERS = [
   AuditService,
   SecurityEventRepository,
   SecurityEventsService,
+  DetectorRepository,
+  SecurityDetectors,
 ];
 export const ADMIN_CONTROLLERS = [AdminController, AuditController];
 

@@ -17,3 +17,4 @@ export * from './mail/create.js';
 export * from './logging/logger.js';
 export * from './telemetry/telemetry.js';
 export * from './downloads/download-links.js';
+export * from './config/security-detectors.js';

@@ -8,6 +8,7 @@ import { startS3Server, type S3TestServer } from '../../../libs/testing/src/s3-s
 import {
   DISTRIBUTED_APPS,
   DOWNLOAD_RATE_PER_MINUTE,
+  DETECTOR_ENV,
   FIRMWARE_ENV,
   LOGIN_LIMITS_ENV,
   OPERATOR_ADMIN_EMAIL,
@@ -83,6 +84,7 @@ export default async function distributedGlobalSetup(): Promise<void> {
       DOWNLOAD_RATE_PER_MINUTE: String(DOWNLOAD_RATE_PER_MINUTE),
       ...LOGIN_LIMITS_ENV,
       ...FIRMWARE_ENV,
+      ...DETECTOR_ENV,
       DATA_DIR: join(stateDir, 'data'),
       LOG_LEVEL: 'warn',
     };

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { DOWNLOAD_RATE_PER_MINUTE, FIRMWARE_ENV, LOGIN_LIMITS_ENV, OPERATOR_ADMIN_EMAIL, OPERATOR_DOMAIN, SANDBOX_DOMAIN } from './constants.js';
+import { DOWNLOAD_RATE_PER_MINUTE, DETECTOR_ENV, FIRMWARE_ENV, LOGIN_LIMITS_ENV, OPERATOR_ADMIN_EMAIL, OPERATOR_DOMAIN, SANDBOX_DOMAIN } from './constants.js';
 import { letters, randomDomain, sleep } from './factories.js';
 import { HttpClient, type HttpReply, type IdentityBody, Session } from './http.js';
 import { Mailbox } from './mailbox.js';
@@ -116,6 +116,7 @@ async function startStandaloneRuntime(): Promise<Runtime> {
     DOWNLOAD_RATE_PER_MINUTE: String(DOWNLOAD_RATE_PER_MINUTE),
     ...LOGIN_LIMITS_ENV,
     ...FIRMWARE_ENV,
+    ...DETECTOR_ENV,
     LOG_LEVEL: 'warn',
   };
   let service: Awaited<ReturnType<typeof startStandalone>>;

@@ -103,7 +103,7 @@ export class SecurityEventRepository {
 }
 
 /** UPDATE ... RETURNING through DataSource.query: [rows, count] on PostgreSQL (TypeORM), rows elsewhere. */
-function returned(result: unknown): Array<Record<string, unknown>> {
+export function returned(result: unknown): Array<Record<string, unknown>> {
   if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number')
     return result[0] as Array<Record<string, unknown>>;
   return Array.isArray(result) ? (result as Array<Record<string, unknown>>) : [];
