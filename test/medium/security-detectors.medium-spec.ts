@@ -225,6 +225,27 @@ describe('the other detectors (defaults)', () => {
     );
   });
 
+  it('tenant_probing counts the refusals customer not found of one credential, whatever its addresses', async () => {
+    const refused = { status: 404, route: '/logdata', path: '/logdata', domain: 'acme.example', refusal: 'customer_not_found' };
+    await log.insertBatch(spread(6, at(50), 50, () => ({ ...refused, actor: 'token:t-9', ip: '198.51.100.20' })));
+    await log.insertBatch(spread(4, at(50), 50, () => ({ ...refused, actor: 'token:t-9', ip: '198.51.100.21', route: '/devices', path: '/devices' })));
+    // Other 404s of the same credential, and 9 refusals of another one: nothing.
+    await log.insertBatch(spread(20, at(50), 50, () => ({ ...refused, refusal: undefined, actor: 'token:t-9', ip: '198.51.100.20' })));
+    await log.insertBatch(spread(9, at(50), 50, () => ({ ...refused, actor: 'user:u-1', ip: '198.51.100.22' })));
+    now = at(51);
+    expect((await detectors.run()).map((f) => [f.kind, f.key])).toEqual([['tenant_probing', 'token:t-9']]);
+    const [event] = await events('tenant_probing');
+    expect(event).toMatchObject({ severity: 'critical', ip: null, domain: 'acme.example' });
+    expect(event.notified_at).not.toBeNull();
+    expect(event.detail).toMatchObject({
+      credential: 'token:t-9',
+      addresses: ['198.51.100.20', '198.51.100.21'],
+      count: 10,
+      threshold: 10,
+      examples: ['/devices', '/logdata'],
+    });
+  });
+
   it('traffic_spike: 5 times the baseline and the floor (3000 a minute)', async () => {
     // A baseline of 100 requests a minute for 30 minutes, then 2999 in one minute: under the floor.
     await log.insertBatch(spread(3000, at(1800), 1800, () => ({})));
@@ -279,9 +300,10 @@ describe('migration', () => {
     const check = await openAppDatabase(throwaway.config, { ...ADMIN_DATABASE, migrate: false });
     try {
       const [row] = (await check.query(
-        `SELECT to_regclass('admin.detector_episode')::text AS episodes, to_regclass('admin.request_log_refusal_ts_idx')::text AS idx, to_regclass('admin.request_log')::text AS log`,
+        `SELECT to_regclass('admin.detector_episode')::text AS episodes, to_regclass('admin.request_log_refusal_ts_idx')::text AS idx, to_regclass('admin.request_log')::text AS log,
+                (SELECT count(*)::int FROM information_schema.columns WHERE table_schema = 'admin' AND table_name = 'request_log' AND column_name = 'refusal') AS refusal`,
       )) as [Record<string, string | null>];
-      expect(row).toEqual({ episodes: null, idx: null, log: 'admin.request_log' });
+      expect(row).toEqual({ episodes: null, idx: null, log: 'admin.request_log', refusal: 0 });
     } finally {
       await check.destroy();
     }

@@ -58,6 +58,7 @@ export const DETECTOR_ENV: Record<string, string> = {
   SECURITY_DETECTOR_AUTH_FAILURES: 'threshold=10,window=60s',
   SECURITY_DETECTOR_HWID_ENUMERATION: 'threshold=30,window=60s',
   SECURITY_DETECTOR_LOGDATA_SCANNING: 'threshold=5,window=60s',
+  SECURITY_DETECTOR_TENANT_PROBING: 'threshold=5,window=60s',
   SECURITY_DETECTOR_TRAFFIC_SPIKE: 'threshold=300,window=10s,factor=2,baseline=120s',
 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { DETECTOR_DEFAULTS, loadConfig, parseDetectorSetting } from '@app/infra';
-import { enumerationFinding, refusalFinding, scanningFinding, spikeFinding } from './detector-rules.js';
+import { enumerationFinding, probingFinding, refusalFinding, scanningFinding, spikeFinding } from './detector-rules.js';
 
 const at = new Date('2026-11-25T12:00:00.000Z');
 const hwids = (n: number) => Array.from({ length: n }, (_, i) => ({ domain: 'acme.example', hwid: `HW-${String(i).padStart(4, '0')}` }));
@@ -60,6 +60,18 @@ describe('the other detectors with the defaults', () => {
   it('logdata_scanning: 20 distinct names answered 404 within 5 minutes (warn); repeats of one name do not count', () => {
     expect(scanningFinding(kinds.logdata_scanning, at, seen(500, 19))).toBeNull();
     expect(scanningFinding(kinds.logdata_scanning, at, seen(20, 20))?.event.detail).toMatchObject({ count: 20, requests: 20, threshold: 20 });
+  });
+
+  it('tenant_probing: 10 refusals customer not found of one credential within 5 minutes (critical), keyed by the credential', () => {
+    const seen = (requests: number, addresses: string[]) => ({ actor: 'token:t-1', requests, addresses, examples: ['/logdata'], domains: ['acme.example'] });
+    expect(probingFinding(kinds.tenant_probing, at, seen(9, ['198.51.100.9']))).toBeNull();
+    const one = probingFinding(kinds.tenant_probing, at, seen(10, ['198.51.100.9']));
+    expect(one).toMatchObject({ kind: 'tenant_probing', key: 'token:t-1' });
+    expect(one!.event).toMatchObject({ severity: 'critical', ip: '198.51.100.9', domain: 'acme.example' });
+    expect(one!.event.detail).toMatchObject({ credential: 'token:t-1', addresses: ['198.51.100.9'], count: 10, threshold: 10, window_seconds: 300 });
+    expect(one!.event.detail).not.toHaveProperty('address');
+    // From several addresses: the event names none.
+    expect(probingFinding(kinds.tenant_probing, at, seen(10, ['198.51.100.9', '198.51.100.10']))!.event.ip).toBeNull();
   });
 
   it('traffic_spike: at least the floor and 5 times the baseline average per minute', async () => {

@@ -1,6 +1,6 @@
 import type { SecurityEventInput } from '@app/contracts';
 import type { DetectorKind, DetectorSetting } from '@app/infra';
-import type { AddressCount } from './detector.repository.js';
+import type { AddressCount, CredentialCount } from './detector.repository.js';
 
 /**
  * What the detectors decide, apart from the database: whether counts reach a threshold and the
@@ -21,6 +21,7 @@ export const COUNTED: Readonly<Record<Exclude<DetectorKind, 'traffic_spike'>, st
   auth_failures: '401 answers',
   logdata_scanning: 'distinct log-file names answered 404 (GET, HEAD, meta)',
   hwid_enumeration: 'distinct HW ids unknown to the registry in update checks',
+  tenant_probing: 'requests refused 404 customer not found (customer= naming a customer the credential may not act on)',
 };
 
 /** The one customer an address acted on, if only one (the event's `domain`). */
@@ -40,18 +41,31 @@ export function addressFinding(
   seen: { ip: string; count: number; requests: number; examples: readonly string[]; domains: readonly string[] },
   extra: Record<string, unknown> = {},
 ): Finding | null {
+  return finding(kind, seen.ip, seen.ip, setting, at, seen, { address: seen.ip, ...extra });
+}
+
+/** The finding of a detector keyed by `key`, its event naming the address `ip` (or none). */
+function finding(
+  kind: Exclude<DetectorKind, 'traffic_spike'>,
+  key: string,
+  ip: string | null,
+  setting: DetectorSetting,
+  at: Date,
+  seen: { count: number; requests: number; examples: readonly string[]; domains: readonly string[] },
+  extra: Record<string, unknown>,
+): Finding | null {
   if (!setting.enabled || seen.count < setting.threshold) return null;
   return {
     kind,
-    key: seen.ip,
+    key,
     event: {
       ts: at.toISOString(),
       kind,
       severity: setting.severity,
-      ip: seen.ip,
+      ip,
       domain: onlyDomain(seen.domains),
       detail: {
-        address: seen.ip,
+        ...extra,
         counted: COUNTED[kind],
         count: seen.count,
         requests: seen.requests,
@@ -59,7 +73,6 @@ export function addressFinding(
         window_seconds: setting.windowSeconds,
         examples: [...seen.examples],
         domains: [...seen.domains],
-        ...extra,
       },
     },
   };
@@ -73,6 +86,15 @@ export function refusalFinding(kind: 'rate_limited' | 'auth_failures', setting: 
 /** logdata_scanning counts distinct names; the examples are names. */
 export function scanningFinding(setting: DetectorSetting, at: Date, seen: AddressCount): Finding | null {
   return addressFinding('logdata_scanning', setting, at, { ...seen, count: seen.distinct });
+}
+
+/**
+ * tenant_probing: one credential's requests refused with `customer not found`; the key is the
+ * credential, the event's `ip` its address when it used only one.
+ */
+export function probingFinding(setting: DetectorSetting, at: Date, seen: CredentialCount): Finding | null {
+  const ip = seen.addresses.length === 1 ? seen.addresses[0] : null;
+  return finding('tenant_probing', seen.actor, ip, setting, at, { ...seen, count: seen.requests }, { credential: seen.actor, addresses: [...seen.addresses] });
 }
 
 /**

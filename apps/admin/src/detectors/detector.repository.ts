@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { REFUSAL_CUSTOMER_NOT_FOUND } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { returned } from '../security/security-event.repository.js';
 import { DEVICE_UPDATE_CHECK_ROUTE, LOG_FILE_NAME_PART, LOG_FILE_READ_ROUTES, UPDATE_CHECK_DOMAIN_PART, UPDATE_CHECK_HWID_PART } from './detector-routes.js';
@@ -19,6 +20,19 @@ export interface AddressCount {
   /** A few of those values, sorted. */
   readonly examples: string[];
   /** The customers named (request-log domain), a few. */
+  readonly domains: string[];
+}
+
+/** One credential's refusals within a window. */
+export interface CredentialCount {
+  /** The request log's actor (`token:<id>`, `user:<id>`). */
+  readonly actor: string;
+  readonly requests: number;
+  /** The addresses it came from, a few. */
+  readonly addresses: string[];
+  /** The routes, a few. */
+  readonly examples: string[];
+  /** Its own customer (the request log's domain of a refused request), a few. */
   readonly domains: string[];
 }
 
@@ -76,6 +90,27 @@ export class DetectorRepository {
       [LOG_FILE_READ_ROUTES, window.from.toISOString(), window.to.toISOString(), threshold],
     );
     return rows.map(addressCount);
+  }
+
+  /** Credentials refused `customer not found` at least `threshold` times in the window. */
+  async customerRefusalsByCredential(window: Window, threshold: number): Promise<CredentialCount[]> {
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+      `SELECT actor, count(*) AS requests, (array_agg(DISTINCT ip))[1:${MAX_EXAMPLES}] AS addresses,
+              (array_agg(DISTINCT route))[1:${MAX_EXAMPLES}] AS examples,
+              (array_agg(DISTINCT domain) FILTER (WHERE domain IS NOT NULL))[1:${MAX_EXAMPLES}] AS domains
+         FROM admin.request_log
+        WHERE ${REFUSALS} AND status = 404 AND refusal = $1 AND actor IS NOT NULL AND ts > $2 AND ts <= $3
+        GROUP BY actor HAVING count(*) >= $4
+        ORDER BY count(*) DESC, actor LIMIT ${MAX_ADDRESSES}`,
+      [REFUSAL_CUSTOMER_NOT_FOUND, window.from.toISOString(), window.to.toISOString(), threshold],
+    );
+    return rows.map((r) => ({
+      actor: String(r.actor),
+      requests: Number(r.requests),
+      addresses: (r.addresses as string[] | null) ?? [],
+      examples: (r.examples as string[] | null) ?? [],
+      domains: (r.domains as string[] | null) ?? [],
+    }));
   }
 
   /**

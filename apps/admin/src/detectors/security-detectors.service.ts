@@ -1,11 +1,11 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { IdentityMessages, MAX_DEVICE_LOOKUP_BATCH, RegistryMessages } from '@app/contracts';
 import { type DetectorSetting, JobQueue, JsonLogger, MessageBus, type SecurityDetectorSettings, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 import { SecurityEventsService } from '../security/security-events.service.js';
 import { Clock } from '../services/clock.js';
 import { DetectorRepository, type Window } from './detector.repository.js';
-import { decodeSegment, enumerationFinding, type Finding, refusalFinding, scanningFinding, spikeFinding } from './detector-rules.js';
+import { decodeSegment, enumerationFinding, type Finding, probingFinding, refusalFinding, scanningFinding, spikeFinding } from './detector-rules.js';
 
 /** The named repeating job of the detectors (JobQueue.schedule: one run per period across replicas). */
 export const DETECTOR_QUEUE = 'security-detectors';
@@ -22,9 +22,11 @@ const LOOKUP_TIMEOUT_MS = 10_000;
  * replicas may run the job, even at once.
  */
 @Injectable()
-export class SecurityDetectors implements OnModuleInit {
+export class SecurityDetectors implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new JsonLogger('admin');
   private running: Promise<Finding[]> | null = null;
+  /** The app is shutting down: scheduled runs still delivered (the queue outlives the app in one process) do nothing. */
+  private stopped = false;
 
   constructor(
     @Inject(DetectorRepository) private readonly repository: DetectorRepository,
@@ -41,9 +43,14 @@ export class SecurityDetectors implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     this.jobs.process(DETECTOR_QUEUE, async () => {
-      await this.run();
+      if (!this.stopped) await this.run();
     });
     await this.jobs.schedule(DETECTOR_QUEUE, DETECTOR_QUEUE, this.settings.intervalSeconds * 1000, DETECTOR_JOB, {});
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    await this.running?.catch(() => undefined);
   }
 
   /** One detection run (a run already going in this process is joined, not repeated); the findings that opened an episode. */
@@ -59,6 +66,7 @@ export class SecurityDetectors implements OnModuleInit {
       ['rate_limited', () => this.rateLimited(now)],
       ['auth_failures', () => this.authFailures(now)],
       ['logdata_scanning', () => this.logdataScanning(now)],
+      ['tenant_probing', () => this.tenantProbing(now)],
       ['hwid_enumeration', () => this.hwidEnumeration(now)],
       ['traffic_spike', () => this.trafficSpike(now)],
     ] as const) {
@@ -110,6 +118,13 @@ export class SecurityDetectors implements OnModuleInit {
     if (!setting.enabled) return [];
     const seen = await this.repository.missingLogFilesByAddress(this.window(setting, now), setting.threshold);
     return seen.map((s) => scanningFinding(setting, now, s)).filter((f): f is Finding => f !== null);
+  }
+
+  private async tenantProbing(now: Date): Promise<Finding[]> {
+    const setting = this.settings.kinds.tenant_probing;
+    if (!setting.enabled) return [];
+    const seen = await this.repository.customerRefusalsByCredential(this.window(setting, now), setting.threshold);
+    return seen.map((s) => probingFinding(setting, now, s)).filter((f): f is Finding => f !== null);
   }
 
   /**

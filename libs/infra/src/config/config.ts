@@ -168,6 +168,7 @@ function securityDetectors(env: NodeJS.ProcessEnv): SecurityDetectorSettings {
       auth_failures: kind('SECURITY_DETECTOR_AUTH_FAILURES', optional(env, 'SECURITY_DETECTOR_AUTH_FAILURES'), DETECTOR_DEFAULTS.auth_failures),
       hwid_enumeration: kind('SECURITY_DETECTOR_HWID_ENUMERATION', optional(env, 'SECURITY_DETECTOR_HWID_ENUMERATION'), DETECTOR_DEFAULTS.hwid_enumeration),
       logdata_scanning: kind('SECURITY_DETECTOR_LOGDATA_SCANNING', optional(env, 'SECURITY_DETECTOR_LOGDATA_SCANNING'), DETECTOR_DEFAULTS.logdata_scanning),
+      tenant_probing: kind('SECURITY_DETECTOR_TENANT_PROBING', optional(env, 'SECURITY_DETECTOR_TENANT_PROBING'), DETECTOR_DEFAULTS.tenant_probing),
       traffic_spike: kind('SECURITY_DETECTOR_TRAFFIC_SPIKE', optional(env, 'SECURITY_DETECTOR_TRAFFIC_SPIKE'), DETECTOR_DEFAULTS.traffic_spike),
     },
   };

@@ -8,7 +8,7 @@
 
 export type DetectorSeverity = 'info' | 'warn' | 'critical';
 
-export const DETECTOR_KINDS = ['rate_limited', 'auth_failures', 'hwid_enumeration', 'logdata_scanning', 'traffic_spike'] as const;
+export const DETECTOR_KINDS = ['rate_limited', 'auth_failures', 'hwid_enumeration', 'logdata_scanning', 'tenant_probing', 'traffic_spike'] as const;
 export type DetectorKind = (typeof DETECTOR_KINDS)[number];
 
 export interface DetectorSetting {
@@ -39,6 +39,7 @@ export const DETECTOR_DEFAULTS: Readonly<Record<DetectorKind, DetectorSetting>> 
   auth_failures: { ...base, threshold: 20, windowSeconds: 300, severity: 'warn' },
   hwid_enumeration: { ...base, threshold: 100, windowSeconds: 300, severity: 'critical' },
   logdata_scanning: { ...base, threshold: 20, windowSeconds: 300, severity: 'warn' },
+  tenant_probing: { ...base, threshold: 10, windowSeconds: 300, severity: 'critical' },
   traffic_spike: { ...base, threshold: 3000, windowSeconds: 60, severity: 'warn', factor: 5, baselineSeconds: 1800 },
 };
 

@@ -70,6 +70,11 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     meaning: 'Distinct log-file names answered 404 (GET, HEAD, meta) per client address.',
   },
   {
+    name: 'SECURITY_DETECTOR_TENANT_PROBING',
+    default: 'threshold=10,window=300s,severity=critical',
+    meaning: 'Requests of one credential refused 404 customer not found (customer= naming a customer it may not act on).',
+  },
+  {
     name: 'SECURITY_DETECTOR_TRAFFIC_SPIKE',
     default: 'threshold=3000,window=60s,factor=5,baseline=1800s,severity=warn',
     meaning: 'Requests in the window against the baseline average, with a floor.',
