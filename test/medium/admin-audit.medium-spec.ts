@@ -340,9 +340,10 @@ describe('migrations', () => {
         await check.destroy();
       }
     };
+    // The migrations after these first (their own medium tests check what their downs do).
+    const later = ADMIN_DATABASE.migrations.slice(ADMIN_DATABASE.migrations.findIndex((m) => m.name === 'RequestLogBrin1764100000000') + 1);
+    for (const migration of later.reverse()) expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe(migration.name);
     expect(await indexes()).toEqual({ brin: 'admin.request_log_ts_brin', btree: null });
-    expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('AdminDeliveryIds1764400000000');
-    expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('Protection1764300000000');
     expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('RequestLogBrin1764100000000');
     expect(await indexes()).toEqual({ brin: null, btree: 'admin.request_log_ts_idx' });
     expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('AdminAuditSecurity1763800000000');

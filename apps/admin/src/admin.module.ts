@@ -7,6 +7,8 @@ import { RelayedRecordsService } from './audit/relayed-records.service.js';
 import { AdminController } from './controllers/admin.controller.js';
 import { AuditController } from './controllers/audit.controller.js';
 import { ProtectionController } from './controllers/protection.controller.js';
+import { DetectorRepository } from './detectors/detector.repository.js';
+import { SecurityDetectors } from './detectors/security-detectors.service.js';
 import { HealthSampleEntity } from './entities/health-sample.entity.js';
 import { RequestLogEntity } from './entities/request-log.entity.js';
 import { AdminSchema1763700000000 } from './migrations/1763700000000-admin-schema.js';
@@ -16,6 +18,7 @@ import { Protection1764300000000 } from './migrations/1764300000000-protection.j
 import { ProtectionRepository } from './protection/protection.repository.js';
 import { ProtectionService } from './protection/protection.service.js';
 import { AdminDeliveryIds1764400000000 } from './migrations/1764400000000-admin-delivery-ids.js';
+import { DetectorEpisodes1764350000000 } from './migrations/1764350000000-detector-episodes.js';
 import { HealthSampleRepository } from './repositories/health-sample.repository.js';
 import { RequestLogRepository } from './repositories/request-log.repository.js';
 import { Clock } from './services/clock.js';
@@ -27,7 +30,14 @@ import { SecurityEventsService } from './security/security-events.service.js';
 export const ADMIN_DATABASE = {
   schema: 'admin',
   entities: [RequestLogEntity, HealthSampleEntity],
-  migrations: [AdminSchema1763700000000, AdminAuditSecurity1763800000000, RequestLogBrin1764100000000, Protection1764300000000, AdminDeliveryIds1764400000000],
+  migrations: [
+    AdminSchema1763700000000,
+    AdminAuditSecurity1763800000000,
+    RequestLogBrin1764100000000,
+    Protection1764300000000,
+    DetectorEpisodes1764350000000,
+    AdminDeliveryIds1764400000000,
+  ],
 } satisfies AppDatabaseOptions;
 
 /** The app's own providers (infrastructure comes from InfraModule); tests compose them with test adapters. */
@@ -44,6 +54,8 @@ export const ADMIN_PROVIDERS = [
   ProtectionRepository,
   ProtectionService,
   RelayedRecordsService,
+  DetectorRepository,
+  SecurityDetectors,
 ];
 export const ADMIN_CONTROLLERS = [AdminController, AuditController, ProtectionController];
 

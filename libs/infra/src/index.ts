@@ -18,3 +18,4 @@ export * from './logging/logger.js';
 export * from './telemetry/telemetry.js';
 export * from './downloads/download-links.js';
 export * from './net/ip-networks.js';
+export * from './config/security-detectors.js';

@@ -51,6 +51,25 @@ export const FIRMWARE_ENV: Record<string, string> = {
 export const TRUSTED_PROXIES = '127.0.1.0/30';
 export const PROXY_ENV: Record<string, string> = { TRUSTED_PROXIES };
 
+/**
+ * Security detectors of both runtimes (docs/configuration.md): a run every second and small
+ * thresholds and windows, so that security-detectors.e2e-spec.ts raises each kind with a few
+ * dozen requests from a loopback address of its own (other files' traffic raises events for
+ * their addresses too, which nothing minds). The traffic-spike floor is above what other files
+ * send in five seconds.
+ */
+export const DETECTOR_COOLDOWN_SECONDS = 10;
+export const DETECTOR_ENV: Record<string, string> = {
+  SECURITY_DETECTOR_INTERVAL_SECONDS: '1',
+  SECURITY_DETECTOR_COOLDOWN_SECONDS: String(DETECTOR_COOLDOWN_SECONDS),
+  SECURITY_DETECTOR_RATE_LIMITED: 'threshold=5,window=60s',
+  SECURITY_DETECTOR_AUTH_FAILURES: 'threshold=10,window=60s',
+  SECURITY_DETECTOR_HWID_ENUMERATION: 'threshold=30,window=60s',
+  SECURITY_DETECTOR_LOGDATA_SCANNING: 'threshold=5,window=60s',
+  SECURITY_DETECTOR_TENANT_PROBING: 'threshold=5,window=60s',
+  SECURITY_DETECTOR_TRAFFIC_SPIKE: 'threshold=300,window=10s,factor=2,baseline=120s',
+};
+
 /** Log-file size limits (docs/api.md "Limits and errors"). */
 export const LOGDATA_MAX_BYTES = 16 * 1024 * 1024;
 export const LOGDATA_SANDBOX_MAX_BYTES = 256 * 1024;

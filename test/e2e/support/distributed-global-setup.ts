@@ -8,6 +8,7 @@ import { startS3Server, type S3TestServer } from '../../../libs/testing/src/s3-s
 import {
   DISTRIBUTED_APPS,
   DOWNLOAD_RATE_PER_MINUTE,
+  DETECTOR_ENV,
   FIRMWARE_ENV,
   PROXY_ENV,
   LOGIN_LIMITS_ENV,
@@ -87,8 +88,7 @@ export default async function distributedGlobalSetup(): Promise<void> {
       ...LOGIN_LIMITS_ENV,
       ...FIRMWARE_ENV,
       ...PROXY_ENV,
-      ...PROXY_ENV,
-      ...PROXY_ENV,
+      ...DETECTOR_ENV,
       DATA_DIR: join(stateDir, 'data'),
       LOG_LEVEL: 'warn',
     };

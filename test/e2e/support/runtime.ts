@@ -3,7 +3,16 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { DOWNLOAD_RATE_PER_MINUTE, FIRMWARE_ENV, LOGIN_LIMITS_ENV, OPERATOR_ADMIN_EMAIL, OPERATOR_DOMAIN, PROXY_ENV, SANDBOX_DOMAIN } from './constants.js';
+import {
+  DETECTOR_ENV,
+  DOWNLOAD_RATE_PER_MINUTE,
+  FIRMWARE_ENV,
+  LOGIN_LIMITS_ENV,
+  OPERATOR_ADMIN_EMAIL,
+  OPERATOR_DOMAIN,
+  PROXY_ENV,
+  SANDBOX_DOMAIN,
+} from './constants.js';
 import { letters, randomDomain, sleep } from './factories.js';
 import { HttpClient, type HttpReply, type IdentityBody, Session } from './http.js';
 import { Mailbox } from './mailbox.js';
@@ -117,7 +126,7 @@ async function startStandaloneRuntime(): Promise<Runtime> {
     ...LOGIN_LIMITS_ENV,
     ...FIRMWARE_ENV,
     ...PROXY_ENV,
-    ...PROXY_ENV,
+    ...DETECTOR_ENV,
     LOG_LEVEL: 'warn',
   };
   let service: Awaited<ReturnType<typeof startStandalone>>;

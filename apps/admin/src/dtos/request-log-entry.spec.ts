@@ -5,8 +5,10 @@ import { toRequestLogRow } from './request-log-entry.js';
 
 describe('toRequestLogRow', () => {
   it('keeps every field of a well-formed entry', () => {
-    const entry = makeRequestLogEntry({ ts: '2026-11-21T12:00:00.5+01:00', domain: null, actor: null });
+    const entry = makeRequestLogEntry({ ts: '2026-11-21T12:00:00.5+01:00', domain: null, actor: null, refusal: 'customer_not_found' });
     expect(toRequestLogRow(entry)).toEqual({ ...entry, ts: '2026-11-21T11:00:00.500Z' });
+    // refusal is optional: absent, it is stored as null.
+    expect(toRequestLogRow(makeRequestLogEntry({ refusal: undefined }))!.refusal).toBeNull();
   });
 
   it('drops an entry without a usable timestamp', () => {

@@ -3,7 +3,7 @@ import { recordedText, type RequestLogEntry } from '@app/contracts';
 /** A request-log entry ready for the table: every column present, types and lengths safe (see toRequestLogRow). */
 export type RequestLogRow = RequestLogEntry;
 
-const MAX = { domain: 253, actor: 256, method: 16, route: 512, path: 4096, ip: 64, user_agent: 1024, request_id: 128 } as const;
+const MAX = { refusal: 64, domain: 253, actor: 256, method: 16, route: 512, path: 4096, ip: 64, user_agent: 1024, request_id: 128 } as const;
 const INT32_MAX = 2_147_483_647;
 
 /**
@@ -29,6 +29,7 @@ export function toRequestLogRow(entry: RequestLogEntry): RequestLogRow | null {
     bytes_out: count(entry.bytes_out, Number.MAX_SAFE_INTEGER),
     duration_ms: count(entry.duration_ms, INT32_MAX),
     request_id: text(entry.request_id, MAX.request_id),
+    refusal: nullableText(entry.refusal, MAX.refusal),
   };
 }
 

@@ -50,4 +50,7 @@ export class RequestLogEntity {
 
   @Column({ name: 'request_id', type: 'text' })
   requestId!: string;
+
+  @Column({ name: 'refusal', type: 'text', nullable: true })
+  refusal!: string | null;
 }

@@ -7,7 +7,7 @@ import type { RequestLogRow } from '../dtos/request-log-entry.js';
 const REQUEST_LOG = {
   schema: 'admin',
   table: 'request_log',
-  columns: ['ts', 'domain', 'actor', 'method', 'route', 'path', 'status', 'ip', 'user_agent', 'bytes_in', 'bytes_out', 'duration_ms', 'request_id'],
+  columns: ['ts', 'domain', 'actor', 'method', 'route', 'path', 'status', 'ip', 'user_agent', 'bytes_in', 'bytes_out', 'duration_ms', 'request_id', 'refusal'],
 } as const;
 
 /** A row's values in the order of REQUEST_LOG.columns (written out: a loop over the names would be a megamorphic keyed read per value). */
@@ -26,6 +26,7 @@ function valuesOf(row: RequestLogRow): CopyValue[] {
     row.bytes_out,
     row.duration_ms,
     row.request_id,
+    row.refusal ?? null,
   ];
 }
 

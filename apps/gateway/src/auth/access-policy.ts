@@ -29,6 +29,8 @@ export interface AccessRequest {
   readonly csrfToken: string | undefined;
   /** Told who the caller is as soon as that is known, even if access is then refused (request log). */
   readonly onAuthenticated?: (principal: Principal) => void;
+  /** Told when `customerParam` names a customer the caller may not act on (the request log notes it for the detectors). */
+  readonly onCustomerRefused?: () => void;
   /**
    * Told when the session's access cookie was renewed with its refresh cookie: these cookies
    * must reach the browser whatever the request's outcome (the refresh token has rotated).
@@ -105,7 +107,7 @@ export class AccessPolicy {
       if (auth.scope) this.checkScope(principal.scopes, auth.scope);
       return { principal, customer: null, actingAsAdmin: false };
     }
-    const customer = await this.targetCustomer(principal, request.customerParam);
+    const customer = await this.targetCustomer(principal, request.customerParam, request);
     const actingAsAdmin = customer.id !== principal.homeCustomer.id;
     if (auth.scope) this.checkScope(this.effectiveScopes(principal, actingAsAdmin), auth.scope);
     return { principal, customer, actingAsAdmin };
@@ -126,15 +128,20 @@ export class AccessPolicy {
     if (!authentication.csrfHash || !Authenticator.csrfMatches(authentication.csrfHash, request.csrfToken)) throw AuthErrors.csrf();
   }
 
-  private async targetCustomer(principal: Principal, param: string | undefined): Promise<CustomerRef> {
+  private async targetCustomer(principal: Principal, param: string | undefined, request: AccessRequest): Promise<CustomerRef> {
     if (param === undefined) return principal.homeCustomer;
     // Read before the query is validated (access comes first): the text rule of every input holds here too.
     if (!isStorableText(param)) throw ServiceError.badRequest(`query parameter customer ${STORABLE_TEXT_RULE}`);
     if (param.toLowerCase() === principal.homeCustomer.domain) return principal.homeCustomer;
-    if (principal.admin === '') throw AuthErrors.customerNotFound();
+    if (principal.admin === '') throw this.customerRefused(request);
     const customer = await this.customers.byDomain(param);
-    if (!customer) throw AuthErrors.customerNotFound();
+    if (!customer) throw this.customerRefused(request);
     return { id: asCustomerId(customer.id), domain: customer.domain, isSandbox: customer.isSandbox };
+  }
+
+  private customerRefused(request: AccessRequest): ServiceError {
+    request.onCustomerRefused?.();
+    return AuthErrors.customerNotFound();
   }
 
   private async optionalPrincipal(credentials: Credentials): Promise<Principal | null> {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Injectable } from '@nestjs/common';
-import { CSRF_FIELD, CSRF_HEADER, type EndpointDef, type Principal } from '@app/contracts';
+import { CSRF_FIELD, CSRF_HEADER, type EndpointDef, type Principal, REFUSAL_CUSTOMER_NOT_FOUND } from '@app/contracts';
 import type { ParsedBody } from '../http/http-io.js';
 import { serializeCookie } from '../http/http-io.js';
 import { headerValue, userAgentOf } from '../http/request-headers.js';
@@ -41,6 +41,9 @@ export class RequestAccess {
         onAuthenticated: (principal) => {
           state.domain = principal.homeCustomer.domain;
           state.actor = actorOf(principal);
+        },
+        onCustomerRefused: () => {
+          state.refusal = REFUSAL_CUSTOMER_NOT_FOUND;
         },
       })
     );

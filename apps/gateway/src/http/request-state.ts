@@ -15,6 +15,8 @@ export interface RequestState {
   route: string;
   domain: string | null;
   actor: string | null;
+  /** RequestLogEntry.refusal: set only by the refusals the security detectors count. */
+  refusal: string | null;
   bytesIn: number;
   /** The request's log entry and metrics are recorded (once, on 'close'). */
   done: boolean;
@@ -23,5 +25,15 @@ export interface RequestState {
 export function newRequestState(req: IncomingMessage, clientAddress: ClientAddressOf): RequestState {
   const header = req.headers['x-request-id'];
   const requestId = typeof header === 'string' && REQUEST_ID_PATTERN.test(header) ? header : randomUUID();
-  return { requestId, started: performance.now(), ip: clientAddress(req), route: '(unmatched)', domain: null, actor: null, bytesIn: 0, done: false };
+  return {
+    requestId,
+    started: performance.now(),
+    ip: clientAddress(req),
+    route: '(unmatched)',
+    domain: null,
+    actor: null,
+    refusal: null,
+    bytesIn: 0,
+    done: false,
+  };
 }

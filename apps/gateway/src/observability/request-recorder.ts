@@ -41,6 +41,7 @@ export class RequestRecorder {
       bytes_out: bytesOut,
       duration_ms: Math.round(seconds * 1000),
       request_id: state.requestId,
+      refusal: state.refusal,
     });
   }
 }

@@ -18,7 +18,15 @@ export interface RequestLogEntry {
   readonly bytes_out: number;
   readonly duration_ms: number;
   readonly request_id: string;
+  /**
+   * Why the gateway refused the request, where the security detectors need to tell it from
+   * other refusals with the same status: REFUSAL_CUSTOMER_NOT_FOUND. Absent (or null) otherwise.
+   */
+  readonly refusal?: string | null;
 }
+
+/** A credential named a customer (`customer=`) it may not act on, or that does not exist: 404 `customer not found`. */
+export const REFUSAL_CUSTOMER_NOT_FOUND = 'customer_not_found';
 
 export interface RequestLogBatch {
   readonly entries: readonly RequestLogEntry[];

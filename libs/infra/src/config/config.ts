@@ -1,5 +1,12 @@
 import { resolve } from 'node:path';
 import proxyaddr from 'proxy-addr';
+import {
+  DETECTOR_COOLDOWN_DEFAULT_SECONDS,
+  DETECTOR_DEFAULTS,
+  DETECTOR_INTERVAL_DEFAULT_SECONDS,
+  parseDetectorSetting,
+  type SecurityDetectorSettings,
+} from './security-detectors.js';
 
 /**
  * The operator settings (docs/configuration.md "Variables"). Read once at start; every
@@ -44,6 +51,8 @@ export interface ServiceConfig {
    * without ending the session; 0 (the default), any replay is reuse and ends it.
    */
   readonly refreshReuseGraceSeconds: number;
+  /** The admin app's security detectors (docs/operations.md "Security detectors"). */
+  readonly securityDetectors: SecurityDetectorSettings;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
   readonly otelEnabled: boolean;
 }
@@ -160,8 +169,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     loginVerifyRatePerIpPerHour: integer(env, 'LOGIN_VERIFY_RATE_PER_IP_PER_HOUR', 100, 1),
     loginVerifyRatePerEmailPerHour: integer(env, 'LOGIN_VERIFY_RATE_PER_EMAIL_PER_HOUR', 50, 1),
     refreshReuseGraceSeconds: Math.min(integer(env, 'REFRESH_REUSE_GRACE_SECONDS', 0, 0), 60),
+    securityDetectors: securityDetectors(env),
     logLevel: level,
     otelEnabled: Object.entries(env).some(([k, v]) => k.startsWith('OTEL_') && k !== 'OTEL_SDK_DISABLED' && !!v?.trim()) && env.OTEL_SDK_DISABLED !== 'true',
+  };
+}
+
+/** One variable per detector kind (security-detectors.ts describes the format). */
+function securityDetectors(env: NodeJS.ProcessEnv): SecurityDetectorSettings {
+  const kind = (variable: string, raw: string | null, defaults: (typeof DETECTOR_DEFAULTS)[keyof typeof DETECTOR_DEFAULTS]) => {
+    try {
+      return parseDetectorSetting(variable, raw, defaults);
+    } catch (err) {
+      throw new ConfigError((err as Error).message);
+    }
+  };
+  return {
+    intervalSeconds: integer(env, 'SECURITY_DETECTOR_INTERVAL_SECONDS', DETECTOR_INTERVAL_DEFAULT_SECONDS, 1),
+    cooldownSeconds: integer(env, 'SECURITY_DETECTOR_COOLDOWN_SECONDS', DETECTOR_COOLDOWN_DEFAULT_SECONDS, 0),
+    kinds: {
+      rate_limited: kind('SECURITY_DETECTOR_RATE_LIMITED', optional(env, 'SECURITY_DETECTOR_RATE_LIMITED'), DETECTOR_DEFAULTS.rate_limited),
+      auth_failures: kind('SECURITY_DETECTOR_AUTH_FAILURES', optional(env, 'SECURITY_DETECTOR_AUTH_FAILURES'), DETECTOR_DEFAULTS.auth_failures),
+      hwid_enumeration: kind('SECURITY_DETECTOR_HWID_ENUMERATION', optional(env, 'SECURITY_DETECTOR_HWID_ENUMERATION'), DETECTOR_DEFAULTS.hwid_enumeration),
+      logdata_scanning: kind('SECURITY_DETECTOR_LOGDATA_SCANNING', optional(env, 'SECURITY_DETECTOR_LOGDATA_SCANNING'), DETECTOR_DEFAULTS.logdata_scanning),
+      tenant_probing: kind('SECURITY_DETECTOR_TENANT_PROBING', optional(env, 'SECURITY_DETECTOR_TENANT_PROBING'), DETECTOR_DEFAULTS.tenant_probing),
+      traffic_spike: kind('SECURITY_DETECTOR_TRAFFIC_SPIKE', optional(env, 'SECURITY_DETECTOR_TRAFFIC_SPIKE'), DETECTOR_DEFAULTS.traffic_spike),
+    },
   };
 }
 

@@ -60,6 +60,34 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     meaning: 'How long after a rotation the old refresh token is refused with 409 instead of ending the session.',
   },
   { name: 'UPDATE_CHECK_RATE_PER_MINUTE', default: '300', meaning: 'Public update checks per client address per minute, per gateway process.' },
+  {
+    name: 'SECURITY_DETECTOR_INTERVAL_SECONDS',
+    default: '10',
+    meaning: 'How often the security detectors read the request log (a repeating job of the admin app).',
+  },
+  { name: 'SECURITY_DETECTOR_COOLDOWN_SECONDS', default: '900', meaning: 'Quiet time after which a detector finding opens a new episode (a new event).' },
+  { name: 'SECURITY_DETECTOR_RATE_LIMITED', default: 'threshold=50,window=300s,severity=warn', meaning: '429 answers per client address.' },
+  { name: 'SECURITY_DETECTOR_AUTH_FAILURES', default: 'threshold=20,window=300s,severity=warn', meaning: '401 answers per client address.' },
+  {
+    name: 'SECURITY_DETECTOR_HWID_ENUMERATION',
+    default: 'threshold=100,window=300s,severity=critical',
+    meaning: 'Distinct HW ids unknown to the registry in update checks per client address.',
+  },
+  {
+    name: 'SECURITY_DETECTOR_LOGDATA_SCANNING',
+    default: 'threshold=20,window=300s,severity=warn',
+    meaning: 'Distinct log-file names answered 404 (GET, HEAD, meta) per client address.',
+  },
+  {
+    name: 'SECURITY_DETECTOR_TENANT_PROBING',
+    default: 'threshold=10,window=300s,severity=critical',
+    meaning: 'Requests of one credential refused 404 customer not found (customer= naming a customer it may not act on).',
+  },
+  {
+    name: 'SECURITY_DETECTOR_TRAFFIC_SPIKE',
+    default: 'threshold=3000,window=60s,factor=5,baseline=1800s,severity=warn',
+    meaning: 'Requests in the window against the baseline average, with a floor.',
+  },
   { name: 'LOG_LEVEL', default: 'info', meaning: 'debug, info, warn or error.' },
   { name: 'OTEL_*', default: 'unset: tracing off', meaning: 'Standard OpenTelemetry variables; any of them switches tracing on.' },
 ];
