@@ -169,6 +169,12 @@ describe('maintenance mode and IP blocks', () => {
       expectProblem(await rt.http.post('/auth/login', { ...from, json: { email: c.ownerEmail } }), 403, 'address blocked');
       expectProblem(await rt.http.get('/devices', { ...from, auth: c.full }), 403, 'address blocked');
       expectProblem(await rt.http.get('/no/such/endpoint', from), 403, 'address blocked');
+      // A CORS preflight too (it comes before any route).
+      expectProblem(
+        await rt.http.request('OPTIONS', '/devices', { ...from, headers: { origin: 'https://console.example', 'access-control-request-method': 'GET' } }),
+        403,
+        'address blocked',
+      );
       // Another address is not affected.
       expectStatus(await rt.http.get('/status', { localAddress: '127.0.0.3' }), 200);
 

@@ -97,7 +97,10 @@ export class RequestPipeline {
     let staged: StagedFile | undefined;
     let stagedParts: Record<string, StagedFile> | undefined;
     try {
-      if (method === 'OPTIONS' && (await this.cors.answerOptions(req, res, this.routes, path))) return;
+      if (method === 'OPTIONS') {
+        this.protection.checkAddress(state.ip); // a blocked address gets no preflight either
+        if (await this.cors.answerOptions(req, res, this.routes, path)) return;
+      }
       const match = resolveRoute(this.routes, method, path);
       endpoint = match.endpoint;
       state.route = endpoint.path;

@@ -62,11 +62,16 @@ export class GatewayProtection implements OnModuleInit, OnModuleDestroy {
    * endpoint), 503 with Retry-After for a write in maintenance. One lookup when nothing applies.
    */
   check(endpoint: EndpointDef, method: string, ip: string): void {
-    if (this.matcher.size !== 0 && this.matcher.matches(ip)) throw ADDRESS_BLOCKED;
+    this.checkAddress(ip);
     if (this.maintenanceRefusal !== null && MAINTENANCE_REFUSED_METHODS.has(method) && !endpoint.allowedInMaintenance) throw this.maintenanceRefusal;
   }
 
   /** The answer to a request from `ip` no endpoint takes: 403 when the address is blocked, else the refusal itself. */
+  /** 403 for a blocked address (also before any route: CORS preflights). */
+  checkAddress(ip: string): void {
+    if (this.matcher.size !== 0 && this.matcher.matches(ip)) throw ADDRESS_BLOCKED;
+  }
+
   refusalFor(refusal: unknown, ip: string): unknown {
     return this.matcher.size !== 0 && this.matcher.matches(ip) ? ADDRESS_BLOCKED : refusal;
   }
