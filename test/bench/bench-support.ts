@@ -163,3 +163,20 @@ export async function tokenViaOutbox(baseUrl: string, outbox: string, email: str
   if (created.status !== 201) throw new Error(`token creation answered ${created.status}: ${await created.text()}`);
   return ((await created.json()) as { token: string }).token;
 }
+
+/** The environment of a standalone service for a bench: its own port and DATA_DIR, no servers (embedded database, files on disk, mail to the outbox). */
+export function standaloneBenchEnv(port: number, dataDir: string, operatorEmail: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    OPERATOR_ADMIN_EMAIL: operatorEmail,
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: '',
+    NATS_URL: '',
+    REDIS_URL: '',
+    S3_BUCKET: '',
+    SMTP_URL: '',
+  };
+}

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, rssOf, sampleRss, spawnNode, tempDir, tokenViaOutbox, waitForHttp } from './bench-support.js';
+import { freePort, rssOf, sampleRss, spawnNode, standaloneBenchEnv, tempDir, tokenViaOutbox, waitForHttp } from './bench-support.js';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const SIZE = 16 * 1024 * 1024;
@@ -49,19 +49,7 @@ async function main(): Promise<void> {
   const servicePort = await freePort();
   const dataDir = tempDir('bench-service-');
   const baseUrl = `http://127.0.0.1:${servicePort}`;
-  const service = spawnNode(join(here, '../../apps/standalone/src/main.js'), {
-    ...process.env,
-    PORT: String(servicePort),
-    PUBLIC_URL: baseUrl,
-    DATA_DIR: dataDir,
-    OPERATOR_ADMIN_EMAIL: 'bench@operator.local',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: '',
-    NATS_URL: '',
-    REDIS_URL: '',
-    S3_BUCKET: '',
-    SMTP_URL: '',
-  });
+  const service = spawnNode(join(here, '../../apps/standalone/src/main.js'), standaloneBenchEnv(servicePort, dataDir, 'bench@operator.local'));
   try {
     await waitForHttp(`http://127.0.0.1:${barePort}/healthz`);
     await waitForHttp(`${baseUrl}/healthz`);

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sendLargeHeaders, sendWholeBody, tally, type Outcome } from '../e2e/support/refusals.js';
-import { freePort, spawnNode, tempDir, tokenViaOutbox, waitForHttp } from './bench-support.js';
+import { freePort, spawnNode, standaloneBenchEnv, tempDir, tokenViaOutbox, waitForHttp } from './bench-support.js';
 
 const TRIES = Number(process.env.BENCH_TRIES ?? 100);
 const LOG_LIMIT = 16 * 1024 * 1024;
@@ -32,19 +32,7 @@ async function main(): Promise<void> {
   const port = await freePort();
   const dataDir = tempDir('bench-refusals-');
   const baseUrl = `http://127.0.0.1:${port}`;
-  const service = spawnNode(join(here, '../../apps/standalone/src/main.js'), {
-    ...process.env,
-    PORT: String(port),
-    PUBLIC_URL: baseUrl,
-    DATA_DIR: dataDir,
-    OPERATOR_ADMIN_EMAIL: 'bench@operator.local',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: '',
-    NATS_URL: '',
-    REDIS_URL: '',
-    S3_BUCKET: '',
-    SMTP_URL: '',
-  });
+  const service = spawnNode(join(here, '../../apps/standalone/src/main.js'), standaloneBenchEnv(port, dataDir, 'bench@operator.local'));
   try {
     await waitForHttp(`${baseUrl}/healthz`);
     const token = await tokenViaOutbox(baseUrl, join(dataDir, 'outbox'), 'bench@operator.local', 'full');
