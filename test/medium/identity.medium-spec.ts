@@ -773,14 +773,19 @@ describe('admin customers', () => {
       Object.fromEntries(customerIds.map((id) => [id, id === customer.id ? { count: 3, storedBytes: 4096 } : { count: 0, storedBytes: 0 }])),
     );
     app.bus.respond(FirmwareMessages.counts, ({ customerIds }) =>
-      Object.fromEntries(customerIds.map((id) => [id, id === customer.id ? { firmware: 2, tags: ['beta', 'eu'] } : { firmware: 0, tags: [] }])),
+      Object.fromEntries(
+        customerIds.map((id) => [
+          id,
+          id === customer.id ? { firmware: 2, storedBytes: 1000, tags: ['beta', 'eu'] } : { firmware: 0, storedBytes: 0, tags: [] },
+        ]),
+      ),
     );
     app.bus.respond(RegistryMessages.counts, ({ customerIds }) =>
       Object.fromEntries(customerIds.map((id) => [id, id === customer.id ? { devices: 5, tags: ['beta', 'lab'] } : { devices: 0, tags: [] }])),
     );
     const list = await customers.list(makeCall(ctx));
     const item = list.items.find((c) => c.domain === customer.domain)!;
-    expect(item.counts).toEqual({ firmware: 2, logdata: 3, devices: 5, tags: 3, active_tokens: 1, stored_bytes: 4096 });
+    expect(item.counts).toEqual({ firmware: 2, logdata: 3, devices: 5, tags: 3, active_tokens: 1, stored_bytes: 5096 });
     expect(list.items.map((c) => c.domain)).toEqual([...list.items.map((c) => c.domain)].sort());
     for (const message of [LogdataMessages.counts, FirmwareMessages.counts, RegistryMessages.counts]) {
       const sent = app.bus.sent.filter((s) => s.pattern === message.pattern).at(-1)!;
@@ -799,7 +804,7 @@ describe('admin customers', () => {
       devices: 5,
       tags: 3,
       active_tokens: 1,
-      stored_bytes: 0,
+      stored_bytes: 1000,
     });
     // the operator finds which request answered zeros
     expect(logLines).toContainEqual(

@@ -66,10 +66,11 @@ export const FirmwareMessages = {
     timeoutMs: 5_000,
     byReference: true,
   }),
-  /** Per-customer build count and distinct build tags, for the admin customer list. */
-  counts: defineMessage<{ readonly customerIds: readonly string[] }, Record<string, { readonly firmware: number; readonly tags: readonly string[] }>>(
-    'firmware.counts',
-  ),
+  /** Per-customer build count, bytes stored (binaries plus notes) and distinct build tags, for the admin customer list. */
+  counts: defineMessage<
+    { readonly customerIds: readonly string[] },
+    Record<string, { readonly firmware: number; readonly storedBytes: number; readonly tags: readonly string[] }>
+  >('firmware.counts'),
 } as const;
 
 export const FirmwareEvents = {
