@@ -256,6 +256,21 @@ export class BuildRepository {
     }
     return result;
   }
+
+  /** Cross-tenant on purpose (customer deletion): every stored file of the customer's builds, binaries and notes. */
+  async objectKeysOfCustomer(customerId: CustomerId): Promise<string[]> {
+    const rows = await sql(this.manager, `SELECT object_key, notes_object_key FROM firmware.build WHERE customer_id = $1`, [customerId]);
+    return rows.rows.flatMap((row) => [String(row.object_key), ...(row.notes_object_key ? [String(row.notes_object_key)] : [])]);
+  }
+
+  /** Customer deletion: every row of the customer in the firmware schema (tags, pending tag changes, builds); rows removed. */
+  async deleteCustomerRows(customerId: CustomerId): Promise<number> {
+    let rows = 0;
+    for (const table of ['build_tag', 'tag_sync_op', 'tag_sync_lease', 'build']) {
+      rows += (await sql(this.manager, `DELETE FROM firmware.${table} WHERE customer_id = $1`, [customerId])).affected;
+    }
+    return rows;
+  }
 }
 
 export function byCodeUnit(a: string, b: string): number {

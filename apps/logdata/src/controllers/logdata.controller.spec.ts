@@ -8,6 +8,7 @@ import type { LogFileRepository } from '../repositories/log-file.repository.js';
 import { CountLogFilesUseCase } from '../use-cases/count-log-files/count-log-files.usecase.js';
 import { ListLogFilesUseCase, toPage } from '../use-cases/list-log-files/list-log-files.usecase.js';
 import { ReadLogFileUseCase } from '../use-cases/read-log-file/read-log-file.usecase.js';
+import { EraseCustomerUseCase } from '../use-cases/erase-customer/erase-customer.usecase.js';
 import { RecordLogFileDownloadUseCase } from '../use-cases/record-log-file-download/record-log-file-download.usecase.js';
 import { UploadLogFileUseCase } from '../use-cases/upload-log-file/upload-log-file.usecase.js';
 import { LogdataController } from './logdata.controller.js';
@@ -39,6 +40,7 @@ describe('LogdataController and its use cases', () => {
       new ListLogFilesUseCase(logdata),
       new CountLogFilesUseCase(logdata),
       new RecordLogFileDownloadUseCase(logdata),
+      new EraseCustomerUseCase(logdata, store),
     );
   });
 

@@ -1,3 +1,4 @@
+import { CUSTOMER_ERASURE_TIMEOUT_MS, type CustomerErased, type CustomerErasure } from '../messages/customer-erasure.js';
 import type { EndpointCall } from '../endpoints/endpoint.js';
 import type { FileRef } from '../files.js';
 import { defineEvent, defineMessage } from '../messages/message.js';
@@ -71,6 +72,8 @@ export const FirmwareMessages = {
     { readonly customerIds: readonly string[] },
     Record<string, { readonly firmware: number; readonly storedBytes: number; readonly tags: readonly string[] }>
   >('firmware.counts'),
+  /** Identity deletes a customer: every row and stored file of it in this app goes (idempotent). */
+  eraseCustomer: defineMessage<CustomerErasure, CustomerErased>('firmware.erase-customer', { timeoutMs: CUSTOMER_ERASURE_TIMEOUT_MS }),
 } as const;
 
 export const FirmwareEvents = {
