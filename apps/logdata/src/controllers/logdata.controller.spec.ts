@@ -117,6 +117,27 @@ describe('LogdataController and its use cases', () => {
     await expect(service.counts({ customerIds: ['nope'] })).rejects.toMatchObject({ code: ErrorCode.BadRequest });
     expect(await service.counts({ customerIds: [] })).toEqual({});
   });
+
+  it('erases a customer: its files first, then its rows; other customers untouched; a crash midway is finished by asking again', async () => {
+    const other = asCustomerId('00000000-0000-4000-8000-000000000002');
+    const mine = [store.stage('a'), store.stage('bb')];
+    const theirs = store.stage('ccc');
+    mine.forEach((file, i) => repository.rows.set(`m${i}`, makeLogFileEntity({ customerId: customer.id, objectKey: file.key })));
+    repository.rows.set('t', makeLogFileEntity({ customerId: other, objectKey: theirs.key }));
+
+    // The object store fails: nothing is lost track of (the rows still name the files).
+    store.failDeletes = true;
+    await expect(service.eraseCustomer({ customerId: customer.id })).rejects.toThrow('object store unavailable');
+    expect(repository.rows.size).toBe(3);
+    store.failDeletes = false;
+
+    expect(await service.eraseCustomer({ customerId: customer.id })).toEqual({ rows: 2, objects: 2 });
+    expect(store.deleted.sort()).toEqual(mine.map((f) => f.key).sort());
+    expect([...store.objects.keys()]).toEqual([theirs.key]);
+    expect([...repository.rows.values()].map((r) => r.customerId)).toEqual([other]);
+    // Idempotent.
+    expect(await service.eraseCustomer({ customerId: customer.id })).toEqual({ rows: 0, objects: 0 });
+  });
 });
 
 describe('tenant enforcement (compile time, checked by tsc)', () => {
