@@ -3,13 +3,14 @@ import { DownloadLinkSigner } from '../../../libs/infra/src/downloads/download-l
 import { eventually, letters, randomContent, randomLogName } from '../support/factories.js';
 import { createBuild, createDevice, productLine } from '../support/firmware.js';
 import { startRuntime, waitForStatus, type Runtime } from '../support/runtime.js';
-import { isAlive, readStackState, spawnApp, stopPid, writeStackState } from '../support/stack.js';
+import { isAlive, readStackState, spawnApp, writeStackState } from '../support/stack.js';
 
 /**
  * Deleting a customer while an app is down (distributed runtime only; docs/api.md "Deleting a
  * customer"): the deletion is recorded and answers 202, the customer is gone for every caller at
- * once, and identity finishes it by itself once the app is back (no second request). The app is
- * started again before the file ends, so the files after this one find the whole stack.
+ * once, and identity finishes it by itself once the app is back (no second request), also when
+ * the identity process that started it was killed meanwhile. The apps are started again before
+ * the file ends, so the files after this one find the whole stack.
  */
 
 function stateDir(): string {
@@ -18,12 +19,23 @@ function stateDir(): string {
   return dir;
 }
 
-function startLogdata(): void {
+function startApp(app: 'logdata' | 'identity'): void {
   const state = readStackState(stateDir());
-  const child = spawnApp('logdata', state.appEnv, state.logDir);
+  const child = spawnApp(app, state.appEnv, state.logDir);
   child.unref(); // the global teardown stops it by pid
-  state.pids.logdata = child.pid!;
+  state.pids[app] = child.pid!;
   writeStackState(stateDir(), state);
+}
+
+async function killApp(app: 'logdata' | 'identity'): Promise<void> {
+  const pid = readStackState(stateDir()).pids[app]!;
+  process.kill(pid, 'SIGKILL');
+  await eventually(
+    async () => isAlive(pid),
+    (alive) => !alive,
+    { timeoutMs: 10_000, intervalMs: 50 },
+  );
+  expect(isAlive(pid)).toBe(false);
 }
 
 describe('deleting a customer while an app is down (distributed)', () => {
@@ -36,13 +48,15 @@ describe('deleting a customer while an app is down (distributed)', () => {
   });
 
   afterAll(async () => {
-    const pid = readStackState(stateDir()).pids.logdata;
-    if (!pid || !isAlive(pid)) startLogdata();
+    for (const app of ['logdata', 'identity'] as const) {
+      const pid = readStackState(stateDir()).pids[app];
+      if (!pid || !isAlive(pid)) startApp(app);
+    }
     await waitForStatus(rt.baseUrl, 'ok', 60_000).catch(() => undefined);
     await rt?.stop();
   });
 
-  it('answers 202 while logdata is down, hides the customer at once, and finishes once logdata is back', async () => {
+  it('answers 202 while logdata is down, hides the customer at once, and finishes once logdata is back, also after identity was killed meanwhile', async () => {
     const customer = await rt.newCustomer();
     await createBuild(rt, customer.full, productLine(), '1.0.0', { notes: 'notes' });
     await createDevice(rt, customer.full, `dev-${letters(8)}`, ['beta']);
@@ -67,9 +81,7 @@ describe('deleting a customer while an app is down (distributed)', () => {
           .n,
       );
 
-    const pid = readStackState(stateDir()).pids.logdata!;
-    await stopPid(pid);
-    expect(isAlive(pid)).toBe(false);
+    await killApp('logdata');
 
     const reply = await rt.http.delete(`/admin/customers/${customer.domain}`, { auth: admin, query: { confirm: customer.domain } });
     expect(reply.status).toBe(202);
@@ -88,9 +100,12 @@ describe('deleting a customer while an app is down (distributed)', () => {
     // The domain is still taken until the deletion is finished.
     expect((await rt.http.post('/admin/customers', { auth: admin, json: { domain: customer.domain } })).status).toBe(409);
 
-    startLogdata();
+    // The identity process that did the deletion dies (SIGKILL: nothing in memory survives);
+    // a new one resumes the recorded deletion by itself once logdata is back: no second request.
+    await killApp('identity');
+    startApp('logdata');
+    startApp('identity');
     await waitForStatus(rt.baseUrl, 'ok', 60_000);
-    // identity resumes by itself (every 15 s): no second request.
     const left = await eventually(
       async () => (await count('identity.customers')) + (await count('logdata.log_file')),
       (n) => n === 0,
