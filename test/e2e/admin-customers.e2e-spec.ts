@@ -147,6 +147,22 @@ describe('admin: customers', () => {
       expect(counts).toMatchObject({ firmware: 2, devices: 1, tags: 3 });
     });
 
+    it('stored_bytes counts firmware binaries and notes as well as log files', async () => {
+      const other = await rt.newCustomer();
+      const storedBytes = async (): Promise<number> => (await list()).find((c) => c.domain === other.domain)!.counts!.stored_bytes;
+      expect(await storedBytes()).toBe(0);
+      const notes = 'Fixed the bootloader.\nÄnderungen: keine.';
+      const build = await createBuild(rt, other.full, productLine(), '2.0.0', { notes });
+      const withBuild = build.binary.length + Buffer.byteLength(notes, 'utf8');
+      expect(build.size_bytes).toBe(build.binary.length);
+      expect(await storedBytes()).toBe(withBuild);
+      await createBuild(rt, other.full, productLine(), '2.0.1');
+      const withoutNotes = (await storedBytes()) - withBuild;
+      expect(withoutNotes).toBeGreaterThan(0);
+      expect((await rt.http.put(`/logdata/${randomLogName()}`, { auth: other.uploader, body: randomContent(123) })).status).toBe(200);
+      expect(await storedBytes()).toBe(withBuild + withoutNotes + 123);
+    });
+
     it('counts only active tokens', async () => {
       const extra = await rt.createToken(customer.owner, 'read-only');
       expect((await list()).find((c) => c.domain === customer.domain)!.counts!.active_tokens).toBe(4);

@@ -29,6 +29,7 @@ import { ChangeBuildUseCase } from '../../apps/firmware/src/use-cases/change-bui
 import { CountBuildsUseCase } from '../../apps/firmware/src/use-cases/count-builds/count-builds.usecase.js';
 import { DeleteTagCommand } from '../../apps/firmware/src/use-cases/delete-tag/delete-tag.command.js';
 import { DeleteTagUseCase } from '../../apps/firmware/src/use-cases/delete-tag/delete-tag.usecase.js';
+import { EraseCustomerUseCase } from '../../apps/firmware/src/use-cases/erase-customer/erase-customer.usecase.js';
 import { RenameTagCommand } from '../../apps/firmware/src/use-cases/rename-tag/rename-tag.command.js';
 import { RenameTagUseCase } from '../../apps/firmware/src/use-cases/rename-tag/rename-tag.usecase.js';
 import { UploadBuildUseCase } from '../../apps/firmware/src/use-cases/upload-build/upload-build.usecase.js';
@@ -169,6 +170,35 @@ describe('BuildRepository', () => {
     expect((await repository.findById({ customerId: c.id, id: build.id }))!.tags).toEqual(['a', 'z']);
   });
 
+  it("counts notes in stored bytes; erasing a customer removes its files and rows, idempotently, and nobody else's", async () => {
+    const c = makeCustomer();
+    const other = makeCustomer();
+    const binary = await stageFile(store, 'binary bytes');
+    const notes = await stageFile(store, 'some notes');
+    const theirs = await stageFile(store, 'other binary');
+    const mine = (await repository.insertIfAbsent({
+      customerId: c.id,
+      ...makeNewBuild({
+        objectKey: binary.key,
+        sizeBytes: binary.sizeBytes,
+        notes: { objectKey: notes.key, sizeBytes: notes.sizeBytes, sha256: notes.sha256 },
+      }),
+    }))!;
+    await changeBuild.apply({ customerId: c.id, id: mine.id, changes: { tags: ['beta'] } });
+    await repository.insertIfAbsent({ customerId: other.id, ...makeNewBuild({ objectKey: theirs.key, sizeBytes: theirs.sizeBytes }) });
+    const counts = await moduleRef.get(CountBuildsUseCase).execute({ customerIds: [c.id] });
+    expect(counts[c.id].storedBytes).toBe(binary.sizeBytes + notes.sizeBytes);
+
+    const erase = moduleRef.get(EraseCustomerUseCase);
+    expect(await erase.execute({ customerId: c.id })).toEqual({ rows: 2, objects: 2 });
+    expect(await exists(store, binary.key)).toBe(false);
+    expect(await exists(store, notes.key)).toBe(false);
+    expect(await exists(store, theirs.key)).toBe(true);
+    expect(await repository.findById({ customerId: c.id, id: mine.id })).toBeNull();
+    expect((await moduleRef.get(CountBuildsUseCase).execute({ customerIds: [other.id] }))[other.id].firmware).toBe(1);
+    expect(await erase.execute({ customerId: c.id })).toEqual({ rows: 0, objects: 0 });
+  });
+
   it('concurrent PATCHes with the same If-Match revision: one applies, the others are stale', async () => {
     const c = makeCustomer();
     const build = (await repository.insertIfAbsent({ customerId: c.id, ...makeNewBuild() }))!;
@@ -196,8 +226,9 @@ describe('BuildRepository', () => {
     expect(await ops.nextPending({ customerId: c.id })).toMatchObject({ id: renamed.opId, kind: 'rename', tag: 'old', toTag: 'new' });
     expect((await repository.activeBuilds({ customerId: c.id })).map((b) => b.id)).toEqual([one.id]);
     const counts = await moduleRef.get(CountBuildsUseCase).execute({ customerIds: [c.id, randomUUID()] });
-    expect(counts[c.id]).toEqual({ firmware: 2, tags: ['new'] });
-    expect(Object.values(counts)[1]).toEqual({ firmware: 0, tags: [] });
+    // stored bytes: the binaries (10 bytes each in makeNewBuild) and notes (none here)
+    expect(counts[c.id]).toEqual({ firmware: 2, storedBytes: one.sizeBytes + two.sizeBytes, tags: ['new'] });
+    expect(Object.values(counts)[1]).toEqual({ firmware: 0, storedBytes: 0, tags: [] });
     expect(await repository.recordDownload({ customerId: c.id, id: one.id, kind: 'notes' })).toBe(true);
     expect(await repository.recordDownload({ customerId: c.id, id: one.id, kind: 'binary' })).toBe(true);
     expect(await repository.recordDownload({ customerId: makeCustomer().id, id: one.id, kind: 'binary' })).toBe(false);

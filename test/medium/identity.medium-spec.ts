@@ -26,6 +26,7 @@ import { OperatorController } from '../../apps/identity/src/controllers/operator
 import { TokensController } from '../../apps/identity/src/controllers/tokens.controller.js';
 import type { CustomerEntity } from '../../apps/identity/src/entities/customer.entity.js';
 import { IDENTITY_DATABASE } from '../../apps/identity/src/identity.module.js';
+import { CustomerDeletions } from '../../apps/identity/src/services/customer-deletions.service.js';
 import { TokenUsageRecorder } from '../../apps/identity/src/services/token-usage.recorder.js';
 import { EndSessionUseCase } from '../../apps/identity/src/use-cases/end-session/end-session.usecase.js';
 import { ProvisionOperatorUseCase } from '../../apps/identity/src/use-cases/provision-operator/provision-operator.usecase.js';
@@ -773,14 +774,19 @@ describe('admin customers', () => {
       Object.fromEntries(customerIds.map((id) => [id, id === customer.id ? { count: 3, storedBytes: 4096 } : { count: 0, storedBytes: 0 }])),
     );
     app.bus.respond(FirmwareMessages.counts, ({ customerIds }) =>
-      Object.fromEntries(customerIds.map((id) => [id, id === customer.id ? { firmware: 2, tags: ['beta', 'eu'] } : { firmware: 0, tags: [] }])),
+      Object.fromEntries(
+        customerIds.map((id) => [
+          id,
+          id === customer.id ? { firmware: 2, storedBytes: 1000, tags: ['beta', 'eu'] } : { firmware: 0, storedBytes: 0, tags: [] },
+        ]),
+      ),
     );
     app.bus.respond(RegistryMessages.counts, ({ customerIds }) =>
       Object.fromEntries(customerIds.map((id) => [id, id === customer.id ? { devices: 5, tags: ['beta', 'lab'] } : { devices: 0, tags: [] }])),
     );
     const list = await customers.list(makeCall(ctx));
     const item = list.items.find((c) => c.domain === customer.domain)!;
-    expect(item.counts).toEqual({ firmware: 2, logdata: 3, devices: 5, tags: 3, active_tokens: 1, stored_bytes: 4096 });
+    expect(item.counts).toEqual({ firmware: 2, logdata: 3, devices: 5, tags: 3, active_tokens: 1, stored_bytes: 5096 });
     expect(list.items.map((c) => c.domain)).toEqual([...list.items.map((c) => c.domain)].sort());
     for (const message of [LogdataMessages.counts, FirmwareMessages.counts, RegistryMessages.counts]) {
       const sent = app.bus.sent.filter((s) => s.pattern === message.pattern).at(-1)!;
@@ -799,12 +805,65 @@ describe('admin customers', () => {
       devices: 5,
       tags: 3,
       active_tokens: 1,
-      stored_bytes: 0,
+      stored_bytes: 1000,
     });
     // the operator finds which request answered zeros
     expect(logLines).toContainEqual(
       expect.objectContaining({ level: 'warn', msg: `${LogdataMessages.counts.pattern} unavailable; answering zeros`, request_id: degradedCall.ctx.requestId }),
     );
+  });
+
+  it('deletes a customer: recorded first (hidden, sessions revoked, audited), finished once every app has erased its part', async () => {
+    const ctx = await adminCtx();
+    const customer = await makeStoredCustomer(app.store);
+    const member = await makeStoredMember(app.store, customer, 'owner', { email: `only-${makeEmail()}` });
+    const erased: string[] = [];
+    const erase =
+      (pattern: string) =>
+      ({ customerId }: { customerId: string }) => {
+        erased.push(`${pattern} ${customerId}`);
+        return { rows: 1, objects: 0 };
+      };
+    app.bus.respond(FirmwareMessages.eraseCustomer, erase('firmware'));
+    app.bus.respond(RegistryMessages.eraseCustomer, erase('registry'));
+    app.bus.respond(LogdataMessages.eraseCustomer, () => {
+      throw ServiceError.unavailable('logdata did not answer');
+    });
+    // No confirm: the gateway refuses it first (400); identity checks it again.
+    const call = (confirm?: string) =>
+      makeCall<{ domain: string }, { confirm: string }, undefined>(ctx, {
+        params: { domain: customer.domain },
+        query: (confirm === undefined ? {} : { confirm }) as { confirm: string },
+      });
+
+    await expect(customers.delete(call())).rejects.toMatchObject({ status: 400, message: 'confirm must repeat the domain' });
+    await expect(customers.delete(call('other.test'))).rejects.toMatchObject({ status: 400 });
+    const operator = await operatorCustomer();
+    await expect(customers.delete(makeCall(ctx, { params: { domain: operator.domain }, query: { confirm: operator.domain } }))).rejects.toMatchObject({
+      status: 400,
+      message: 'the operator customer cannot be deleted',
+    });
+    expect(erased).toEqual([]);
+
+    // logdata is down: recorded, hidden, not finished.
+    expect(await customers.delete(call(customer.domain.toUpperCase()))).toEqual({ done: false });
+    expect(erased.sort()).toEqual([`firmware ${customer.id}`, `registry ${customer.id}`]);
+    expect((await app.store.repos.customers.findByDomainEvenDeleting(customer.domain))?.status).toBe('deleting');
+    expect(await app.store.repos.customers.findByDomain(customer.domain)).toBeNull();
+    expect(await app.store.repos.customers.findById(customer.id)).toBeNull();
+    expect((await customers.list(makeCall(ctx))).items.map((c) => c.domain)).not.toContain(customer.domain);
+    await expect(customers.get(makeCall(ctx, { params: { domain: customer.domain } }))).rejects.toMatchObject({ status: 404 });
+    expect(app.bus.events(IdentityEvents.customerChanged)).toContainEqual({ id: customer.id, domain: customer.domain });
+
+    // logdata is back: the periodic resume finishes it; the person who belonged nowhere else goes.
+    app.bus.respond(LogdataMessages.eraseCustomer, erase('logdata'));
+    await app.get(CustomerDeletions).resumeAll();
+    expect(erased).toContain(`logdata ${customer.id}`);
+    expect(await app.store.repos.customers.findByDomainEvenDeleting(customer.domain)).toBeNull();
+    expect(await app.store.repos.users.findById(member.id)).toBeNull();
+    // Gone: a repeated delete is 404; the domain can be opened again.
+    await expect(customers.delete(call(customer.domain))).rejects.toMatchObject({ status: 404 });
+    await customers.create(makeCall(ctx, { body: { domain: customer.domain } }));
   });
 
   it('gets one customer with its members; unknown is 404', async () => {
@@ -905,6 +964,7 @@ describe('migrations', () => {
   it('revert cleanly (down) and apply again — runs last', async () => {
     await app.close();
     await closeDatabases();
+    expect(await revertLastMigration(db.config, IDENTITY_DATABASE)).toBe('IdentityCustomerDeleting1764500000000');
     expect(await revertLastMigration(db.config, IDENTITY_DATABASE)).toBe('IdentityOutbox1764400000000');
     expect(await revertLastMigration(db.config, IDENTITY_DATABASE)).toBe('IdentityLoginLimits1763800000000');
     expect(await revertLastMigration(db.config, IDENTITY_DATABASE)).toBe('IdentitySchema1763700000000');

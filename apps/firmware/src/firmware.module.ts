@@ -18,6 +18,7 @@ import { UpdateLinks } from './update-check/update-links.js';
 import { BuildTagsUseCase } from './use-cases/build-tags/build-tags.usecase.js';
 import { ChangeBuildUseCase } from './use-cases/change-build/change-build.usecase.js';
 import { CountBuildsUseCase } from './use-cases/count-builds/count-builds.usecase.js';
+import { EraseCustomerUseCase } from './use-cases/erase-customer/erase-customer.usecase.js';
 import { DeleteTagUseCase } from './use-cases/delete-tag/delete-tag.usecase.js';
 import { ListBuildsUseCase } from './use-cases/list-builds/list-builds.usecase.js';
 import { ListTagsUseCase } from './use-cases/list-tags/list-tags.usecase.js';
@@ -83,6 +84,7 @@ export const FIRMWARE_PROVIDERS: Provider[] = [
   UpdateBuildUseCase,
   BuildTagsUseCase,
   CountBuildsUseCase,
+  EraseCustomerUseCase,
   RecordBuildDownloadUseCase,
   ListTagsUseCase,
   RenameTagUseCase,

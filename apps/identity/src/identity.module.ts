@@ -18,6 +18,7 @@ import { CsrfTokens } from './services/csrf-tokens.service.js';
 import { CustomerUsage } from './services/customer-usage.service.js';
 import { IdentityBootstrap } from './services/identity-bootstrap.service.js';
 import { IdentityHousekeeping } from './services/identity-housekeeping.service.js';
+import { CustomerDeletions } from './services/customer-deletions.service.js';
 import { IdentityMail } from './services/identity-mail.service.js';
 import { LoginLimits } from './services/login-limits.service.js';
 import { RefreshTokens } from './services/refresh-tokens.service.js';
@@ -48,6 +49,7 @@ import { SandboxTokensUseCase } from './use-cases/sandbox-tokens/sandbox-tokens.
 import { StartSessionUseCase } from './use-cases/start-session/start-session.usecase.js';
 import { SwitchCustomerUseCase } from './use-cases/switch-customer/switch-customer.usecase.js';
 import { UpdateCustomerUseCase } from './use-cases/update-customer/update-customer.usecase.js';
+import { DeleteCustomerUseCase } from './use-cases/delete-customer/delete-customer.usecase.js';
 import { VerifyLoginUseCase } from './use-cases/verify-login/verify-login.usecase.js';
 
 export { IDENTITY_DATABASE };
@@ -90,10 +92,12 @@ export const IDENTITY_PROVIDERS: Provider[] = [
   ListCustomersUseCase,
   GetCustomerUseCase,
   UpdateCustomerUseCase,
+  DeleteCustomerUseCase,
   AdminUsersUseCase,
   ResolveCustomerUseCase,
   CredentialStatusUseCase,
   IdentityHousekeeping,
+  CustomerDeletions,
   IdentityBootstrap,
 ];
 

@@ -71,6 +71,20 @@ export class MemoryLogFileRepository implements Pick<LogFileRepository, keyof Lo
     return counts;
   }
 
+  async objectKeysOfCustomer(customerId: CustomerId): Promise<string[]> {
+    this.track('objectKeysOfCustomer');
+    return [...this.rows.values()].filter((row) => row.customerId === customerId).map((row) => row.objectKey);
+  }
+
+  async deleteCustomerRows(customerId: CustomerId): Promise<number> {
+    this.track('deleteCustomerRows');
+    let rows = 0;
+    for (const [key, row] of this.rows) {
+      if (row.customerId === customerId && this.rows.delete(key)) rows++;
+    }
+    return rows;
+  }
+
   private track(method: keyof LogFileRepository): void {
     this.calls.push(method);
     const failure = this.failures[method];

@@ -12,6 +12,7 @@ import { DeviceChanges } from './services/device-changes.js';
 import { ChangeDeviceStatus } from './use-cases/change-device-status/change-device-status.usecase.js';
 import { ChangeDeviceTags } from './use-cases/change-device-tags/change-device-tags.usecase.js';
 import { CountDevices } from './use-cases/count-devices/count-devices.usecase.js';
+import { EraseCustomer } from './use-cases/erase-customer/erase-customer.usecase.js';
 import { CreateDevice } from './use-cases/create-device/create-device.usecase.js';
 import { DeleteTag } from './use-cases/delete-tag/delete-tag.usecase.js';
 import { CountTags } from './use-cases/count-tags/count-tags.usecase.js';
@@ -46,6 +47,7 @@ export const REGISTRY_PROVIDERS = [
   RenameTag,
   DeleteTag,
   CountDevices,
+  EraseCustomer,
   RecordSightings,
 ];
 export const REGISTRY_CONTROLLERS = [DevicesController, RegistryController];

@@ -6,6 +6,7 @@ export * from './schemas.js';
 export * from './scopes.js';
 export * from './storable.js';
 export * from './messages/message.js';
+export * from './messages/customer-erasure.js';
 export * from './endpoints/endpoint.js';
 export * from './endpoints/registry.js';
 export * from './endpoints/error-statuses.js';

@@ -3,6 +3,7 @@ import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import { type EventPayload, FirmwareEvents, FirmwareMessages, type MessageRequest } from '@app/contracts';
 import { BuildTagsUseCase } from '../use-cases/build-tags/build-tags.usecase.js';
 import { CountBuildsUseCase } from '../use-cases/count-builds/count-builds.usecase.js';
+import { EraseCustomerUseCase } from '../use-cases/erase-customer/erase-customer.usecase.js';
 import { ListBuildsUseCase } from '../use-cases/list-builds/list-builds.usecase.js';
 import { ParseBinaryUseCase } from '../use-cases/parse-binary/parse-binary.usecase.js';
 import { ReadBuildUseCase } from '../use-cases/read-build/read-build.usecase.js';
@@ -27,6 +28,7 @@ export class FirmwareController {
     @Inject(BuildTagsUseCase) private readonly buildTags: BuildTagsUseCase,
     @Inject(CountBuildsUseCase) private readonly countBuilds: CountBuildsUseCase,
     @Inject(RecordBuildDownloadUseCase) private readonly recordDownload: RecordBuildDownloadUseCase,
+    @Inject(EraseCustomerUseCase) private readonly eraseCustomerData: EraseCustomerUseCase,
   ) {}
 
   @MessagePattern(FirmwareMessages.upload.pattern)
@@ -87,6 +89,11 @@ export class FirmwareController {
   @MessagePattern(FirmwareMessages.counts.pattern)
   counts(@Payload() request: Req<'counts'>) {
     return this.countBuilds.execute(request);
+  }
+
+  @MessagePattern(FirmwareMessages.eraseCustomer.pattern)
+  eraseCustomer(@Payload() request: Req<'eraseCustomer'>) {
+    return this.eraseCustomerData.execute(request);
   }
 
   @EventPattern<Record<string, EventPayload<typeof FirmwareEvents.downloaded>>>(FirmwareEvents.downloaded.subject)

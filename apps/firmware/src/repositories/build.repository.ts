@@ -229,15 +229,20 @@ export class BuildRepository {
     return affected;
   }
 
-  /** Cross-tenant on purpose (admin customer list): builds and distinct build tags per customer. */
-  async countsByCustomer(customerIds: readonly CustomerId[]): Promise<Map<CustomerId, { builds: number; tags: string[] }>> {
-    const result = new Map<CustomerId, { builds: number; tags: string[] }>();
+  /** Cross-tenant on purpose (admin customer list): builds, bytes stored (binaries and notes) and distinct build tags per customer. */
+  async countsByCustomer(customerIds: readonly CustomerId[]): Promise<Map<CustomerId, { builds: number; storedBytes: number; tags: string[] }>> {
+    const result = new Map<CustomerId, { builds: number; storedBytes: number; tags: string[] }>();
     if (customerIds.length === 0) return result;
     const ids = [...customerIds];
-    const builds = await sql(this.manager, `SELECT customer_id, count(*) AS n FROM firmware.build WHERE customer_id = ANY($1::uuid[]) GROUP BY customer_id`, [
-      ids,
-    ]);
-    for (const row of builds.rows) result.set(String(row.customer_id) as CustomerId, { builds: Number(row.n), tags: [] });
+    const builds = await sql(
+      this.manager,
+      `SELECT customer_id, count(*) AS n, COALESCE(SUM(size_bytes + COALESCE(notes_size_bytes, 0)), 0) AS stored_bytes
+       FROM firmware.build WHERE customer_id = ANY($1::uuid[]) GROUP BY customer_id`,
+      [ids],
+    );
+    for (const row of builds.rows) {
+      result.set(String(row.customer_id) as CustomerId, { builds: Number(row.n), storedBytes: Number(row.stored_bytes), tags: [] });
+    }
     const tags = await sql(
       this.manager,
       `SELECT DISTINCT customer_id, tag FROM firmware.build_tag WHERE customer_id = ANY($1::uuid[]) ORDER BY customer_id, tag`,
@@ -245,11 +250,26 @@ export class BuildRepository {
     );
     for (const row of tags.rows) {
       const id = String(row.customer_id) as CustomerId;
-      const entry = result.get(id) ?? { builds: 0, tags: [] };
+      const entry = result.get(id) ?? { builds: 0, storedBytes: 0, tags: [] };
       entry.tags.push(String(row.tag));
       result.set(id, entry);
     }
     return result;
+  }
+
+  /** Cross-tenant on purpose (customer deletion): every stored file of the customer's builds, binaries and notes. */
+  async objectKeysOfCustomer(customerId: CustomerId): Promise<string[]> {
+    const rows = await sql(this.manager, `SELECT object_key, notes_object_key FROM firmware.build WHERE customer_id = $1`, [customerId]);
+    return rows.rows.flatMap((row) => [String(row.object_key), ...(row.notes_object_key ? [String(row.notes_object_key)] : [])]);
+  }
+
+  /** Customer deletion: every row of the customer in the firmware schema (tags, pending tag changes, builds); rows removed. */
+  async deleteCustomerRows(customerId: CustomerId): Promise<number> {
+    let rows = 0;
+    for (const table of ['build_tag', 'tag_sync_op', 'tag_sync_lease', 'build']) {
+      rows += (await sql(this.manager, `DELETE FROM firmware.${table} WHERE customer_id = $1`, [customerId])).affected;
+    }
+    return rows;
   }
 }
 

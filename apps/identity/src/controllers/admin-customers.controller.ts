@@ -1,9 +1,18 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { type CustomerView, type CustomerWithCounts, IdentityMessages, type MemberView, type MessageRequest, type UpdatedUser } from '@app/contracts';
+import {
+  type CustomerDeletion,
+  type CustomerView,
+  type CustomerWithCounts,
+  IdentityMessages,
+  type MemberView,
+  type MessageRequest,
+  type UpdatedUser,
+} from '@app/contracts';
 import { AdminUsersUseCase } from '../use-cases/admin-users/admin-users.usecase.js';
 import { CreateCustomerCommand } from '../use-cases/create-customer/create-customer.command.js';
 import { CreateCustomerUseCase } from '../use-cases/create-customer/create-customer.usecase.js';
+import { DeleteCustomerUseCase } from '../use-cases/delete-customer/delete-customer.usecase.js';
 import { GetCustomerUseCase } from '../use-cases/get-customer/get-customer.usecase.js';
 import { ListCustomersUseCase } from '../use-cases/list-customers/list-customers.usecase.js';
 import { UpdateCustomerUseCase } from '../use-cases/update-customer/update-customer.usecase.js';
@@ -12,6 +21,7 @@ type Create = MessageRequest<typeof IdentityMessages.createCustomer>;
 type List = MessageRequest<typeof IdentityMessages.listCustomers>;
 type Get = MessageRequest<typeof IdentityMessages.getCustomer>;
 type Update = MessageRequest<typeof IdentityMessages.updateCustomer>;
+type Delete = MessageRequest<typeof IdentityMessages.deleteCustomer>;
 type UpdateUser = MessageRequest<typeof IdentityMessages.updateUser>;
 
 /** The administrator API's customer and user part (the gateway checks the admin level and the sandbox rule). */
@@ -23,6 +33,7 @@ export class AdminCustomersController {
     @Inject(GetCustomerUseCase) private readonly getCustomer: GetCustomerUseCase,
     @Inject(UpdateCustomerUseCase) private readonly updateCustomer: UpdateCustomerUseCase,
     @Inject(AdminUsersUseCase) private readonly users: AdminUsersUseCase,
+    @Inject(DeleteCustomerUseCase) private readonly deleteCustomer: DeleteCustomerUseCase,
   ) {}
 
   @MessagePattern(IdentityMessages.createCustomer.pattern)
@@ -51,6 +62,11 @@ export class AdminCustomersController {
   @MessagePattern(IdentityMessages.updateCustomer.pattern)
   update(@Payload() call: Update): Promise<{ customer: CustomerView }> {
     return this.updateCustomer.execute({ domain: call.params.domain, change: call.body ?? {}, actor: adminActor(call.ctx.auditActor) });
+  }
+
+  @MessagePattern(IdentityMessages.deleteCustomer.pattern)
+  delete(@Payload() call: Delete): Promise<CustomerDeletion> {
+    return this.deleteCustomer.execute({ domain: call.params.domain, confirm: call.query?.confirm, actor: adminActor(call.ctx.auditActor) });
   }
 
   @MessagePattern(IdentityMessages.listUsers.pattern)

@@ -41,3 +41,6 @@ export const CSRF_MESSAGE = 'missing or invalid CSRF token';
 export const LOGIN_RATE_LIMITED_MESSAGE = 'too many login codes requested for this address; try again later';
 export const LOGIN_IP_RATE_LIMITED_MESSAGE = 'too many login requests from this address; try again later';
 export const VERIFY_RATE_LIMITED_MESSAGE = 'too many login attempts; try again later';
+
+/** How often each identity replica resumes unfinished customer deletions (also once at start). */
+export const CUSTOMER_DELETION_RETRY_MS = 15_000;

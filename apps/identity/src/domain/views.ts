@@ -10,7 +10,7 @@ export function toCustomerView(customer: CustomerEntity): CustomerView {
   return {
     domain: customer.domain,
     name: customer.name,
-    status: customer.status,
+    status: publicStatus(customer),
     cors_origins: [...customer.corsOrigins],
     is_sandbox: customer.isSandbox,
     created_at: customer.createdAt.toISOString(),
@@ -18,8 +18,13 @@ export function toCustomerView(customer: CustomerEntity): CustomerView {
   };
 }
 
+/** A customer being deleted is hidden from every lookup; where one still shows, it is not active. */
+function publicStatus(customer: CustomerEntity): 'active' | 'suspended' {
+  return customer.status === 'deleting' ? 'suspended' : customer.status;
+}
+
 export function toCustomerInfo(customer: CustomerEntity): CustomerInfo {
-  return { id: customer.id, domain: customer.domain, status: customer.status, isSandbox: customer.isSandbox, corsOrigins: [...customer.corsOrigins] };
+  return { id: customer.id, domain: customer.domain, status: publicStatus(customer), isSandbox: customer.isSandbox, corsOrigins: [...customer.corsOrigins] };
 }
 
 /** A member / user entry: membership-level `disabled` mirrors the user's state (no per-membership switch exists). */

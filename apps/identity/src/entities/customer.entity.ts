@@ -1,7 +1,8 @@
 import type { CustomerId } from '@app/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-export type CustomerStatus = 'active' | 'suspended';
+/** `deleting`: a deletion under way (hidden everywhere; see CustomerDeletions). */
+export type CustomerStatus = 'active' | 'suspended' | 'deleting';
 
 /** A tenant, identified by its domain (stored lower-case). */
 @Entity({ schema: 'identity', name: 'customers' })

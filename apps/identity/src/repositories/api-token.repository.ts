@@ -1,6 +1,6 @@
 import type { Bundle, CustomerId, Scope } from '@app/contracts';
 import { ApiTokenEntity } from '../entities/api-token.entity.js';
-import { CustomerEntity } from '../entities/customer.entity.js';
+import { CustomerEntity, type CustomerStatus } from '../entities/customer.entity.js';
 import { UserEntity } from '../entities/user.entity.js';
 import { BaseRepository, toDate, toInt, toNullableDate } from '@app/infra';
 
@@ -20,7 +20,7 @@ export interface TokenCredentialState {
   readonly revokedAt: Date | null;
   readonly expiresAt: Date;
   readonly userDisabled: boolean;
-  readonly customerStatus: 'active' | 'suspended';
+  readonly customerStatus: CustomerStatus;
   readonly createdBy: string;
   readonly customerId: CustomerId;
   readonly customerDomain: string;
@@ -84,7 +84,7 @@ export class ApiTokenRepository extends BaseRepository {
         revoked_at: unknown;
         expires_at: unknown;
         user_disabled: boolean;
-        customer_status: 'active' | 'suspended';
+        customer_status: CustomerStatus;
         created_by: string;
         customer_id: string;
         customer_domain: string;

@@ -1,6 +1,7 @@
 import type { CustomerId } from '@app/contracts';
 import { CustomerEntity, type CustomerStatus } from '../entities/customer.entity.js';
 import { BaseRepository } from '@app/infra';
+import { Not } from 'typeorm';
 
 export interface NewCustomer {
   readonly id: string;
@@ -34,12 +35,29 @@ export class CustomerRepository extends BaseRepository {
     return Array.isArray(result.raw) && result.raw.length > 0;
   }
 
+  /** A customer being deleted is unknown here (and so everywhere). */
   findByDomain(domain: string): Promise<CustomerEntity | null> {
+    return this.manager.findOneBy(CustomerEntity, { domain: domain.toLowerCase(), status: Not('deleting' as const) });
+  }
+
+  /** A customer being deleted is unknown here (and so everywhere). */
+  findById(id: CustomerId): Promise<CustomerEntity | null> {
+    return this.manager.findOneBy(CustomerEntity, { id, status: Not('deleting' as const) });
+  }
+
+  /** Also a customer being deleted (DELETE /admin/customers resumes it). */
+  findByDomainEvenDeleting(domain: string): Promise<CustomerEntity | null> {
     return this.manager.findOneBy(CustomerEntity, { domain: domain.toLowerCase() });
   }
 
-  findById(id: CustomerId): Promise<CustomerEntity | null> {
-    return this.manager.findOneBy(CustomerEntity, { id });
+  /** The deletions under way, oldest change first. */
+  listDeleting(): Promise<CustomerEntity[]> {
+    return this.manager.find(CustomerEntity, { where: { status: 'deleting' }, order: { updatedAt: 'ASC' } });
+  }
+
+  /** Last step of a deletion: the row, and with it (ON DELETE CASCADE) its memberships, tokens, sessions and refresh tokens. */
+  async deleteRow(id: CustomerId): Promise<void> {
+    await this.manager.createQueryBuilder().delete().from(CustomerEntity).where('id = :id', { id }).execute();
   }
 
   /** The union of the active customers' cors_origins (preflights). */
@@ -50,8 +68,9 @@ export class CustomerRepository extends BaseRepository {
     return rows.map((r) => r.origin);
   }
 
+  /** Every customer but those being deleted. */
   listAll(): Promise<CustomerEntity[]> {
-    return this.manager.find(CustomerEntity, { order: { domain: 'ASC' } });
+    return this.manager.find(CustomerEntity, { where: { status: Not('deleting' as const) }, order: { domain: 'ASC' } });
   }
 
   /** Suspend or reactivate. */

@@ -1,5 +1,5 @@
 import type { CustomerId, Role } from '@app/contracts';
-import { CustomerEntity } from '../entities/customer.entity.js';
+import { CustomerEntity, type CustomerStatus } from '../entities/customer.entity.js';
 import { MembershipEntity } from '../entities/membership.entity.js';
 import { SessionEntity } from '../entities/session.entity.js';
 import { UserEntity } from '../entities/user.entity.js';
@@ -9,7 +9,7 @@ export interface UserMembership {
   readonly customerId: CustomerId;
   readonly domain: string;
   readonly role: Role;
-  readonly customerStatus: 'active' | 'suspended';
+  readonly customerStatus: CustomerStatus;
   readonly createdAt: Date;
 }
 
@@ -45,15 +45,16 @@ export class MembershipRepository extends BaseRepository {
     return this.manager.existsBy(MembershipEntity, { customerId, role: 'owner' });
   }
 
-  /** The user's memberships with the customers' domains, sorted by domain. */
+  /** The user's memberships with the customers' domains, sorted by domain (none of a customer being deleted). */
   async listForUser(userId: string): Promise<UserMembership[]> {
     const rows = await this.manager
       .createQueryBuilder(MembershipEntity, 'm')
       .innerJoin(CustomerEntity, 'c', 'c.id = m.customer_id')
       .select(['m.customer_id AS customer_id', 'c.domain AS domain', 'm.role AS role', 'c.status AS status', 'm.created_at AS created_at'])
       .where('m.user_id = :userId', { userId })
+      .andWhere(`c.status <> 'deleting'`)
       .orderBy('c.domain', 'ASC')
-      .getRawMany<{ customer_id: string; domain: string; role: Role; status: 'active' | 'suspended'; created_at: unknown }>();
+      .getRawMany<{ customer_id: string; domain: string; role: Role; status: CustomerStatus; created_at: unknown }>();
     return rows.map((r) => ({
       customerId: r.customer_id as CustomerId,
       domain: r.domain,
@@ -115,7 +116,7 @@ export class MembershipRepository extends BaseRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  /** Every membership of every person with the customer's domain (GET /admin/users), by email then domain. */
+  /** Every membership of every person with the customer's domain (GET /admin/users), by email then domain; none of a customer being deleted. */
   async listAll(): Promise<Array<CustomerMember & { domain: string }>> {
     const rows = await this.manager
       .createQueryBuilder(MembershipEntity, 'm')
@@ -130,6 +131,7 @@ export class MembershipRepository extends BaseRepository {
         'u.last_login_at AS last_login_at',
         'u.disabled AS disabled',
       ])
+      .where(`c.status <> 'deleting'`)
       .orderBy('u.email', 'ASC')
       .addOrderBy('c.domain', 'ASC')
       .getRawMany<{ user_id: string; email: string; domain: string; role: Role; created_at: unknown; last_login_at: unknown; disabled: boolean }>();

@@ -1,5 +1,5 @@
 import type { CustomerId } from '@app/contracts';
-import { CustomerEntity } from '../entities/customer.entity.js';
+import { CustomerEntity, type CustomerStatus } from '../entities/customer.entity.js';
 import { RefreshTokenEntity } from '../entities/refresh-token.entity.js';
 import { SessionEntity } from '../entities/session.entity.js';
 import { UserEntity } from '../entities/user.entity.js';
@@ -20,7 +20,7 @@ export interface SessionCredentialState {
   readonly expiresAt: Date;
   readonly lastUsedAt: Date;
   readonly userDisabled: boolean;
-  readonly customerStatus: 'active' | 'suspended';
+  readonly customerStatus: CustomerStatus;
   readonly userId: string;
   readonly customerId: CustomerId;
 }
@@ -40,7 +40,7 @@ interface SessionStateRow {
   expires_at: unknown;
   last_used_at: unknown;
   user_disabled: boolean;
-  customer_status: 'active' | 'suspended';
+  customer_status: CustomerStatus;
   user_id: string;
   customer_id: string;
 }

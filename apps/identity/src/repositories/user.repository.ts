@@ -35,4 +35,14 @@ export class UserRepository extends BaseRepository {
   async setDisabled(userId: string, disabled: boolean): Promise<void> {
     await this.manager.createQueryBuilder().update(UserEntity).set({ disabled }).where('id = :userId', { userId }).execute();
   }
+
+  /** Customer deletion: of these people, those who are no longer a member anywhere go (their login challenges with them). */
+  async deleteWithoutMembership(userIds: readonly string[]): Promise<number> {
+    if (userIds.length === 0) return 0;
+    const rows: unknown[] = await this.manager.query(
+      `DELETE FROM identity.users u WHERE u.id = ANY($1::uuid[]) AND NOT EXISTS (SELECT 1 FROM identity.memberships m WHERE m.user_id = u.id) RETURNING u.id`,
+      [[...userIds]],
+    );
+    return rows.length;
+  }
 }

@@ -41,7 +41,8 @@ export class CustomerUsage {
           devices: integer(registry[id]?.devices),
           // A tag on builds and devices alike counts once.
           tags: new Set([...(firmware[id]?.tags ?? []), ...(registry[id]?.tags ?? [])]).size,
-          storedBytes: integer(logdata[id]?.storedBytes),
+          // Everything stored for the customer: log files, firmware binaries and release notes.
+          storedBytes: integer(logdata[id]?.storedBytes) + integer(firmware[id]?.storedBytes),
         },
       ]),
     );

@@ -8,6 +8,7 @@ import type { LogFileRepository } from '../repositories/log-file.repository.js';
 import { CountLogFilesUseCase } from '../use-cases/count-log-files/count-log-files.usecase.js';
 import { ListLogFilesUseCase, toPage } from '../use-cases/list-log-files/list-log-files.usecase.js';
 import { ReadLogFileUseCase } from '../use-cases/read-log-file/read-log-file.usecase.js';
+import { EraseCustomerUseCase } from '../use-cases/erase-customer/erase-customer.usecase.js';
 import { RecordLogFileDownloadUseCase } from '../use-cases/record-log-file-download/record-log-file-download.usecase.js';
 import { UploadLogFileUseCase } from '../use-cases/upload-log-file/upload-log-file.usecase.js';
 import { LogdataController } from './logdata.controller.js';
@@ -39,6 +40,7 @@ describe('LogdataController and its use cases', () => {
       new ListLogFilesUseCase(logdata),
       new CountLogFilesUseCase(logdata),
       new RecordLogFileDownloadUseCase(logdata),
+      new EraseCustomerUseCase(logdata, store),
     );
   });
 
@@ -114,6 +116,27 @@ describe('LogdataController and its use cases', () => {
     });
     await expect(service.counts({ customerIds: ['nope'] })).rejects.toMatchObject({ code: ErrorCode.BadRequest });
     expect(await service.counts({ customerIds: [] })).toEqual({});
+  });
+
+  it('erases a customer: its files first, then its rows; other customers untouched; a crash midway is finished by asking again', async () => {
+    const other = asCustomerId('00000000-0000-4000-8000-000000000002');
+    const mine = [store.stage('a'), store.stage('bb')];
+    const theirs = store.stage('ccc');
+    mine.forEach((file, i) => repository.rows.set(`m${i}`, makeLogFileEntity({ customerId: customer.id, objectKey: file.key })));
+    repository.rows.set('t', makeLogFileEntity({ customerId: other, objectKey: theirs.key }));
+
+    // The object store fails: nothing is lost track of (the rows still name the files).
+    store.failDeletes = true;
+    await expect(service.eraseCustomer({ customerId: customer.id })).rejects.toThrow('object store unavailable');
+    expect(repository.rows.size).toBe(3);
+    store.failDeletes = false;
+
+    expect(await service.eraseCustomer({ customerId: customer.id })).toEqual({ rows: 2, objects: 2 });
+    expect(store.deleted.sort()).toEqual(mine.map((f) => f.key).sort());
+    expect([...store.objects.keys()]).toEqual([theirs.key]);
+    expect([...repository.rows.values()].map((r) => r.customerId)).toEqual([other]);
+    // Idempotent.
+    expect(await service.eraseCustomer({ customerId: customer.id })).toEqual({ rows: 0, objects: 0 });
   });
 });
 

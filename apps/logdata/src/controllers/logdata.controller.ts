@@ -2,6 +2,7 @@ import { Controller, Inject } from '@nestjs/common';
 import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import { type EventPayload, LogdataEvents, LogdataMessages, type MessageRequest } from '@app/contracts';
 import { CountLogFilesUseCase } from '../use-cases/count-log-files/count-log-files.usecase.js';
+import { EraseCustomerUseCase } from '../use-cases/erase-customer/erase-customer.usecase.js';
 import { ListLogFilesUseCase } from '../use-cases/list-log-files/list-log-files.usecase.js';
 import { ReadLogFileUseCase } from '../use-cases/read-log-file/read-log-file.usecase.js';
 import { RecordLogFileDownloadUseCase } from '../use-cases/record-log-file-download/record-log-file-download.usecase.js';
@@ -18,6 +19,7 @@ export class LogdataController {
     @Inject(ListLogFilesUseCase) private readonly listLogFiles: ListLogFilesUseCase,
     @Inject(CountLogFilesUseCase) private readonly countLogFiles: CountLogFilesUseCase,
     @Inject(RecordLogFileDownloadUseCase) private readonly recordDownload: RecordLogFileDownloadUseCase,
+    @Inject(EraseCustomerUseCase) private readonly eraseCustomerData: EraseCustomerUseCase,
   ) {}
 
   @MessagePattern(LogdataMessages.upload.pattern)
@@ -43,6 +45,11 @@ export class LogdataController {
   @MessagePattern(LogdataMessages.counts.pattern)
   counts(@Payload() request: Req<'counts'>) {
     return this.countLogFiles.execute(request);
+  }
+
+  @MessagePattern(LogdataMessages.eraseCustomer.pattern)
+  eraseCustomer(@Payload() request: Req<'eraseCustomer'>) {
+    return this.eraseCustomerData.execute(request);
   }
 
   @EventPattern<Record<string, EventPayload<typeof LogdataEvents.downloaded>>>(LogdataEvents.downloaded.subject)

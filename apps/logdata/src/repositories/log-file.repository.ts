@@ -117,6 +117,22 @@ export class LogFileRepository {
     }
     return counts;
   }
+
+  /** Cross-tenant on purpose (customer deletion): the stored file of every log file of the customer. */
+  async objectKeysOfCustomer(customerId: CustomerId): Promise<string[]> {
+    const rows = await this.files
+      .createQueryBuilder('f')
+      .select('f.object_key', 'object_key')
+      .where('f.customerId = :customerId', { customerId })
+      .getRawMany<{ object_key: string }>();
+    return rows.map((row) => row.object_key);
+  }
+
+  /** Customer deletion: every log file row of the customer; rows removed. */
+  async deleteCustomerRows(customerId: CustomerId): Promise<number> {
+    const result = await this.files.createQueryBuilder().delete().from(LogFileEntity).where('customer_id = :customerId', { customerId }).execute();
+    return result.affected ?? 0;
+  }
 }
 
 /** Maps a RETURNING row (column names, driver types) to the entity. */

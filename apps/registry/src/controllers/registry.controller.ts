@@ -7,6 +7,7 @@ import { CountTagsCommand } from '../use-cases/count-tags/count-tags.command.js'
 import { CountTags } from '../use-cases/count-tags/count-tags.usecase.js';
 import { DeleteTagCommand } from '../use-cases/delete-tag/delete-tag.command.js';
 import { DeleteTag } from '../use-cases/delete-tag/delete-tag.usecase.js';
+import { EraseCustomer } from '../use-cases/erase-customer/erase-customer.usecase.js';
 import { LookupDevicesCommand } from '../use-cases/lookup-devices/lookup-devices.command.js';
 import { LookupDevices } from '../use-cases/lookup-devices/lookup-devices.usecase.js';
 import { RecordSightingsCommand } from '../use-cases/record-sightings/record-sightings.command.js';
@@ -26,6 +27,7 @@ export class RegistryController {
     @Inject(DeleteTag) private readonly deleteTagUseCase: DeleteTag,
     @Inject(CountDevices) private readonly countDevices: CountDevices,
     @Inject(RecordSightings) private readonly recordSightings: RecordSightings,
+    @Inject(EraseCustomer) private readonly eraseCustomerData: EraseCustomer,
   ) {}
 
   @MessagePattern(RegistryMessages.lookupDevice.pattern)
@@ -56,6 +58,11 @@ export class RegistryController {
   @MessagePattern(RegistryMessages.counts.pattern)
   async counts(@Payload() request: Req<'counts'>): Promise<Record<string, { devices: number; tags: string[] }>> {
     return this.countDevices.execute(CountDevicesCommand.create(request));
+  }
+
+  @MessagePattern(RegistryMessages.eraseCustomer.pattern)
+  eraseCustomer(@Payload() request: Req<'eraseCustomer'>) {
+    return this.eraseCustomerData.execute(request);
   }
 
   @EventPattern<Record<string, EventPayload<typeof RegistryEvents.devicesSeen>>>(RegistryEvents.devicesSeen.subject)

@@ -1,5 +1,5 @@
 import type { CustomerId, DeviceStatus } from '@app/contracts';
-import { rowsOf, type Tenant, toInt } from '@app/infra';
+import { rowsOf, sql, type Tenant, toInt } from '@app/infra';
 import type { EntityManager } from 'typeorm';
 import type { DeviceRecord } from '../domain/device.js';
 import { DEVICE_COLUMNS, toDeviceRecord } from './device-rows.js';
@@ -141,6 +141,15 @@ export class DeviceListRepository {
       counts.set(customerId, { devices: n, tags });
     }
     return counts;
+  }
+
+  /** Customer deletion (cross-tenant on purpose): every device and device tag of the customer; rows removed. */
+  async deleteCustomerRows(customerId: CustomerId): Promise<number> {
+    let rows = 0;
+    for (const table of ['device_tag', 'device']) {
+      rows += (await sql(this.manager, `DELETE FROM registry.${table} WHERE customer_id = $1`, [customerId])).affected;
+    }
+    return rows;
   }
 }
 

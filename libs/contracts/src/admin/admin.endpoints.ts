@@ -6,6 +6,7 @@ import {
   CustomerDomainParams,
   CustomerSchema,
   CustomerWithCounts,
+  DeleteCustomerQuery,
   EmailParams,
   MemberSchema,
   UpdateCustomerRequest,
@@ -79,6 +80,25 @@ export const adminAccountEndpoints = [
     responses: { 200: { description: 'The customer', schema: Type.Object({ customer: CustomerSchema }) } },
     errors: [400, 401, 403, 404, 409, 503],
     target: { kind: 'message', message: IdentityMessages.updateCustomer, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
+  }),
+  defineEndpoint({
+    operationId: 'adminDeleteCustomer',
+    method: 'DELETE',
+    path: '/admin/customers/{domain}',
+    tag: 'Admin',
+    summary:
+      'Delete a customer and all its data in every app (builds, devices, tags, log files, stored files, tokens, members, sessions); confirm repeats the domain. The operator and sandbox customers cannot be deleted.',
+    auth: { kind: 'principal', tenant: false, admin: 'full', notInSandbox: true },
+    errorMode: 'json',
+    params: CustomerDomainParams,
+    query: DeleteCustomerQuery,
+    body: { kind: 'none' },
+    responses: {
+      204: { description: 'Deleted: nothing of the customer is left' },
+      202: { description: 'Deletion under way: the customer is gone for every caller, an app has not erased its part yet; identity retries until it has' },
+    },
+    errors: [400, 401, 403, 404, 503],
+    target: { kind: 'message', message: IdentityMessages.deleteCustomer, reply: (r) => ({ kind: 'empty', status: r.done ? 204 : 202 }) },
   }),
   defineEndpoint({
     operationId: 'adminListUsers',

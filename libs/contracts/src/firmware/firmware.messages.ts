@@ -1,3 +1,4 @@
+import { CUSTOMER_ERASURE_TIMEOUT_MS, type CustomerErased, type CustomerErasure } from '../messages/customer-erasure.js';
 import type { EndpointCall } from '../endpoints/endpoint.js';
 import type { FileRef } from '../files.js';
 import { defineEvent, defineMessage } from '../messages/message.js';
@@ -66,10 +67,13 @@ export const FirmwareMessages = {
     timeoutMs: 5_000,
     byReference: true,
   }),
-  /** Per-customer build count and distinct build tags, for the admin customer list. */
-  counts: defineMessage<{ readonly customerIds: readonly string[] }, Record<string, { readonly firmware: number; readonly tags: readonly string[] }>>(
-    'firmware.counts',
-  ),
+  /** Per-customer build count, bytes stored (binaries plus notes) and distinct build tags, for the admin customer list. */
+  counts: defineMessage<
+    { readonly customerIds: readonly string[] },
+    Record<string, { readonly firmware: number; readonly storedBytes: number; readonly tags: readonly string[] }>
+  >('firmware.counts'),
+  /** Identity deletes a customer: every row and stored file of it in this app goes (idempotent). */
+  eraseCustomer: defineMessage<CustomerErasure, CustomerErased>('firmware.erase-customer', { timeoutMs: CUSTOMER_ERASURE_TIMEOUT_MS }),
 } as const;
 
 export const FirmwareEvents = {

@@ -1,3 +1,4 @@
+import { CUSTOMER_ERASURE_TIMEOUT_MS } from '../messages/customer-erasure.js';
 import type { EndpointCall } from '../endpoints/endpoint.js';
 import { defineEvent, defineMessage } from '../messages/message.js';
 import type { AdminLevel, Scope } from '../scopes.js';
@@ -5,7 +6,9 @@ import type {
   CreateCustomerRequest,
   CreatedToken,
   CreateTokenRequest,
+  CustomerDeletion,
   CustomerDomainParams,
+  DeleteCustomerQuery,
   CustomerOnlyQuery,
   CustomerView,
   CustomerWithCounts,
@@ -189,6 +192,10 @@ export const IdentityMessages = {
   updateCustomer: defineMessage<EndpointCall<CustomerDomainParams, NoParams, UpdateCustomerRequest>, { customer: CustomerView }>(
     'identity.admin.customers.update',
   ),
+  /** Waits for the apps' erasure (each bounded by CUSTOMER_ERASURE_TIMEOUT_MS) before answering. */
+  deleteCustomer: defineMessage<EndpointCall<CustomerDomainParams, DeleteCustomerQuery, undefined>, CustomerDeletion>('identity.admin.customers.delete', {
+    timeoutMs: CUSTOMER_ERASURE_TIMEOUT_MS + 10_000,
+  }),
   listUsers: defineMessage<EndpointCall<NoParams, NoParams, undefined>, { items: MemberView[] }>('identity.admin.users.list'),
   updateUser: defineMessage<EndpointCall<EmailParams, NoParams, UpdateUserRequest>, UpdatedUser>('identity.admin.users.update'),
 

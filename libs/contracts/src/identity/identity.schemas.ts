@@ -215,6 +215,17 @@ export const UpdateCustomerRequest = Type.Object(
 );
 export type UpdateCustomerRequest = Static<typeof UpdateCustomerRequest>;
 
+/** DELETE /admin/customers/{domain}: `confirm` repeats the domain (checked by identity: 400 when it differs). */
+export const DeleteCustomerQuery = Type.Object({
+  confirm: Type.String({ minLength: 1, maxLength: 253, 'x-error': 'confirm must repeat the domain' }),
+});
+export type DeleteCustomerQuery = Static<typeof DeleteCustomerQuery>;
+
+/** How a deletion ended: `done` false when an app has not erased its part yet (identity retries until it has). */
+export interface CustomerDeletion {
+  readonly done: boolean;
+}
+
 export const UpdateUserRequest = Type.Object({ disabled: Type.Boolean({ 'x-error': 'disabled must be true or false' }) }, { additionalProperties: false });
 export type UpdateUserRequest = Static<typeof UpdateUserRequest>;
 

@@ -1,3 +1,4 @@
+import { CUSTOMER_ERASURE_TIMEOUT_MS, type CustomerErased, type CustomerErasure } from '../messages/customer-erasure.js';
 import type { EndpointCall } from '../endpoints/endpoint.js';
 import type { FileRef } from '../files.js';
 import { defineEvent, defineMessage } from '../messages/message.js';
@@ -27,6 +28,8 @@ export const LogdataMessages = {
   list: defineMessage<EndpointCall<Record<string, never>, LogFileListQuery, undefined>, LogFilePage>('logdata.list'),
   /** Per-customer file count and stored bytes, for the admin customer list. */
   counts: defineMessage<CustomerCounts, CountsByCustomer>('logdata.counts'),
+  /** Identity deletes a customer: every row and stored file of it in this app goes (idempotent). */
+  eraseCustomer: defineMessage<CustomerErasure, CustomerErased>('logdata.erase-customer', { timeoutMs: CUSTOMER_ERASURE_TIMEOUT_MS }),
 } as const;
 
 export const LogdataEvents = {

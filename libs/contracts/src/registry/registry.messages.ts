@@ -1,3 +1,4 @@
+import { CUSTOMER_ERASURE_TIMEOUT_MS, type CustomerErased, type CustomerErasure } from '../messages/customer-erasure.js';
 import type { EndpointCall } from '../endpoints/endpoint.js';
 import { defineEvent, defineMessage } from '../messages/message.js';
 import type {
@@ -73,6 +74,8 @@ export const RegistryMessages = {
   counts: defineMessage<{ readonly customerIds: readonly string[] }, Record<string, { readonly devices: number; readonly tags: readonly string[] }>>(
     'registry.counts',
   ),
+  /** Identity deletes a customer: every row and stored file of it in this app goes (idempotent). */
+  eraseCustomer: defineMessage<CustomerErasure, CustomerErased>('registry.erase-customer', { timeoutMs: CUSTOMER_ERASURE_TIMEOUT_MS }),
 } as const;
 
 export const RegistryEvents = {

@@ -1,0 +1,56 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type CustomerDeletion, IdentityEvents, ServiceError } from '@app/contracts';
+import { MessageBus, type ServiceConfig } from '@app/infra';
+import { SERVICE_CONFIG } from '@app/platform';
+import { toCustomerView } from '../../domain/views.js';
+import { IdentityStore } from '../../repositories/identity.store.js';
+import { AuditTrail } from '../../services/audit-trail.service.js';
+import { Clock } from '../../services/clock.js';
+import { CredentialEvents } from '../../services/credential-events.service.js';
+import { CustomerDeletions } from '../../services/customer-deletions.service.js';
+import { CUSTOMER_NOT_FOUND } from '../get-customer/get-customer.usecase.js';
+
+export const CONFIRM_MISMATCH = 'confirm must repeat the domain';
+
+/**
+ * DELETE /admin/customers/{domain}?confirm=<domain>. Records the deletion (status `deleting`,
+ * with the `customer.delete` audit entry in the same transaction; the audit log outlives the
+ * customer), which at once hides the customer and stops its tokens and sessions (gateways told
+ * by customerChanged and credentialRevoked), then lets CustomerDeletions erase everything. A
+ * repeated call resumes a deletion under way. The operator and sandbox customers cannot be
+ * deleted (400): the one would lock every administrator out, the other comes from SANDBOX_DOMAIN.
+ */
+@Injectable()
+export class DeleteCustomerUseCase {
+  constructor(
+    @Inject(IdentityStore) private readonly store: IdentityStore,
+    @Inject(MessageBus) private readonly bus: MessageBus,
+    @Inject(CredentialEvents) private readonly credentials: CredentialEvents,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
+    @Inject(Clock) private readonly clock: Clock,
+    @Inject(CustomerDeletions) private readonly deletions: CustomerDeletions,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+  ) {}
+
+  async execute(input: { domain: string; confirm: string | undefined; actor: string }): Promise<CustomerDeletion> {
+    const domain = input.domain.trim().toLowerCase();
+    if (typeof input.confirm !== 'string' || input.confirm.trim().toLowerCase() !== domain) throw ServiceError.badRequest(CONFIRM_MISMATCH);
+    if (domain === this.config.operatorDomain) throw ServiceError.badRequest('the operator customer cannot be deleted');
+    if (domain === this.config.sandboxDomain) throw ServiceError.badRequest('the sandbox customer cannot be deleted (it comes from SANDBOX_DOMAIN)');
+    const now = this.clock.now();
+    const recorded = await this.store.transaction(async (repos) => {
+      const customer = await repos.customers.findByDomainEvenDeleting(domain);
+      if (!customer) throw ServiceError.notFound(CUSTOMER_NOT_FOUND);
+      if (customer.isSandbox) throw ServiceError.badRequest('the sandbox customer cannot be deleted (it comes from SANDBOX_DOMAIN)');
+      if (customer.status === 'deleting') return { customer, sessions: [] as string[] };
+      const before = toCustomerView(customer);
+      await repos.customers.setStatus(customer.id, 'deleting', now);
+      const sessions = await repos.sessions.revokeOpen({ customerId: customer.id, at: now, reason: 'customer_deleted' });
+      await this.audit.record({ actor: input.actor, domain, action: 'customer.delete', targetType: 'customer', targetId: domain, before, after: {} }, repos);
+      return { customer, sessions };
+    });
+    this.bus.emit(IdentityEvents.customerChanged, { id: recorded.customer.id, domain });
+    this.credentials.revoked('session', recorded.sessions);
+    return { done: await this.deletions.finish(recorded.customer.id, domain) };
+  }
+}

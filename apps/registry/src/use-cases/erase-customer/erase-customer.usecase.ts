@@ -1,0 +1,15 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { asCustomerId, type CustomerErased, type CustomerErasure } from '@app/contracts';
+import { RegistryStore } from '../../repositories/registry.store.js';
+
+/** Customer deletion (identity asks): every device and device tag of the customer, in one transaction. Idempotent. */
+@Injectable()
+export class EraseCustomer {
+  constructor(@Inject(RegistryStore) private readonly store: RegistryStore) {}
+
+  async execute(request: CustomerErasure): Promise<CustomerErased> {
+    const customerId = asCustomerId(String(request.customerId));
+    const rows = await this.store.transaction((repos) => repos.deviceLists.deleteCustomerRows(customerId));
+    return { rows, objects: 0 };
+  }
+}
