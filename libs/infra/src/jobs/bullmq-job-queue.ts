@@ -1,8 +1,31 @@
-import { Queue, Worker, type Job, type JobsOptions } from 'bullmq';
+import { SpanKind } from '@opentelemetry/api';
+import { Queue, Worker, type Job, type JobsOptions, type JobType } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 import { JsonLogger } from '../logging/logger.js';
+import { traceHeaders, withRemoteSpan } from '../telemetry/telemetry.js';
 import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS } from './in-process-job-queue.js';
-import { JobQueue, type JobHandler, type JobOptions } from './job-queue.js';
+import {
+  iso,
+  JobQueue,
+  type JobHandler,
+  type JobOptions,
+  type JobRecord,
+  type JobStatus,
+  payloadOf,
+  splitTraceContext,
+  withTraceContext,
+} from './job-queue.js';
+
+/** BullMQ's job states as the list's statuses (docs/operations.md "Background jobs"). */
+const STATUS_OF_STATE: ReadonlyArray<readonly [JobType, JobStatus]> = [
+  ['active', 'running'],
+  ['waiting', 'queued'],
+  ['prioritized', 'queued'],
+  ['delayed', 'queued'],
+  ['waiting-children', 'queued'],
+  ['completed', 'succeeded'],
+  ['failed', 'failed'],
+];
 
 export interface BullMqJobQueueOptions {
   /** Redis key prefix of every queue (default `fds`). Tests use a unique one per run. */
@@ -83,7 +106,7 @@ export class BullMqJobQueue extends JobQueue {
       opts.removeOnComplete = true;
       opts.removeOnFail = true;
     }
-    await this.queue(queue).add(name, data, opts);
+    await this.queue(queue).add(name, withTraceContext(data, traceHeaders()), opts);
   }
 
   process<T>(queue: string, handler: JobHandler<T>, options: { concurrency?: number } = {}): void {
@@ -91,12 +114,9 @@ export class BullMqJobQueue extends JobQueue {
     const worker = new Worker(
       queue,
       async (job: Job) => {
-        await handler({
-          id: job.opts.jobId && job.id === job.opts.jobId ? decodeJobId(job.id) : String(job.id),
-          name: job.name,
-          data: job.data as T,
-          attempt: job.attemptsMade + 1,
-        });
+        const { data, trace } = splitTraceContext(job.data as T);
+        const info = { id: callerIdOf(job) ?? String(job.id), name: job.name, data, attempt: job.attemptsMade + 1 };
+        await withRemoteSpan(`job ${queue}/${job.name}`, trace, () => handler(info), SpanKind.CONSUMER);
       },
       {
         connection: this.connect({ maxRetriesPerRequest: null }),
@@ -135,6 +155,37 @@ export class BullMqJobQueue extends JobQueue {
     );
   }
 
+  /**
+   * Every queue under this prefix (found in Redis, so the admin app sees the queues other
+   * processes use), each state read newest first; merged by creation time.
+   */
+  async list(limit: number): Promise<JobRecord[]> {
+    const take = Math.max(0, Math.floor(limit));
+    if (take === 0) return [];
+    const records: JobRecord[] = [];
+    for (const name of await this.queueNames()) {
+      const queue = this.queue(name);
+      for (const [state, status] of STATUS_OF_STATE) {
+        const asc = state === 'waiting' || state === 'prioritized' || state === 'waiting-children';
+        const jobs = await queue.getJobs([state], 0, take - 1, asc);
+        for (const job of jobs) if (job) records.push(recordOf(name, job, status));
+      }
+    }
+    return records.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0)).slice(0, take);
+  }
+
+  private async queueNames(): Promise<string[]> {
+    const names = new Set(this.queues.keys());
+    const head = `${this.prefix}:`;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.queueConnection.scan(cursor, 'MATCH', `${head}*:meta`, 'COUNT', 1000);
+      cursor = next;
+      for (const key of keys) names.add(key.slice(head.length, -':meta'.length));
+    } while (cursor !== '0');
+    return [...names].sort();
+  }
+
   /** Stops the workers (letting running jobs finish), then the queues and the connections. */
   close(): Promise<void> {
     this.closing ??= (async () => {
@@ -144,6 +195,32 @@ export class BullMqJobQueue extends JobQueue {
     })();
     return this.closing;
   }
+}
+
+/** The caller's jobId of a job added with one, else null. */
+function callerIdOf(job: Job): string | null {
+  return job.opts.jobId && job.id === job.opts.jobId ? decodeJobId(job.id) : null;
+}
+
+function recordOf(queue: string, job: Job, status: JobStatus): JobRecord {
+  const callerId = callerIdOf(job);
+  // A scheduler's job is keyed by its schedule: `repeat:<schedule id>:<time>`.
+  const scheduled = job.repeatJobKey ? `schedule:${job.repeatJobKey}` : null;
+  const id = callerId ?? String(job.id);
+  const runAt = status === 'queued' || status === 'running' ? job.timestamp + (job.delay ?? 0) : (job.processedOn ?? job.timestamp);
+  return {
+    id,
+    kind: queue,
+    payload: payloadOf(job.data),
+    slot: scheduled ?? callerId ?? id,
+    status,
+    run_at: iso(runAt),
+    attempts: Math.max(job.attemptsStarted ?? 0, job.attemptsMade),
+    max_attempts: job.opts.attempts ?? 1,
+    last_error: job.failedReason || null,
+    created_at: iso(job.timestamp)!,
+    finished_at: iso(job.finishedOn),
+  };
 }
 
 /**
