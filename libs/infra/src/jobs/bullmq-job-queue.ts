@@ -35,7 +35,7 @@ export interface BullMqJobQueueOptions {
   readonly logger?: JsonLogger;
 }
 
-/** Finished jobs without a caller's jobId kept for inspection (bounded). */
+/** Finished jobs kept for inspection (GET /admin/jobs), bounded. */
 const KEEP_COMPLETED = { count: 1000, age: 24 * 3600 };
 const KEEP_FAILED = { count: 5000, age: 7 * 24 * 3600 };
 
@@ -44,9 +44,9 @@ const KEEP_FAILED = { count: 5000, age: 7 * 24 * 3600 };
  * process() call (each with its own connection, `maxRetriesPerRequest: null` as BullMQ
  * requires for blocking commands).
  *
- * De-duplication: a caller's jobId becomes the BullMQ job id, and such jobs are removed as
- * soon as they finish, so the id blocks duplicates exactly while the job is waiting, delayed
- * (including back-off between tries) or active, like the in-process runner.
+ * De-duplication: a caller's jobId becomes BullMQ's de-duplication id, which blocks duplicates
+ * exactly while the job is waiting, delayed (including back-off between tries) or active, like
+ * the in-process runner; handlers see it as the job's id.
  */
 export class BullMqJobQueue extends JobQueue {
   private readonly queues = new Map<string, Queue>();
@@ -101,11 +101,9 @@ export class BullMqJobQueue extends JobQueue {
     const opts: JobsOptions = {};
     if (options.attempts !== undefined) opts.attempts = Math.max(1, Math.floor(options.attempts));
     if (options.delayMs !== undefined && options.delayMs > 0) opts.delay = options.delayMs;
-    if (options.jobId !== undefined) {
-      opts.jobId = encodeJobId(options.jobId);
-      opts.removeOnComplete = true;
-      opts.removeOnFail = true;
-    }
+    // BullMQ's simple de-duplication: the key blocks copies until the job succeeds or fails
+    // for good, and the finished job stays listed like any other.
+    if (options.jobId !== undefined) opts.deduplication = { id: options.jobId };
     await this.queue(queue).add(name, withTraceContext(data, traceHeaders()), opts);
   }
 
@@ -197,16 +195,16 @@ export class BullMqJobQueue extends JobQueue {
   }
 }
 
-/** The caller's jobId of a job added with one, else null. */
+/** The caller's jobId (de-duplication key) of a job added with one, else null. */
 function callerIdOf(job: Job): string | null {
-  return job.opts.jobId && job.id === job.opts.jobId ? decodeJobId(job.id) : null;
+  return job.opts.deduplication?.id ?? null;
 }
 
 function recordOf(queue: string, job: Job, status: JobStatus): JobRecord {
   const callerId = callerIdOf(job);
   // A scheduler's job is keyed by its schedule: `repeat:<schedule id>:<time>`.
   const scheduled = job.repeatJobKey ? `schedule:${job.repeatJobKey}` : null;
-  const id = callerId ?? String(job.id);
+  const id = String(job.id);
   const runAt = status === 'queued' || status === 'running' ? job.timestamp + (job.delay ?? 0) : (job.processedOn ?? job.timestamp);
   return {
     id,
@@ -221,17 +219,4 @@ function recordOf(queue: string, job: Job, status: JobStatus): JobRecord {
     created_at: iso(job.timestamp)!,
     finished_at: iso(job.finishedOn),
   };
-}
-
-/**
- * BullMQ refuses custom ids that look like integers or contain `:`. This mapping is
- * injective: `%`, `:` and `#` are percent-encoded and an all-digit result gets a `#`.
- */
-export function encodeJobId(id: string): string {
-  const encoded = id.replace(/[%:#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return /^\d+$/.test(encoded) ? `#${encoded}` : encoded;
-}
-
-export function decodeJobId(id: string): string {
-  return decodeURIComponent(id.startsWith('#') ? id.slice(1) : id);
 }

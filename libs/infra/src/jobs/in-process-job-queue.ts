@@ -104,7 +104,7 @@ export class InProcessJobQueue extends JobQueue {
     const delay = options.delayMs ?? 0;
     const now = Date.now();
     const job: PendingJob = {
-      id: dedupId ?? randomUUID(),
+      id: randomUUID(),
       queue,
       dedupId,
       name,
@@ -242,7 +242,7 @@ export class InProcessJobQueue extends JobQueue {
     job.attempt++;
     job.status = 'running';
     const { data, trace } = splitTraceContext(job.data);
-    const info: JobInfo<unknown> = { id: job.id, name: job.name, data, attempt: job.attempt };
+    const info: JobInfo<unknown> = { id: job.dedupId ?? job.id, name: job.name, data, attempt: job.attempt };
     try {
       await withRemoteSpan(`job ${queue}/${job.name}`, trace, () => worker.handler(info), SpanKind.CONSUMER);
       if (job.dedupId !== null) state.ids.delete(job.dedupId);
