@@ -23,7 +23,7 @@ interface JobBody {
 }
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-const SCHEDULED = ['security-detectors', 'health-rollup', 'request-log-retention'];
+const SCHEDULED = ['security-detectors', 'health-rollup', 'request-log-retention', 'staging-cleanup'];
 
 describe('admin: background jobs', () => {
   let rt: Runtime;

@@ -18,6 +18,8 @@ import { UpdateLinks } from './update-check/update-links.js';
 import { BuildTagsUseCase } from './use-cases/build-tags/build-tags.usecase.js';
 import { ChangeBuildUseCase } from './use-cases/change-build/change-build.usecase.js';
 import { CountBuildsUseCase } from './use-cases/count-builds/count-builds.usecase.js';
+import { FindOwnedObjectsUseCase } from './use-cases/find-owned-objects/find-owned-objects.usecase.js';
+import { ObjectOwnershipController } from './controllers/object-ownership.controller.js';
 import { DeleteTagUseCase } from './use-cases/delete-tag/delete-tag.usecase.js';
 import { ListBuildsUseCase } from './use-cases/list-builds/list-builds.usecase.js';
 import { ListTagsUseCase } from './use-cases/list-tags/list-tags.usecase.js';
@@ -54,7 +56,7 @@ export const FIRMWARE_ROLES: readonly FirmwareRole[] = ['all', 'update-check'];
  *   (see update-check.responder.ts). A responder is a provider that starts serving on init.
  */
 export const FIRMWARE_HANDLERS: Record<FirmwareRole, { readonly controllers: Type<unknown>[]; readonly responders: Type<unknown>[] }> = {
-  all: { controllers: [FirmwareController, TagsController], responders: [UpdateCheckResponder] },
+  all: { controllers: [FirmwareController, TagsController, ObjectOwnershipController], responders: [UpdateCheckResponder] },
   'update-check': { controllers: [], responders: [UpdateCheckResponder] },
 };
 
@@ -83,6 +85,7 @@ export const FIRMWARE_PROVIDERS: Provider[] = [
   UpdateBuildUseCase,
   BuildTagsUseCase,
   CountBuildsUseCase,
+  FindOwnedObjectsUseCase,
   RecordBuildDownloadUseCase,
   ListTagsUseCase,
   RenameTagUseCase,

@@ -6,6 +6,8 @@ import { LogFileEntity } from './entities/log-file.entity.js';
 import { LogdataSchema1763700000000 } from './migrations/1763700000000-logdata-schema.js';
 import { LogdataStore } from './repositories/logdata.store.js';
 import { CountLogFilesUseCase } from './use-cases/count-log-files/count-log-files.usecase.js';
+import { FindOwnedObjectsUseCase } from './use-cases/find-owned-objects/find-owned-objects.usecase.js';
+import { ObjectOwnershipController } from './controllers/object-ownership.controller.js';
 import { ListLogFilesUseCase } from './use-cases/list-log-files/list-log-files.usecase.js';
 import { ReadLogFileUseCase } from './use-cases/read-log-file/read-log-file.usecase.js';
 import { RecordLogFileDownloadUseCase } from './use-cases/record-log-file-download/record-log-file-download.usecase.js';
@@ -24,10 +26,11 @@ export const LOGDATA_PROVIDERS = [
   ReadLogFileUseCase,
   ListLogFilesUseCase,
   CountLogFilesUseCase,
+  FindOwnedObjectsUseCase,
   RecordLogFileDownloadUseCase,
 ];
 /** Every message and event the app answers is declared in these controllers. */
-export const LOGDATA_CONTROLLERS = [LogdataController];
+export const LOGDATA_CONTROLLERS = [LogdataController, ObjectOwnershipController];
 
 @Module({})
 export class LogdataModule {
