@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
+import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { BullMqJobQueue, createJobQueue, InProcessJobQueue, loadConfig, type JobInfo, type JobQueue, type JobRecord } from '@app/infra';
 
@@ -223,6 +224,45 @@ describe.each([
       },
     );
     expect(runs.find((j) => j.status === 'succeeded')).toMatchObject({ kind: queue, slot: `schedule:${queue}`, attempts: 1 });
+  });
+});
+
+describe('BullMqJobQueue: a worker killed midway', () => {
+  it('runs the job again on another worker (at-least-once), and lists the second try', async () => {
+    const queue = uniqueQueue('killed');
+    const lockMs = 500;
+    const producer = new BullMqJobQueue(REDIS_URL, { prefix: PREFIX });
+    await producer.add(queue, 'work', { n: 1 }, { jobId: 'killed-1' });
+    // A worker takes the job and dies before finishing it: it took the job's lock and never
+    // renews it (BullMQ's manual fetch: no lock renewal, no completion).
+    const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+    const crashed = new Worker(queue, null, { connection, prefix: PREFIX, lockDuration: lockMs });
+    const taken = await crashed.getNextJob('crashed-worker');
+    expect(taken?.data).toMatchObject({ n: 1 });
+    await crashed.close();
+    await connection.quit();
+
+    const survivor = new BullMqJobQueue(REDIS_URL, { prefix: PREFIX, lockMs });
+    const runs: Array<{ id: string; data: unknown }> = [];
+    survivor.process(queue, async (job) => {
+      runs.push({ id: job.id, data: job.data });
+    });
+    try {
+      await until(() => runs.length === 1, 15_000);
+      expect(runs[0]).toEqual({ id: 'killed-1', data: { n: 1 } });
+      let listed: JobRecord | undefined;
+      await until(
+        () => listed?.status === 'succeeded',
+        5_000,
+        async () => {
+          listed = (await survivor.list(1000)).find((j) => j.kind === queue);
+        },
+      );
+      expect(listed).toMatchObject({ slot: 'killed-1', attempts: 2, last_error: null });
+    } finally {
+      await survivor.close();
+      await producer.close();
+    }
   });
 });
 

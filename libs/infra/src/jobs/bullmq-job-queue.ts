@@ -33,6 +33,12 @@ export interface BullMqJobQueueOptions {
   /** Base of the exponential back-off (default 1 s). */
   readonly backoffMs?: number;
   readonly logger?: JsonLogger;
+  /**
+   * How long a worker's lock on a running job lasts without renewal (default BullMQ's 30 s);
+   * a job whose worker died is run again by another worker at most about twice this later.
+   * Tests shorten it.
+   */
+  readonly lockMs?: number;
 }
 
 /** Finished jobs kept for inspection (GET /admin/jobs), bounded. */
@@ -55,6 +61,7 @@ export class BullMqJobQueue extends JobQueue {
   private readonly queueConnection: Redis;
   private readonly prefix: string;
   private readonly backoffMs: number;
+  private readonly lockMs: number | undefined;
   private readonly logger: JsonLogger;
   private closing: Promise<void> | null = null;
 
@@ -65,6 +72,7 @@ export class BullMqJobQueue extends JobQueue {
     super();
     this.prefix = options.prefix ?? 'fds';
     this.backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS;
+    this.lockMs = options.lockMs;
     this.logger = options.logger ?? new JsonLogger('jobs');
     // Producers fail after a few retries instead of hanging an HTTP request while Redis is down.
     this.queueConnection = this.connect({ maxRetriesPerRequest: 5 });
@@ -120,6 +128,7 @@ export class BullMqJobQueue extends JobQueue {
         connection: this.connect({ maxRetriesPerRequest: null }),
         prefix: this.prefix,
         concurrency: Math.max(1, Math.floor(options.concurrency ?? 1)),
+        ...(this.lockMs ? { lockDuration: this.lockMs, stalledInterval: this.lockMs } : {}),
         removeOnComplete: KEEP_COMPLETED,
         removeOnFail: KEEP_FAILED,
       },
