@@ -1,16 +1,17 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
+import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { BullMqJobQueue, createJobQueue, InProcessJobQueue, loadConfig, type JobInfo, type JobQueue } from '@app/infra';
+import { BullMqJobQueue, createJobQueue, InProcessJobQueue, loadConfig, type JobInfo, type JobQueue, type JobRecord } from '@app/infra';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = `fds-test-${randomBytes(4).toString('hex')}`;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+async function until(condition: () => boolean, timeoutMs = 10_000, refresh?: () => Promise<void>): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while ((await refresh?.(), !condition())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await sleep(10);
   }
@@ -159,6 +160,109 @@ describe.each([
     // One schedule fires at most once per 300 ms.
     expect(runs.length - count).toBeLessThanOrEqual(1);
     expect(runs[0]).toEqual({ v: 1 });
+  });
+});
+
+describe.each([
+  ['in-process', () => new InProcessJobQueue({ backoffMs: 20 })],
+  ['bullmq', () => new BullMqJobQueue(REDIS_URL, { prefix: PREFIX, backoffMs: 20 })],
+] as const)('JobQueue.list (%s)', (_kind, make) => {
+  let jobs: JobQueue;
+  beforeEach(() => {
+    jobs = make();
+  });
+  afterEach(async () => {
+    await jobs.close();
+  });
+
+  const mine = async (queue: string) => (await jobs.list(1000)).filter((j) => j.kind === queue);
+
+  it('lists queued, succeeded and failed jobs with every field, newest first', async () => {
+    const queue = uniqueQueue('listed');
+    await jobs.add(queue, 'work', { n: 1 }, { jobId: 'slot-a' });
+    await sleep(5);
+    await jobs.add(queue, 'work', { n: 2, fail: true }, { attempts: 2 });
+    await sleep(5);
+    await jobs.add(queue, 'work', { n: 3 }, { delayMs: 60_000 });
+    const queued = await mine(queue);
+    expect(queued.map((j) => j.payload)).toEqual([{ n: 3 }, { n: 2, fail: true }, { n: 1 }]);
+    expect(queued.every((j) => j.status === 'queued' && j.attempts === 0 && j.finished_at === null)).toBe(true);
+    expect(queued[2]).toMatchObject({ slot: 'slot-a', kind: queue, max_attempts: 5, last_error: null });
+    expect(queued[1].slot).toBe(queued[1].id);
+    expect(Date.parse(queued[0].run_at!) - Date.parse(queued[0].created_at)).toBeGreaterThanOrEqual(59_000);
+
+    jobs.process<{ fail?: boolean }>(queue, async (job) => {
+      if (job.data.fail) throw new Error('broken on purpose');
+    });
+    let finished: JobRecord[] = [];
+    await until(
+      () => finished.length === 1,
+      10_000,
+      async () => {
+        finished = (await mine(queue)).filter((j) => j.status === 'failed');
+      },
+    );
+    expect(finished[0]).toMatchObject({ payload: { n: 2, fail: true }, attempts: 2, max_attempts: 2, last_error: 'broken on purpose' });
+    expect(finished[0].finished_at).not.toBeNull();
+    const all = await mine(queue);
+    expect(all.find((j) => j.slot === 'slot-a')).toMatchObject({ status: 'succeeded', attempts: 1, payload: { n: 1 } });
+    expect(new Set(all.map((j) => j.id)).size).toBe(all.length);
+    expect(all.find((j) => j.payload.n === 3)?.status).toBe('queued');
+    expect(await jobs.list(1)).toHaveLength(1);
+  });
+
+  it('lists scheduled runs under the slot schedule:<id>', async () => {
+    const queue = uniqueQueue('scheduled');
+    jobs.process(queue, async () => undefined);
+    await jobs.schedule(queue, queue, 60_000, queue, {});
+    let runs: JobRecord[] = [];
+    await until(
+      () => runs.some((j) => j.status === 'succeeded'),
+      10_000,
+      async () => {
+        runs = await mine(queue);
+      },
+    );
+    expect(runs.find((j) => j.status === 'succeeded')).toMatchObject({ kind: queue, slot: `schedule:${queue}`, attempts: 1 });
+  });
+});
+
+describe('BullMqJobQueue: a worker killed midway', () => {
+  it('runs the job again on another worker (at-least-once), and lists the second try', async () => {
+    const queue = uniqueQueue('killed');
+    const lockMs = 500;
+    const producer = new BullMqJobQueue(REDIS_URL, { prefix: PREFIX });
+    await producer.add(queue, 'work', { n: 1 }, { jobId: 'killed-1' });
+    // A worker takes the job and dies before finishing it: it took the job's lock and never
+    // renews it (BullMQ's manual fetch: no lock renewal, no completion).
+    const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+    const crashed = new Worker(queue, null, { connection, prefix: PREFIX, lockDuration: lockMs });
+    const taken = await crashed.getNextJob('crashed-worker');
+    expect(taken?.data).toMatchObject({ n: 1 });
+    await crashed.close();
+    await connection.quit();
+
+    const survivor = new BullMqJobQueue(REDIS_URL, { prefix: PREFIX, lockMs });
+    const runs: Array<{ id: string; data: unknown }> = [];
+    survivor.process(queue, async (job) => {
+      runs.push({ id: job.id, data: job.data });
+    });
+    try {
+      await until(() => runs.length === 1, 15_000);
+      expect(runs[0]).toEqual({ id: 'killed-1', data: { n: 1 } });
+      let listed: JobRecord | undefined;
+      await until(
+        () => listed?.status === 'succeeded',
+        5_000,
+        async () => {
+          listed = (await survivor.list(1000)).find((j) => j.kind === queue);
+        },
+      );
+      expect(listed).toMatchObject({ slot: 'killed-1', attempts: 2, last_error: null });
+    } finally {
+      await survivor.close();
+      await producer.close();
+    }
   });
 });
 

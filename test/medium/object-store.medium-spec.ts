@@ -132,6 +132,23 @@ describe.each([
     expect((await readAll((await h.store.get('over/empty'))!)).length).toBe(0);
   });
 
+  it('lists the objects under a prefix with their modification time', async () => {
+    const before = Date.now() - 5_000;
+    for (const key of ['list/2026-11-20/a', 'list/2026-11-20/b', 'list/2026-11-21/c', 'listed-not/d']) {
+      await h.store.put(key, Readable.from([Buffer.from('x')]), { sizeBytes: 1 });
+    }
+    const listed: Array<{ key: string; lastModified: Date }> = [];
+    for await (const object of h.store.list('list/')) listed.push(object);
+    expect(listed.map((o) => o.key).sort()).toEqual(['list/2026-11-20/a', 'list/2026-11-20/b', 'list/2026-11-21/c']);
+    for (const object of listed) expect(object.lastModified.getTime()).toBeGreaterThan(before);
+    const narrower: string[] = [];
+    for await (const object of h.store.list('list/2026-11-21/')) narrower.push(object.key);
+    expect(narrower).toEqual(['list/2026-11-21/c']);
+    const none: string[] = [];
+    for await (const object of h.store.list('nothing-here/')) none.push(object.key);
+    expect(none).toEqual([]);
+  });
+
   it('answers null for an absent key', async () => {
     expect(await h.store.get('absent/key.bin')).toBeNull();
     expect(await h.store.head('absent/key.bin')).toBeNull();

@@ -6,9 +6,12 @@ import { AuditService } from './audit/audit.service.js';
 import { RelayedRecordsService } from './audit/relayed-records.service.js';
 import { AdminController } from './controllers/admin.controller.js';
 import { AuditController } from './controllers/audit.controller.js';
+import { JobsController } from './controllers/jobs.controller.js';
 import { ProtectionController } from './controllers/protection.controller.js';
 import { DetectorRepository } from './detectors/detector.repository.js';
 import { SecurityDetectors } from './detectors/security-detectors.service.js';
+import { AdminJobsService } from './jobs/admin-jobs.service.js';
+import { ScheduledJobs } from './jobs/scheduled-jobs.service.js';
 import { HealthSampleEntity } from './entities/health-sample.entity.js';
 import { RequestLogEntity } from './entities/request-log.entity.js';
 import { AdminSchema1763700000000 } from './migrations/1763700000000-admin-schema.js';
@@ -56,8 +59,10 @@ export const ADMIN_PROVIDERS = [
   RelayedRecordsService,
   DetectorRepository,
   SecurityDetectors,
+  AdminJobsService,
+  ScheduledJobs,
 ];
-export const ADMIN_CONTROLLERS = [AdminController, AuditController, ProtectionController];
+export const ADMIN_CONTROLLERS = [AdminController, AuditController, ProtectionController, JobsController];
 
 /** Operations data: request log, health history, audit log and security events (statistics later). */
 @Module({})

@@ -19,6 +19,8 @@ import { BuildTagsUseCase } from './use-cases/build-tags/build-tags.usecase.js';
 import { ChangeBuildUseCase } from './use-cases/change-build/change-build.usecase.js';
 import { CountBuildsUseCase } from './use-cases/count-builds/count-builds.usecase.js';
 import { EraseCustomerUseCase } from './use-cases/erase-customer/erase-customer.usecase.js';
+import { FindOwnedObjectsUseCase } from './use-cases/find-owned-objects/find-owned-objects.usecase.js';
+import { ObjectOwnershipController } from './controllers/object-ownership.controller.js';
 import { DeleteTagUseCase } from './use-cases/delete-tag/delete-tag.usecase.js';
 import { ListBuildsUseCase } from './use-cases/list-builds/list-builds.usecase.js';
 import { ListTagsUseCase } from './use-cases/list-tags/list-tags.usecase.js';
@@ -55,7 +57,7 @@ export const FIRMWARE_ROLES: readonly FirmwareRole[] = ['all', 'update-check'];
  *   (see update-check.responder.ts). A responder is a provider that starts serving on init.
  */
 export const FIRMWARE_HANDLERS: Record<FirmwareRole, { readonly controllers: Type<unknown>[]; readonly responders: Type<unknown>[] }> = {
-  all: { controllers: [FirmwareController, TagsController], responders: [UpdateCheckResponder] },
+  all: { controllers: [FirmwareController, TagsController, ObjectOwnershipController], responders: [UpdateCheckResponder] },
   'update-check': { controllers: [], responders: [UpdateCheckResponder] },
 };
 
@@ -85,6 +87,7 @@ export const FIRMWARE_PROVIDERS: Provider[] = [
   BuildTagsUseCase,
   CountBuildsUseCase,
   EraseCustomerUseCase,
+  FindOwnedObjectsUseCase,
   RecordBuildDownloadUseCase,
   ListTagsUseCase,
   RenameTagUseCase,

@@ -1,5 +1,5 @@
 import type { EventDef, MessageDef } from '@app/contracts';
-import { type JobHandler, type JobOptions, JobQueue, MessageBus, type SendOptions } from '@app/infra';
+import { type JobHandler, type JobOptions, JobQueue, type JobRecord, MessageBus, type SendOptions } from '@app/infra';
 import { Clock } from '../src/services/clock.js';
 
 /** A clock the test moves by hand. */
@@ -68,6 +68,10 @@ export class FakeJobQueue extends JobQueue {
   process<T>(_queue: string, _handler: JobHandler<T>): void {}
 
   async schedule(): Promise<void> {}
+
+  async list(): Promise<JobRecord[]> {
+    return [];
+  }
 
   async close(): Promise<void> {}
 }

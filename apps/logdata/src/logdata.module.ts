@@ -7,6 +7,8 @@ import { LogdataSchema1763700000000 } from './migrations/1763700000000-logdata-s
 import { LogdataStore } from './repositories/logdata.store.js';
 import { CountLogFilesUseCase } from './use-cases/count-log-files/count-log-files.usecase.js';
 import { EraseCustomerUseCase } from './use-cases/erase-customer/erase-customer.usecase.js';
+import { FindOwnedObjectsUseCase } from './use-cases/find-owned-objects/find-owned-objects.usecase.js';
+import { ObjectOwnershipController } from './controllers/object-ownership.controller.js';
 import { ListLogFilesUseCase } from './use-cases/list-log-files/list-log-files.usecase.js';
 import { ReadLogFileUseCase } from './use-cases/read-log-file/read-log-file.usecase.js';
 import { RecordLogFileDownloadUseCase } from './use-cases/record-log-file-download/record-log-file-download.usecase.js';
@@ -26,10 +28,11 @@ export const LOGDATA_PROVIDERS = [
   ListLogFilesUseCase,
   CountLogFilesUseCase,
   EraseCustomerUseCase,
+  FindOwnedObjectsUseCase,
   RecordLogFileDownloadUseCase,
 ];
 /** Every message and event the app answers is declared in these controllers. */
-export const LOGDATA_CONTROLLERS = [LogdataController];
+export const LOGDATA_CONTROLLERS = [LogdataController, ObjectOwnershipController];
 
 @Module({})
 export class LogdataModule {

@@ -13,7 +13,7 @@ import {
   type RequestContext,
   type StagedFile,
 } from '@app/contracts';
-import { assertObjectKey, ObjectStore, type ObjectRange, type StoredObjectInfo } from '@app/infra';
+import { assertObjectKey, ObjectStore, type ListedObject, type ObjectRange, type StoredObjectInfo } from '@app/infra';
 import { makeCall } from '@app/testing';
 import { LogFileEntity } from '../src/entities/log-file.entity.js';
 
@@ -100,6 +100,10 @@ export class MemoryObjectStore extends ObjectStore {
     if (this.failDeletes) throw new Error('object store unavailable');
     this.deleted.push(key);
     this.objects.delete(key);
+  }
+
+  async *list(prefix: string): AsyncIterable<ListedObject> {
+    for (const key of this.objects.keys()) if (key.startsWith(prefix)) yield { key, lastModified: new Date() };
   }
 
   async presignGet(): Promise<string | null> {

@@ -60,6 +60,12 @@ export class MemoryLogFileRepository implements Pick<LogFileRepository, keyof Lo
     return true;
   }
 
+  async ownedObjectKeys(keys: readonly string[]): Promise<string[]> {
+    this.track('ownedObjectKeys');
+    const wanted = new Set(keys);
+    return [...this.rows.values()].map((row) => row.objectKey).filter((key) => wanted.has(key));
+  }
+
   async countsByCustomer(customerIds: readonly CustomerId[]): Promise<Map<CustomerId, StoredCounts>> {
     this.track('countsByCustomer');
     const counts = new Map<CustomerId, StoredCounts>();

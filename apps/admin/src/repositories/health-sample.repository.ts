@@ -17,6 +17,12 @@ export class HealthSampleRepository {
     await this.samples.insert({ ts: sample.ts, status: sample.status });
   }
 
+  /** Removes the samples older than `before` (the history never reaches them); how many went. */
+  async deleteBefore(before: Date): Promise<number> {
+    const result = await this.samples.createQueryBuilder().delete().where('ts < :before', { before }).execute();
+    return result.affected ?? 0;
+  }
+
   /** Sample counts per UTC day for ts in [from, to). Days without samples are absent. */
   async dailyCounts(from: Date, to: Date): Promise<DailyHealthCounts[]> {
     const rows = await this.samples

@@ -229,6 +229,18 @@ export class BuildRepository {
     return affected;
   }
 
+  /** Cross-tenant on purpose (staging clean-up): which of `keys` a build holds as its binary or its notes. */
+  async ownedObjectKeys(keys: readonly string[]): Promise<string[]> {
+    if (keys.length === 0) return [];
+    const result = await sql(
+      this.manager,
+      `SELECT object_key AS key FROM firmware.build WHERE object_key = ANY($1::text[])
+       UNION SELECT notes_object_key FROM firmware.build WHERE notes_object_key = ANY($1::text[])`,
+      [[...keys]],
+    );
+    return result.rows.map((row) => String(row.key));
+  }
+
   /** Cross-tenant on purpose (admin customer list): builds, bytes stored (binaries and notes) and distinct build tags per customer. */
   async countsByCustomer(customerIds: readonly CustomerId[]): Promise<Map<CustomerId, { builds: number; storedBytes: number; tags: string[] }>> {
     const result = new Map<CustomerId, { builds: number; storedBytes: number; tags: string[] }>();

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
 import { type EndpointDef, ENDPOINTS, ServiceError, type StagedFile } from '@app/contracts';
 import { MessageBus, type ServiceConfig, tracer, tracingEnabled } from '@app/infra';
-import { SpanKind } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { SERVICE_CONFIG } from '@app/platform';
 import { csrfTokenOf, recordCaller, RequestAccess } from '../auth/request-access.js';
 import { RequestRecorder } from '../observability/request-recorder.js';
@@ -25,7 +25,7 @@ import { hasSmallBody, jsonBodyOf, NO_BODY, readSmallRequestBody } from './json-
 import { ReplyWriter } from './reply-writer.js';
 import { RequestFailure } from './request-failure.js';
 import { headerValue } from './request-headers.js';
-import { newRequestState, type RequestState } from './request-state.js';
+import { newRequestState, type RequestState, UNMATCHED_ROUTE } from './request-state.js';
 
 /** The query of a URL without one (read only). */
 const NO_QUERY = new URLSearchParams();
@@ -74,11 +74,18 @@ export class RequestPipeline {
       void this.process(req, res, state);
       return;
     }
-    // One server span per request; bus messages continue it (trace context in message headers).
-    tracer().startActiveSpan(`HTTP ${req.method}`, { kind: SpanKind.SERVER, attributes: { 'http.request_id': state.requestId } }, (span) => {
+    // One server span per request, named and described by OpenTelemetry's HTTP semantic
+    // conventions (docs/operations.md "Traces"); bus messages and queued jobs continue it.
+    const method = req.method ?? 'GET';
+    tracer().startActiveSpan(method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'http.request_id': state.requestId } }, (span) => {
       res.once('close', () => {
-        span.setAttribute('http.route', state.route);
-        span.setAttribute('http.status_code', res.statusCode);
+        // The route is known once resolved; a request no route takes keeps the bare method.
+        if (state.route !== UNMATCHED_ROUTE) {
+          span.updateName(`${method} ${state.route}`);
+          span.setAttribute('http.route', state.route);
+        }
+        span.setAttribute('http.response.status_code', res.statusCode);
+        if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
         span.end();
       });
       void this.process(req, res, state);

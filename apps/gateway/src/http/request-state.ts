@@ -22,6 +22,9 @@ export interface RequestState {
   done: boolean;
 }
 
+/** The route of a request no endpoint takes (request log, metrics). */
+export const UNMATCHED_ROUTE = '(unmatched)';
+
 export function newRequestState(req: IncomingMessage, clientAddress: ClientAddressOf): RequestState {
   const header = req.headers['x-request-id'];
   const requestId = typeof header === 'string' && REQUEST_ID_PATTERN.test(header) ? header : randomUUID();
@@ -29,7 +32,7 @@ export function newRequestState(req: IncomingMessage, clientAddress: ClientAddre
     requestId,
     started: performance.now(),
     ip: clientAddress(req),
-    route: '(unmatched)',
+    route: UNMATCHED_ROUTE,
     domain: null,
     actor: null,
     refusal: null,

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from '@jest/globals';
 import { type BodySpec, ErrorCode, ServiceError } from '@app/contracts';
-import { configureLogging, ObjectStore, type StoredObjectInfo } from '@app/infra';
+import { configureLogging, ObjectStore, type ListedObject, type StoredObjectInfo } from '@app/infra';
 import { MultipartStager } from './multipart-stager.js';
 
 configureLogging({ sink: () => undefined });
@@ -26,6 +26,9 @@ class MemoryStore extends ObjectStore {
   }
   async delete(key: string): Promise<void> {
     this.objects.delete(key);
+  }
+  async *list(prefix: string): AsyncIterable<ListedObject> {
+    for (const key of this.objects.keys()) if (key.startsWith(prefix)) yield { key, lastModified: new Date() };
   }
   async presignGet(): Promise<string | null> {
     return null;

@@ -100,6 +100,17 @@ export class LogFileRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  /** Cross-tenant on purpose (staging clean-up): which of `keys` a log file holds. */
+  async ownedObjectKeys(keys: readonly string[]): Promise<string[]> {
+    if (keys.length === 0) return [];
+    const rows = await this.files
+      .createQueryBuilder('f')
+      .select('f.object_key', 'key')
+      .where('f.object_key = ANY(:keys)', { keys: [...keys] })
+      .getRawMany<{ key: unknown }>();
+    return rows.map((row) => String(row.key));
+  }
+
   /** Cross-tenant on purpose (admin customer list): file count and stored bytes per requested customer. */
   async countsByCustomer(customerIds: readonly CustomerId[]): Promise<Map<CustomerId, StoredCounts>> {
     const counts = new Map<CustomerId, StoredCounts>();

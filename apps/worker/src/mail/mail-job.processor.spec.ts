@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { describe, expect, it } from '@jest/globals';
 import { Test } from '@nestjs/testing';
-import { configureLogging, type JobHandler, type JobInfo, JobQueue, MAIL_JOB, MAIL_QUEUE, Mailer, type MailMessage } from '@app/infra';
+import { configureLogging, type JobHandler, type JobInfo, JobQueue, type JobRecord, MAIL_JOB, MAIL_QUEUE, Mailer, type MailMessage } from '@app/infra';
 import { isMailMessage, MailJobProcessor } from './mail-job.processor.js';
 
 configureLogging({ sink: () => undefined });
@@ -13,6 +13,9 @@ class RecordingQueue extends JobQueue {
     this.handlers.set(queue, handler as JobHandler<unknown>);
   }
   async schedule(): Promise<void> {}
+  async list(): Promise<JobRecord[]> {
+    return [];
+  }
   async close(): Promise<void> {}
 }
 

@@ -1,8 +1,31 @@
-import { Queue, Worker, type Job, type JobsOptions } from 'bullmq';
+import { SpanKind } from '@opentelemetry/api';
+import { Queue, Worker, type Job, type JobsOptions, type JobType } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 import { JsonLogger } from '../logging/logger.js';
+import { traceHeaders, withRemoteSpan } from '../telemetry/telemetry.js';
 import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS } from './in-process-job-queue.js';
-import { JobQueue, type JobHandler, type JobOptions } from './job-queue.js';
+import {
+  iso,
+  JobQueue,
+  type JobHandler,
+  type JobOptions,
+  type JobRecord,
+  type JobStatus,
+  payloadOf,
+  splitTraceContext,
+  withTraceContext,
+} from './job-queue.js';
+
+/** BullMQ's job states as the list's statuses (docs/operations.md "Background jobs"). */
+const STATUS_OF_STATE: ReadonlyArray<readonly [JobType, JobStatus]> = [
+  ['active', 'running'],
+  ['waiting', 'queued'],
+  ['prioritized', 'queued'],
+  ['delayed', 'queued'],
+  ['waiting-children', 'queued'],
+  ['completed', 'succeeded'],
+  ['failed', 'failed'],
+];
 
 export interface BullMqJobQueueOptions {
   /** Redis key prefix of every queue (default `fds`). Tests use a unique one per run. */
@@ -10,9 +33,15 @@ export interface BullMqJobQueueOptions {
   /** Base of the exponential back-off (default 1 s). */
   readonly backoffMs?: number;
   readonly logger?: JsonLogger;
+  /**
+   * How long a worker's lock on a running job lasts without renewal (default BullMQ's 30 s);
+   * a job whose worker died is run again by another worker at most about twice this later.
+   * Tests shorten it.
+   */
+  readonly lockMs?: number;
 }
 
-/** Finished jobs without a caller's jobId kept for inspection (bounded). */
+/** Finished jobs kept for inspection (GET /admin/jobs), bounded. */
 const KEEP_COMPLETED = { count: 1000, age: 24 * 3600 };
 const KEEP_FAILED = { count: 5000, age: 7 * 24 * 3600 };
 
@@ -21,9 +50,9 @@ const KEEP_FAILED = { count: 5000, age: 7 * 24 * 3600 };
  * process() call (each with its own connection, `maxRetriesPerRequest: null` as BullMQ
  * requires for blocking commands).
  *
- * De-duplication: a caller's jobId becomes the BullMQ job id, and such jobs are removed as
- * soon as they finish, so the id blocks duplicates exactly while the job is waiting, delayed
- * (including back-off between tries) or active, like the in-process runner.
+ * De-duplication: a caller's jobId becomes BullMQ's de-duplication id, which blocks duplicates
+ * exactly while the job is waiting, delayed (including back-off between tries) or active, like
+ * the in-process runner; handlers see it as the job's id.
  */
 export class BullMqJobQueue extends JobQueue {
   private readonly queues = new Map<string, Queue>();
@@ -32,6 +61,7 @@ export class BullMqJobQueue extends JobQueue {
   private readonly queueConnection: Redis;
   private readonly prefix: string;
   private readonly backoffMs: number;
+  private readonly lockMs: number | undefined;
   private readonly logger: JsonLogger;
   private closing: Promise<void> | null = null;
 
@@ -42,6 +72,7 @@ export class BullMqJobQueue extends JobQueue {
     super();
     this.prefix = options.prefix ?? 'fds';
     this.backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS;
+    this.lockMs = options.lockMs;
     this.logger = options.logger ?? new JsonLogger('jobs');
     // Producers fail after a few retries instead of hanging an HTTP request while Redis is down.
     this.queueConnection = this.connect({ maxRetriesPerRequest: 5 });
@@ -78,12 +109,10 @@ export class BullMqJobQueue extends JobQueue {
     const opts: JobsOptions = {};
     if (options.attempts !== undefined) opts.attempts = Math.max(1, Math.floor(options.attempts));
     if (options.delayMs !== undefined && options.delayMs > 0) opts.delay = options.delayMs;
-    if (options.jobId !== undefined) {
-      opts.jobId = encodeJobId(options.jobId);
-      opts.removeOnComplete = true;
-      opts.removeOnFail = true;
-    }
-    await this.queue(queue).add(name, data, opts);
+    // BullMQ's simple de-duplication: the key blocks copies until the job succeeds or fails
+    // for good, and the finished job stays listed like any other.
+    if (options.jobId !== undefined) opts.deduplication = { id: options.jobId };
+    await this.queue(queue).add(name, withTraceContext(data, traceHeaders()), opts);
   }
 
   process<T>(queue: string, handler: JobHandler<T>, options: { concurrency?: number } = {}): void {
@@ -91,17 +120,15 @@ export class BullMqJobQueue extends JobQueue {
     const worker = new Worker(
       queue,
       async (job: Job) => {
-        await handler({
-          id: job.opts.jobId && job.id === job.opts.jobId ? decodeJobId(job.id) : String(job.id),
-          name: job.name,
-          data: job.data as T,
-          attempt: job.attemptsMade + 1,
-        });
+        const { data, trace } = splitTraceContext(job.data as T);
+        const info = { id: callerIdOf(job) ?? String(job.id), name: job.name, data, attempt: job.attemptsMade + 1 };
+        await withRemoteSpan(`job ${queue}/${job.name}`, trace, () => handler(info), SpanKind.CONSUMER);
       },
       {
         connection: this.connect({ maxRetriesPerRequest: null }),
         prefix: this.prefix,
         concurrency: Math.max(1, Math.floor(options.concurrency ?? 1)),
+        ...(this.lockMs ? { lockDuration: this.lockMs, stalledInterval: this.lockMs } : {}),
         removeOnComplete: KEEP_COMPLETED,
         removeOnFail: KEEP_FAILED,
       },
@@ -135,6 +162,37 @@ export class BullMqJobQueue extends JobQueue {
     );
   }
 
+  /**
+   * Every queue under this prefix (found in Redis, so the admin app sees the queues other
+   * processes use), each state read newest first; merged by creation time.
+   */
+  async list(limit: number): Promise<JobRecord[]> {
+    const take = Math.max(0, Math.floor(limit));
+    if (take === 0) return [];
+    const records: JobRecord[] = [];
+    for (const name of await this.queueNames()) {
+      const queue = this.queue(name);
+      for (const [state, status] of STATUS_OF_STATE) {
+        const asc = state === 'waiting' || state === 'prioritized' || state === 'waiting-children';
+        const jobs = await queue.getJobs([state], 0, take - 1, asc);
+        for (const job of jobs) if (job) records.push(recordOf(name, job, status));
+      }
+    }
+    return records.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0)).slice(0, take);
+  }
+
+  private async queueNames(): Promise<string[]> {
+    const names = new Set(this.queues.keys());
+    const head = `${this.prefix}:`;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.queueConnection.scan(cursor, 'MATCH', `${head}*:meta`, 'COUNT', 1000);
+      cursor = next;
+      for (const key of keys) names.add(key.slice(head.length, -':meta'.length));
+    } while (cursor !== '0');
+    return [...names].sort();
+  }
+
   /** Stops the workers (letting running jobs finish), then the queues and the connections. */
   close(): Promise<void> {
     this.closing ??= (async () => {
@@ -146,15 +204,28 @@ export class BullMqJobQueue extends JobQueue {
   }
 }
 
-/**
- * BullMQ refuses custom ids that look like integers or contain `:`. This mapping is
- * injective: `%`, `:` and `#` are percent-encoded and an all-digit result gets a `#`.
- */
-export function encodeJobId(id: string): string {
-  const encoded = id.replace(/[%:#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return /^\d+$/.test(encoded) ? `#${encoded}` : encoded;
+/** The caller's jobId (de-duplication key) of a job added with one, else null. */
+function callerIdOf(job: Job): string | null {
+  return job.opts.deduplication?.id ?? null;
 }
 
-export function decodeJobId(id: string): string {
-  return decodeURIComponent(id.startsWith('#') ? id.slice(1) : id);
+function recordOf(queue: string, job: Job, status: JobStatus): JobRecord {
+  const callerId = callerIdOf(job);
+  // A scheduler's job is keyed by its schedule: `repeat:<schedule id>:<time>`.
+  const scheduled = job.repeatJobKey ? `schedule:${job.repeatJobKey}` : null;
+  const id = String(job.id);
+  const runAt = status === 'queued' || status === 'running' ? job.timestamp + (job.delay ?? 0) : (job.processedOn ?? job.timestamp);
+  return {
+    id,
+    kind: queue,
+    payload: payloadOf(job.data),
+    slot: scheduled ?? callerId ?? id,
+    status,
+    run_at: iso(runAt),
+    attempts: Math.max(job.attemptsStarted ?? 0, job.attemptsMade),
+    max_attempts: job.opts.attempts ?? 1,
+    last_error: job.failedReason || null,
+    created_at: iso(job.timestamp)!,
+    finished_at: iso(job.finishedOn),
+  };
 }

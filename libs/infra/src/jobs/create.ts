@@ -3,7 +3,7 @@ import { BullMqJobQueue } from './bullmq-job-queue.js';
 import { InProcessJobQueue } from './in-process-job-queue.js';
 import type { JobQueue } from './job-queue.js';
 
-export { BullMqJobQueue, encodeJobId, decodeJobId, type BullMqJobQueueOptions } from './bullmq-job-queue.js';
+export { BullMqJobQueue, type BullMqJobQueueOptions } from './bullmq-job-queue.js';
 export { InProcessJobQueue, type InProcessJobQueueOptions, DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS } from './in-process-job-queue.js';
 
 const instances = new Map<string, JobQueue>();

@@ -1,6 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { JsonLogger } from '../logging/logger.js';
-import { JobQueue, type JobHandler, type JobInfo, type JobOptions } from './job-queue.js';
+import { SpanKind } from '@opentelemetry/api';
+import { traceHeaders, withRemoteSpan } from '../telemetry/telemetry.js';
+import {
+  iso,
+  JobQueue,
+  type JobHandler,
+  type JobInfo,
+  type JobOptions,
+  type JobRecord,
+  type JobStatus,
+  payloadOf,
+  splitTraceContext,
+  withTraceContext,
+} from './job-queue.js';
 
 export const DEFAULT_ATTEMPTS = 5;
 export const DEFAULT_BACKOFF_MS = 1000;
@@ -13,14 +26,24 @@ export interface InProcessJobQueueOptions {
   readonly logger?: JsonLogger;
 }
 
+/** Finished jobs kept for GET /admin/jobs (the newest). */
+const KEEP_FINISHED = 1000;
+
 interface PendingJob {
   readonly id: string;
+  readonly queue: string;
   /** The caller's jobId, which blocks duplicates while the job is waiting, delayed or active. */
   readonly dedupId: string | null;
   readonly name: string;
   readonly data: unknown;
   readonly attempts: number;
+  /** Tries started so far. */
   attempt: number;
+  readonly createdAt: number;
+  runAt: number;
+  status: JobStatus;
+  lastError: string | null;
+  finishedAt: number | null;
 }
 
 interface Worker {
@@ -46,6 +69,9 @@ export class InProcessJobQueue extends JobQueue {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly schedules = new Map<string, NodeJS.Timeout>();
   private readonly running = new Set<Promise<void>>();
+  /** Jobs queued or running, and the newest finished ones (for list()). */
+  private readonly live = new Set<PendingJob>();
+  private readonly finished: PendingJob[] = [];
   private readonly backoffMs: number;
   private readonly closeTimeoutMs: number;
   private readonly logger: JsonLogger;
@@ -74,10 +100,25 @@ export class InProcessJobQueue extends JobQueue {
     if (dedupId !== null && state.ids.has(dedupId)) return;
     const attempts = Math.max(1, Math.floor(options.attempts ?? DEFAULT_ATTEMPTS));
     // Cloned as JSON, as BullMQ stores it: handlers see the same shapes on both adapters.
-    const copy: unknown = data === undefined ? undefined : JSON.parse(JSON.stringify(data));
-    const job: PendingJob = { id: dedupId ?? randomUUID(), dedupId, name, data: copy, attempts, attempt: 1 };
-    if (dedupId !== null) state.ids.add(dedupId);
+    const copy: unknown = data === undefined ? undefined : JSON.parse(JSON.stringify(withTraceContext(data, traceHeaders())));
     const delay = options.delayMs ?? 0;
+    const now = Date.now();
+    const job: PendingJob = {
+      id: randomUUID(),
+      queue,
+      dedupId,
+      name,
+      data: copy,
+      attempts,
+      attempt: 0,
+      createdAt: now,
+      runAt: now + Math.max(0, delay),
+      status: 'queued',
+      lastError: null,
+      finishedAt: null,
+    };
+    if (dedupId !== null) state.ids.add(dedupId);
+    this.live.add(job);
     if (delay > 0) this.later(delay, () => this.enqueue(queue, job));
     else this.enqueue(queue, job);
   }
@@ -106,6 +147,31 @@ export class InProcessJobQueue extends JobQueue {
     timer.unref();
     this.schedules.set(key, timer);
     if (!previous) fire();
+  }
+
+  async list(limit: number): Promise<JobRecord[]> {
+    const all = [...this.live, ...this.finished].sort((a, b) => b.createdAt - a.createdAt);
+    return all.slice(0, Math.max(0, limit)).map((job) => ({
+      id: job.id,
+      kind: job.queue,
+      payload: payloadOf(job.data),
+      slot: job.dedupId ?? job.id,
+      status: job.status,
+      run_at: iso(job.runAt),
+      attempts: job.attempt,
+      max_attempts: job.attempts,
+      last_error: job.lastError,
+      created_at: iso(job.createdAt)!,
+      finished_at: iso(job.finishedAt),
+    }));
+  }
+
+  private finish(job: PendingJob, status: JobStatus): void {
+    job.status = status;
+    job.finishedAt = Date.now();
+    this.live.delete(job);
+    this.finished.push(job);
+    if (this.finished.length > KEEP_FINISHED) this.finished.shift();
   }
 
   async close(): Promise<void> {
@@ -173,21 +239,28 @@ export class InProcessJobQueue extends JobQueue {
 
   private async run(queue: string, job: PendingJob, worker: Worker): Promise<void> {
     const state = this.state(queue);
-    const info: JobInfo<unknown> = { id: job.id, name: job.name, data: job.data, attempt: job.attempt };
+    job.attempt++;
+    job.status = 'running';
+    const { data, trace } = splitTraceContext(job.data);
+    const info: JobInfo<unknown> = { id: job.dedupId ?? job.id, name: job.name, data, attempt: job.attempt };
     try {
-      await worker.handler(info);
+      await withRemoteSpan(`job ${queue}/${job.name}`, trace, () => worker.handler(info), SpanKind.CONSUMER);
       if (job.dedupId !== null) state.ids.delete(job.dedupId);
+      this.finish(job, 'succeeded');
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
+      job.lastError = error.message;
       const fields = { queue, job: job.name, job_id: job.id, attempt: job.attempt, attempts: job.attempts };
       if (job.attempt < job.attempts && !this.closed) {
         const delay = this.backoffMs * 2 ** (job.attempt - 1);
         this.logger.write('warn', `job failed, retrying in ${delay} ms: ${error.message}`, fields);
-        job.attempt++;
+        job.status = 'queued';
+        job.runAt = Date.now() + delay;
         this.later(delay, () => this.enqueue(queue, job));
       } else {
         this.logger.write('error', `job failed for good: ${error.message}`, { ...fields, stack: error.stack });
         if (job.dedupId !== null) state.ids.delete(job.dedupId);
+        this.finish(job, 'failed');
       }
     }
   }

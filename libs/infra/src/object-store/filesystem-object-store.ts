@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { JsonLogger } from '../logging/logger.js';
 import { LengthCheck } from './length-check.js';
-import { assertObjectKey, ObjectStore, type ObjectRange, type PresignOptions, type StoredObjectInfo } from './object-store.js';
+import { assertObjectKey, type ListedObject, ObjectStore, type ObjectRange, type PresignOptions, type StoredObjectInfo } from './object-store.js';
 
 /**
  * Temp files live in `<root>/~tmp`: `~` is not allowed in keys, so no key can name it, and
@@ -113,6 +113,33 @@ export class FilesystemObjectStore extends ObjectStore {
     } catch (err) {
       if (isAbsent(err)) return null;
       throw err;
+    }
+  }
+
+  /** Walks the directories under the prefix's directory part; the temp directory is never listed. */
+  async *list(prefix: string): AsyncIterable<ListedObject> {
+    const cut = prefix.lastIndexOf('/');
+    const base = cut === -1 ? '' : prefix.slice(0, cut);
+    const pending = [base];
+    while (pending.length) {
+      const dir = pending.pop()!;
+      let entries;
+      try {
+        entries = await readdir(dir ? join(this.root, ...dir.split('/')) : this.root, { withFileTypes: true });
+      } catch (err) {
+        if (isAbsent(err)) continue;
+        throw err;
+      }
+      for (const entry of entries) {
+        const key = dir ? `${dir}/${entry.name}` : entry.name;
+        if (key === TMP_DIR) continue;
+        if (entry.isDirectory()) {
+          if (prefix.startsWith(`${key}/`) || key.startsWith(prefix)) pending.push(key);
+        } else if (entry.isFile() && key.startsWith(prefix)) {
+          const info = await stat(join(this.root, ...key.split('/'))).catch(() => null);
+          if (info) yield { key, lastModified: info.mtime };
+        }
+      }
     }
   }
 

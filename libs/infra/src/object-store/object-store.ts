@@ -4,6 +4,12 @@ export interface StoredObjectInfo {
   readonly sizeBytes: number;
 }
 
+/** One object as list() reports it. */
+export interface ListedObject {
+  readonly key: string;
+  readonly lastModified: Date;
+}
+
 export interface ObjectRange {
   /** Inclusive byte offsets, already validated against the object's size. */
   readonly start: number;
@@ -40,6 +46,9 @@ export abstract class ObjectStore {
 
   /** A pre-signed GET URL, or null when the store cannot make one (filesystem: the gateway streams). */
   abstract presignGet(key: string, options: PresignOptions): Promise<string | null>;
+
+  /** Every object whose key starts with `prefix` (e.g. `uploads/`), in pages; no order promised. */
+  abstract list(prefix: string): AsyncIterable<ListedObject>;
 
   /** Readiness probe: the store answers. */
   abstract check(): Promise<boolean>;

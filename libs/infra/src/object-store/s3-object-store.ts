@@ -4,6 +4,7 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   type S3ClientConfig,
@@ -13,7 +14,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Readable } from 'node:stream';
 import type { S3Config } from '../config/config.js';
 import { LengthCheck } from './length-check.js';
-import { assertObjectKey, ObjectStore, type ObjectRange, type PresignOptions, type StoredObjectInfo } from './object-store.js';
+import { assertObjectKey, type ListedObject, ObjectStore, type ObjectRange, type PresignOptions, type StoredObjectInfo } from './object-store.js';
 
 /** PutObject accepts at most 5 GiB; larger known sizes go through multipart as well. */
 const MAX_SINGLE_PUT_BYTES = 5 * 1024 ** 3;
@@ -151,6 +152,15 @@ export class S3ObjectStore extends ObjectStore {
       if (isNotFound(err)) return null;
       throw err;
     }
+  }
+
+  async *list(prefix: string): AsyncIterable<ListedObject> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
+      for (const object of page.Contents ?? []) if (object.Key && object.LastModified) yield { key: object.Key, lastModified: object.LastModified };
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   async delete(key: string): Promise<void> {

@@ -52,10 +52,15 @@ export function traceHeaders(): Record<string, string> {
  * Runs `fn` in a span that continues the trace found in `headers` (a received message).
  * Without tracing, `fn`'s own result (an immediate value stays immediate).
  */
-export function withRemoteSpan<R>(name: string, headers: Record<string, string> | undefined, fn: (span: Span) => R): R | Promise<Awaited<R>> {
+export function withRemoteSpan<R>(
+  name: string,
+  headers: Record<string, string> | undefined,
+  fn: (span: Span) => R,
+  kind: SpanKind = SpanKind.SERVER,
+): R | Promise<Awaited<R>> {
   if (!tracingEnabled()) return fn(NON_RECORDING_SPAN);
   const parent = headers ? propagation.extract(context.active(), headers) : context.active();
-  return tracer().startActiveSpan(name, { kind: SpanKind.SERVER }, parent, async (span): Promise<Awaited<R>> => {
+  return tracer().startActiveSpan(name, { kind }, parent, async (span): Promise<Awaited<R>> => {
     try {
       return await fn(span);
     } catch (err) {

@@ -1,0 +1,29 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { EndpointCall, JobsQuery, JobView } from '@app/contracts';
+import { JobQueue } from '@app/infra';
+
+/** Payload members never shown in the list: a mail's body holds login codes and magic links. */
+const REDACTED_PAYLOAD_KEYS: ReadonlySet<string> = new Set(['text', 'html']);
+export const REDACTED = '[redacted]';
+
+/**
+ * GET /admin/jobs: the admin app reads the job queue of its runtime directly (the in-process
+ * runner every app of the standalone process shares, or BullMQ's Redis, where every process's
+ * queues are visible), so no other app is asked.
+ */
+@Injectable()
+export class AdminJobsService {
+  constructor(@Inject(JobQueue) private readonly jobs: JobQueue) {}
+
+  async list(call: EndpointCall<Record<string, never>, JobsQuery, undefined>): Promise<{ items: JobView[] }> {
+    const limit = call?.query?.limit ?? 100;
+    const items = await this.jobs.list(limit);
+    return { items: items.map((job) => ({ ...job, payload: redact(job.payload) })) };
+  }
+}
+
+function redact(payload: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(payload)) out[key] = REDACTED_PAYLOAD_KEYS.has(key) ? REDACTED : value;
+  return out;
+}
