@@ -7,6 +7,7 @@ import { RelayedRecordsService } from './audit/relayed-records.service.js';
 import { AdminController } from './controllers/admin.controller.js';
 import { AuditController } from './controllers/audit.controller.js';
 import { ProtectionController } from './controllers/protection.controller.js';
+import { StatsController } from './controllers/stats.controller.js';
 import { DetectorRepository } from './detectors/detector.repository.js';
 import { SecurityDetectors } from './detectors/security-detectors.service.js';
 import { HealthSampleEntity } from './entities/health-sample.entity.js';
@@ -19,6 +20,7 @@ import { ProtectionRepository } from './protection/protection.repository.js';
 import { ProtectionService } from './protection/protection.service.js';
 import { AdminDeliveryIds1764400000000 } from './migrations/1764400000000-admin-delivery-ids.js';
 import { DetectorEpisodes1764350000000 } from './migrations/1764350000000-detector-episodes.js';
+import { UsageDaily1764500000000 } from './migrations/1764500000000-usage-daily.js';
 import { HealthSampleRepository } from './repositories/health-sample.repository.js';
 import { RequestLogRepository } from './repositories/request-log.repository.js';
 import { Clock } from './services/clock.js';
@@ -26,6 +28,8 @@ import { HealthService } from './services/health.service.js';
 import { RequestLogService } from './services/request-log.service.js';
 import { SecurityEventRepository } from './security/security-event.repository.js';
 import { SecurityEventsService } from './security/security-events.service.js';
+import { StatsRepository } from './stats/stats.repository.js';
+import { StatsService } from './stats/stats.service.js';
 
 export const ADMIN_DATABASE = {
   schema: 'admin',
@@ -37,6 +41,7 @@ export const ADMIN_DATABASE = {
     Protection1764300000000,
     DetectorEpisodes1764350000000,
     AdminDeliveryIds1764400000000,
+    UsageDaily1764500000000,
   ],
 } satisfies AppDatabaseOptions;
 
@@ -56,8 +61,10 @@ export const ADMIN_PROVIDERS = [
   RelayedRecordsService,
   DetectorRepository,
   SecurityDetectors,
+  StatsRepository,
+  StatsService,
 ];
-export const ADMIN_CONTROLLERS = [AdminController, AuditController, ProtectionController];
+export const ADMIN_CONTROLLERS = [AdminController, AuditController, ProtectionController, StatsController];
 
 /** Operations data: request log, health history, audit log and security events (statistics later). */
 @Module({})

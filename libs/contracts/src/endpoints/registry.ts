@@ -1,6 +1,7 @@
 import { healthEndpoints, downloadEndpoints } from '../health/health.endpoints.js';
 import { adminAccountEndpoints, adminEndpoints } from '../admin/admin.endpoints.js';
 import { protectionEndpoints } from '../admin/protection.endpoints.js';
+import { statsEndpoints } from '../admin/stats.endpoints.js';
 import { consoleEndpoints } from '../identity/console.endpoints.js';
 import { identityEndpoints, memberEndpoints } from '../identity/identity.endpoints.js';
 import { logdataEndpoints } from '../logdata/logdata.endpoints.js';
@@ -17,6 +18,7 @@ const ALL_ENDPOINTS: readonly AnyEndpointDef[] = [
   ...memberEndpoints,
   ...adminEndpoints,
   ...protectionEndpoints,
+  ...statsEndpoints,
   ...consoleEndpoints,
   ...logdataEndpoints,
   ...firmwareEndpoints,
