@@ -199,6 +199,19 @@ describe('usage statistics and the request log', () => {
     });
   });
 
+  it('stores the log in day partitions made ahead (white-box)', async () => {
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10).replaceAll('-', '');
+    const partitions = await eventually(
+      () =>
+        rt.query<{ name: string }>(
+          `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'admin.request_log'::regclass`,
+        ),
+      (rows) => rows.some((r) => r.name === `request_log_p${tomorrow}`),
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
+    expect(partitions.map((r) => r.name)).toEqual(expect.arrayContaining(['request_log_default', `request_log_p${tomorrow}`]));
+  });
+
   describe('summaries', () => {
     it("GET /stats/summary counts the customer's uploads, downloads, checks and errors per day", async () => {
       const summary = await eventually(

@@ -21,6 +21,7 @@ import { ProtectionService } from './protection/protection.service.js';
 import { AdminDeliveryIds1764400000000 } from './migrations/1764400000000-admin-delivery-ids.js';
 import { DetectorEpisodes1764350000000 } from './migrations/1764350000000-detector-episodes.js';
 import { UsageDaily1764500000000 } from './migrations/1764500000000-usage-daily.js';
+import { RequestLogPartitions1764600000000 } from './migrations/1764600000000-request-log-partitions.js';
 import { HealthSampleRepository } from './repositories/health-sample.repository.js';
 import { RequestLogRepository } from './repositories/request-log.repository.js';
 import { Clock } from './services/clock.js';
@@ -28,6 +29,8 @@ import { HealthService } from './services/health.service.js';
 import { RequestLogService } from './services/request-log.service.js';
 import { SecurityEventRepository } from './security/security-event.repository.js';
 import { SecurityEventsService } from './security/security-events.service.js';
+import { RequestLogPartitionRepository } from './stats/request-log-partitions.repository.js';
+import { RequestLogRetention } from './stats/request-log-retention.service.js';
 import { StatsRepository } from './stats/stats.repository.js';
 import { StatsService } from './stats/stats.service.js';
 
@@ -42,6 +45,7 @@ export const ADMIN_DATABASE = {
     DetectorEpisodes1764350000000,
     AdminDeliveryIds1764400000000,
     UsageDaily1764500000000,
+    RequestLogPartitions1764600000000,
   ],
 } satisfies AppDatabaseOptions;
 
@@ -63,6 +67,8 @@ export const ADMIN_PROVIDERS = [
   SecurityDetectors,
   StatsRepository,
   StatsService,
+  RequestLogPartitionRepository,
+  RequestLogRetention,
 ];
 export const ADMIN_CONTROLLERS = [AdminController, AuditController, ProtectionController, StatsController];
 
