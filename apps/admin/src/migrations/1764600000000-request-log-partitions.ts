@@ -25,7 +25,7 @@ const OLD_INDEXES = ['request_log_domain_ts_idx', 'request_log_ts_brin', 'reques
  *
  * The existing table is not copied: it becomes one partition, `request_log_legacy`, holding
  * everything before tomorrow (or after its newest entry), dropped whole once that bound is past
- * retention. Its identity becomes a sequence of the partitioned table (partitions cannot carry
+ * retention; an empty one (a new installation) is dropped at once. Its identity becomes a sequence of the partitioned table (partitions cannot carry
  * an identity of their own), and its primary key on id goes (a partitioned table's keys must
  * include ts; nothing looks rows up by id). `request_log_default` takes what falls outside every
  * day partition (a gateway's clock far off), so a batch is never refused for its timestamps;
@@ -53,14 +53,14 @@ export class RequestLogPartitions1764600000000 implements MigrationInterface {
       ) PARTITION BY RANGE (ts)`);
     await queryRunner.query(`ALTER SEQUENCE admin.request_log_id_seq OWNED BY admin.request_log.id`);
 
-    // Everything before the start of tomorrow (UTC), or past the newest entry: the legacy partition's upper bound.
-    const [{ bound }] = (await queryRunner.query(
-      `SELECT to_char(greatest(date_trunc('day', now() AT TIME ZONE 'UTC') + interval '1 day',
-                               date_trunc('day', (SELECT max(ts) FROM admin.request_log_legacy) AT TIME ZONE 'UTC') + interval '1 day'),
-                      'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS bound`,
-    )) as Array<{ bound: string }>;
-    await queryRunner.query(`ALTER TABLE admin.request_log ATTACH PARTITION admin.request_log_legacy FOR VALUES FROM (MINVALUE) TO ('${bound}')`);
     await queryRunner.query(`CREATE TABLE admin.request_log_default PARTITION OF admin.request_log DEFAULT`);
+    const [{ empty }] = (await queryRunner.query(`SELECT NOT EXISTS (SELECT 1 FROM admin.request_log_legacy) AS empty`)) as Array<{ empty: boolean }>;
+    if (empty) {
+      // A new installation: nothing to keep, day partitions from the start.
+      await queryRunner.query(`DROP TABLE admin.request_log_legacy`);
+    } else {
+      await this.attachLegacy(queryRunner);
+    }
 
     // Made on the partitioned table: every partition gets them (the legacy one keeps its matching ones).
     await queryRunner.query(`CREATE INDEX request_log_ts_brin ON admin.request_log USING brin (ts)`);
@@ -69,6 +69,16 @@ export class RequestLogPartitions1764600000000 implements MigrationInterface {
     await queryRunner.query(`CREATE INDEX request_log_ip_ts_idx ON admin.request_log (ip, ts)`);
     await queryRunner.query(`CREATE INDEX request_log_route_status_ts_idx ON admin.request_log (route, status, ts)`);
     await queryRunner.query(`CREATE INDEX request_log_status_ts_idx ON admin.request_log (status, ts)`);
+  }
+
+  /** The old table as the partition of everything before tomorrow (UTC), or past its newest entry. */
+  private async attachLegacy(queryRunner: QueryRunner): Promise<void> {
+    const [{ bound }] = (await queryRunner.query(
+      `SELECT to_char(greatest(date_trunc('day', now() AT TIME ZONE 'UTC') + interval '1 day',
+                               date_trunc('day', (SELECT max(ts) FROM admin.request_log_legacy) AT TIME ZONE 'UTC') + interval '1 day'),
+                      'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS bound`,
+    )) as Array<{ bound: string }>;
+    await queryRunner.query(`ALTER TABLE admin.request_log ATTACH PARTITION admin.request_log_legacy FOR VALUES FROM (MINVALUE) TO ('${bound}')`);
   }
 
   /** Back to one table: every partition's rows copied into it, in order, ids kept. */
