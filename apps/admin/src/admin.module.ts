@@ -8,6 +8,7 @@ import { AdminController } from './controllers/admin.controller.js';
 import { AuditController } from './controllers/audit.controller.js';
 import { JobsController } from './controllers/jobs.controller.js';
 import { ProtectionController } from './controllers/protection.controller.js';
+import { StatsController } from './controllers/stats.controller.js';
 import { DetectorRepository } from './detectors/detector.repository.js';
 import { SecurityDetectors } from './detectors/security-detectors.service.js';
 import { AdminJobsService } from './jobs/admin-jobs.service.js';
@@ -22,6 +23,8 @@ import { ProtectionRepository } from './protection/protection.repository.js';
 import { ProtectionService } from './protection/protection.service.js';
 import { AdminDeliveryIds1764400000000 } from './migrations/1764400000000-admin-delivery-ids.js';
 import { DetectorEpisodes1764350000000 } from './migrations/1764350000000-detector-episodes.js';
+import { UsageDaily1764500000000 } from './migrations/1764500000000-usage-daily.js';
+import { RequestLogPartitions1764600000000 } from './migrations/1764600000000-request-log-partitions.js';
 import { HealthSampleRepository } from './repositories/health-sample.repository.js';
 import { RequestLogRepository } from './repositories/request-log.repository.js';
 import { Clock } from './services/clock.js';
@@ -29,6 +32,10 @@ import { HealthService } from './services/health.service.js';
 import { RequestLogService } from './services/request-log.service.js';
 import { SecurityEventRepository } from './security/security-event.repository.js';
 import { SecurityEventsService } from './security/security-events.service.js';
+import { RequestLogPartitionRepository } from './stats/request-log-partitions.repository.js';
+import { RequestLogRetention } from './stats/request-log-retention.service.js';
+import { StatsRepository } from './stats/stats.repository.js';
+import { StatsService } from './stats/stats.service.js';
 
 export const ADMIN_DATABASE = {
   schema: 'admin',
@@ -40,6 +47,8 @@ export const ADMIN_DATABASE = {
     Protection1764300000000,
     DetectorEpisodes1764350000000,
     AdminDeliveryIds1764400000000,
+    UsageDaily1764500000000,
+    RequestLogPartitions1764600000000,
   ],
 } satisfies AppDatabaseOptions;
 
@@ -61,8 +70,12 @@ export const ADMIN_PROVIDERS = [
   SecurityDetectors,
   AdminJobsService,
   ScheduledJobs,
+  StatsRepository,
+  StatsService,
+  RequestLogPartitionRepository,
+  RequestLogRetention,
 ];
-export const ADMIN_CONTROLLERS = [AdminController, AuditController, ProtectionController, JobsController];
+export const ADMIN_CONTROLLERS = [AdminController, AuditController, ProtectionController, JobsController, StatsController];
 
 /** Operations data: request log, health history, audit log and security events (statistics later). */
 @Module({})

@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { JobQueue, JsonLogger } from '@app/infra';
 import { HealthSampleRepository } from '../repositories/health-sample.repository.js';
 import { Clock } from '../services/clock.js';
@@ -6,18 +6,12 @@ import { HISTORY_MAX_DAYS } from '../services/health.service.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
-/** The admin app's scheduled work (docs/operations.md "Background jobs"): queue name, period. */
-export const HEALTH_ROLLUP_JOB = { queue: 'health-rollup', everyMs: 3600 * 1000 } as const;
-export const REQUEST_LOG_RETENTION_JOB = { queue: 'request-log-retention', everyMs: 3600 * 1000 } as const;
-
 /**
- * Request-log retention is the statistics code's (it drops whole day partitions): it provides
- * this token (`{ provide: RequestLogRetention, useExisting: ... }` in ADMIN_PROVIDERS) and the
- * scheduled job calls it. Until it is provided the job runs and does nothing.
+ * The admin app's scheduled work (docs/operations.md "Background jobs"): queue name, period.
+ * Request-log retention schedules itself (stats/request-log-retention.service.ts), as do the
+ * security detectors.
  */
-export abstract class RequestLogRetention {
-  abstract applyRetention(now: Date): Promise<void>;
-}
+export const HEALTH_ROLLUP_JOB = { queue: 'health-rollup', everyMs: 3600 * 1000 } as const;
 
 /**
  * Runs the admin app's scheduled work as named, visible jobs: one schedule per job across
@@ -33,17 +27,13 @@ export class ScheduledJobs implements OnModuleInit, OnModuleDestroy {
     @Inject(JobQueue) private readonly jobs: JobQueue,
     @Inject(HealthSampleRepository) private readonly healthSamples: HealthSampleRepository,
     @Inject(Clock) private readonly clock: Clock,
-    @Optional() @Inject(RequestLogRetention) private readonly retention: RequestLogRetention | null = null,
   ) {}
 
   async onModuleInit(): Promise<void> {
     this.jobs.process(HEALTH_ROLLUP_JOB.queue, async () => {
       if (!this.stopped) await this.rollUpHealth();
     });
-    this.jobs.process(REQUEST_LOG_RETENTION_JOB.queue, async () => {
-      if (!this.stopped) await this.applyRequestLogRetention();
-    });
-    for (const job of [HEALTH_ROLLUP_JOB, REQUEST_LOG_RETENTION_JOB]) await this.jobs.schedule(job.queue, job.queue, job.everyMs, job.queue, {});
+    await this.jobs.schedule(HEALTH_ROLLUP_JOB.queue, HEALTH_ROLLUP_JOB.queue, HEALTH_ROLLUP_JOB.everyMs, HEALTH_ROLLUP_JOB.queue, {});
   }
 
   onModuleDestroy(): void {
@@ -59,9 +49,5 @@ export class ScheduledJobs implements OnModuleInit, OnModuleDestroy {
     const removed = await this.healthSamples.deleteBefore(before);
     if (removed) this.logger.info('health samples past the history window removed', { removed });
     return removed;
-  }
-
-  async applyRequestLogRetention(): Promise<void> {
-    await this.retention?.applyRetention(this.clock.now());
   }
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { copyRows, type CopyValue } from '@app/infra';
 import { DataSource } from 'typeorm';
 import type { RequestLogRow } from '../dtos/request-log-entry.js';
+import { COUNTER_NAMES, dailyIncrements } from '../stats/usage-counters.js';
 
 /** Where the rows go: admin.request_log, these columns. */
 const REQUEST_LOG = {
@@ -30,6 +31,24 @@ function valuesOf(row: RequestLogRow): CopyValue[] {
   ];
 }
 
+/**
+ * The batch's usage counters added to admin.usage_daily: one row per (day, customer) of the
+ * batch, as arrays (one statement whatever the batch holds).
+ */
+function usageCountersOf(rows: readonly RequestLogRow[]): { sql: string; parameters: unknown[] } | undefined {
+  if (rows.length === 0) return undefined;
+  const cells = dailyIncrements(rows);
+  const columns = COUNTER_NAMES.join(', ');
+  const arrays = COUNTER_NAMES.map((_, i) => `$${i + 3}::bigint[]`).join(', ');
+  const sums = COUNTER_NAMES.map((name) => `${name} = usage_daily.${name} + EXCLUDED.${name}`).join(', ');
+  return {
+    sql: `INSERT INTO admin.usage_daily (day, domain, ${columns})
+          SELECT * FROM unnest($1::date[], $2::text[], ${arrays})
+          ON CONFLICT (day, domain) DO UPDATE SET ${sums}`,
+    parameters: [cells.map((c) => c.day), cells.map((c) => c.domain), ...COUNTER_NAMES.map((name) => cells.map((c) => c.counts[name]))],
+  };
+}
+
 /** About one batch in this many prunes the seen batch ids (a cheap indexed delete). */
 const PRUNE_CHANCE = 1 / 1000;
 
@@ -39,13 +58,14 @@ export class RequestLogRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
   /**
-   * One COPY per batch whatever its size (no 65535 bind-parameter limit): every request writes
+   * One COPY per batch whatever its size (no 65535 bind-parameter limit), with the batch's usage
+   * counters added in its transaction (docs/api.md "Usage statistics"): every request writes
    * a row, and COPY costs PostgreSQL about half the CPU per row of the INSERT ... SELECT from a
    * JSON parameter used before (see copyRows), which left the update check's process more of a
    * shared machine's CPU (bench:update-check).
    */
   async insertBatch(rows: readonly RequestLogRow[]): Promise<void> {
-    await copyRows(this.dataSource, REQUEST_LOG, rows.map(valuesOf));
+    await copyRows(this.dataSource, REQUEST_LOG, rows.map(valuesOf), { after: usageCountersOf(rows) });
   }
 
   /**
@@ -56,6 +76,7 @@ export class RequestLogRepository {
   async insertBatchOnce(batchId: string, rows: readonly RequestLogRow[]): Promise<boolean> {
     const copied = await copyRows(this.dataSource, REQUEST_LOG, rows.map(valuesOf), {
       guard: { sql: `INSERT INTO admin.request_log_batch (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id`, parameters: [batchId] },
+      after: usageCountersOf(rows),
     });
     if (Math.random() < PRUNE_CHANCE) {
       await this.dataSource.query(`DELETE FROM admin.request_log_batch WHERE received_at < now() - interval '1 day'`);

@@ -55,10 +55,22 @@ export function csrfTokenOf(req: IncomingMessage, search: URLSearchParams, body:
   return headerValue(req, CSRF_HEADER) ?? search.get(CSRF_FIELD) ?? (body.kind === 'form' ? body.fields[CSRF_FIELD] : undefined);
 }
 
-/** Notes who is calling, for whom (request log, metrics). */
+/**
+ * Notes who is calling, for whom (request log, metrics): the customer acted on, else the
+ * credential's, else the one a public path names (kept from routing: publicPathDomain).
+ */
 export function recordCaller(state: RequestState, access: Access): void {
-  state.domain = access.customer?.domain ?? access.principal?.homeCustomer.domain ?? null;
+  state.domain = access.customer?.domain ?? access.principal?.homeCustomer.domain ?? state.domain;
   state.actor = actorOf(access.principal);
+}
+
+/**
+ * The customer a public endpoint names in its path (the update check's `{domain}`), lower-cased
+ * as customers are stored; null for every other endpoint. A request naming a customer that
+ * does not exist is answered 404 and recorded without it (RequestFailure).
+ */
+export function publicPathDomain(endpoint: EndpointDef, params: Readonly<Record<string, string>>): string | null {
+  return endpoint.auth.kind === 'public' && typeof params.domain === 'string' ? params.domain.toLowerCase() : null;
 }
 
 export function actorOf(principal: Principal | null): string | null {

@@ -47,6 +47,8 @@ export class RequestFailure {
       return;
     }
     const error = asServiceError(err);
+    // A public path naming a customer answers 404 only when there is no such (active) customer: nobody to count the request for.
+    if (error.code === ErrorCode.NotFound && state.domain !== null && !state.actor) state.domain = null;
     if (error.code === ErrorCode.Internal)
       this.logger.forRequest(state).error(err instanceof Error ? err : new Error(String(err)), 'request failed', { method, route: state.route });
     if (res.headersSent) {

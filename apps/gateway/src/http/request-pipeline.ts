@@ -4,7 +4,7 @@ import { type EndpointDef, ENDPOINTS, ServiceError, type StagedFile } from '@app
 import { MessageBus, type ServiceConfig, tracer, tracingEnabled } from '@app/infra';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { SERVICE_CONFIG } from '@app/platform';
-import { csrfTokenOf, recordCaller, RequestAccess } from '../auth/request-access.js';
+import { csrfTokenOf, publicPathDomain, recordCaller, RequestAccess } from '../auth/request-access.js';
 import { RequestRecorder } from '../observability/request-recorder.js';
 import { GatewayProtection } from '../protection/gateway-protection.js';
 import { EndpointRateLimiter } from '../rate-limit/rate-limiter.js';
@@ -111,6 +111,7 @@ export class RequestPipeline {
       const match = resolveRoute(this.routes, method, path);
       endpoint = match.endpoint;
       state.route = endpoint.path;
+      state.domain = publicPathDomain(endpoint, match.params);
       this.protection.check(endpoint, method, state.ip);
       if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1)
         throw ServiceError.badRequest('a Host header is required');

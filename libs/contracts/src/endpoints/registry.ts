@@ -2,6 +2,7 @@ import { healthEndpoints, downloadEndpoints } from '../health/health.endpoints.j
 import { adminAccountEndpoints, adminEndpoints } from '../admin/admin.endpoints.js';
 import { protectionEndpoints } from '../admin/protection.endpoints.js';
 import { jobEndpoints } from '../admin/jobs.endpoints.js';
+import { statsEndpoints } from '../admin/stats.endpoints.js';
 import { consoleEndpoints } from '../identity/console.endpoints.js';
 import { identityEndpoints, memberEndpoints } from '../identity/identity.endpoints.js';
 import { logdataEndpoints } from '../logdata/logdata.endpoints.js';
@@ -19,6 +20,7 @@ const ALL_ENDPOINTS: readonly AnyEndpointDef[] = [
   ...adminEndpoints,
   ...protectionEndpoints,
   ...jobEndpoints,
+  ...statsEndpoints,
   ...consoleEndpoints,
   ...logdataEndpoints,
   ...firmwareEndpoints,

@@ -53,6 +53,8 @@ export interface ServiceConfig {
   readonly refreshReuseGraceSeconds: number;
   /** The admin app's security detectors (docs/operations.md "Security detectors"). */
   readonly securityDetectors: SecurityDetectorSettings;
+  /** Days of request-log entries kept: older daily partitions are dropped whole (RequestLogRetention). */
+  readonly requestLogRetentionDays: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
   readonly otelEnabled: boolean;
 }
@@ -170,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     loginVerifyRatePerEmailPerHour: integer(env, 'LOGIN_VERIFY_RATE_PER_EMAIL_PER_HOUR', 50, 1),
     refreshReuseGraceSeconds: Math.min(integer(env, 'REFRESH_REUSE_GRACE_SECONDS', 0, 0), 60),
     securityDetectors: securityDetectors(env),
+    requestLogRetentionDays: integer(env, 'REQUEST_LOG_RETENTION_DAYS', 30, 1),
     logLevel: level,
     otelEnabled: Object.entries(env).some(([k, v]) => k.startsWith('OTEL_') && k !== 'OTEL_SDK_DISABLED' && !!v?.trim()) && env.OTEL_SDK_DISABLED !== 'true',
   };

@@ -65,6 +65,11 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: '10',
     meaning: 'How often the security detectors read the request log (a repeating job of the admin app).',
   },
+  {
+    name: 'REQUEST_LOG_RETENTION_DAYS',
+    default: '30',
+    meaning: 'Days of request-log entries kept (whole daily partitions dropped); the daily usage counters are kept apart, longer.',
+  },
   { name: 'SECURITY_DETECTOR_COOLDOWN_SECONDS', default: '900', meaning: 'Quiet time after which a detector finding opens a new episode (a new event).' },
   { name: 'SECURITY_DETECTOR_RATE_LIMITED', default: 'threshold=50,window=300s,severity=warn', meaning: '429 answers per client address.' },
   { name: 'SECURITY_DETECTOR_AUTH_FAILURES', default: 'threshold=20,window=300s,severity=warn', meaning: '401 answers per client address.' },

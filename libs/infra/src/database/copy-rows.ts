@@ -43,18 +43,21 @@ export async function copyRows(
       if (connection instanceof SessionLease) await connection.copyFrom(into, data);
       else await copyThroughPg(connection, `COPY ${into} FROM STDIN`, data);
     };
-    if (!options.guard) {
+    if (!options.guard && !options.after) {
       await copy();
       return true;
     }
     await runner.startTransaction();
     try {
-      const claimed = (await runner.query(options.guard.sql, [...options.guard.parameters])) as unknown[];
-      if (claimed.length === 0) {
-        await runner.rollbackTransaction();
-        return false;
+      if (options.guard) {
+        const claimed = (await runner.query(options.guard.sql, [...options.guard.parameters])) as unknown[];
+        if (claimed.length === 0) {
+          await runner.rollbackTransaction();
+          return false;
+        }
       }
       await copy();
+      if (options.after) await runner.query(options.after.sql, [...options.after.parameters]);
       await runner.commitTransaction();
       return true;
     } catch (err) {
@@ -73,6 +76,11 @@ export interface CopyOptions {
    * NOTHING RETURNING id`.
    */
   readonly guard?: { readonly sql: string; readonly parameters: readonly unknown[] };
+  /**
+   * A statement run after the COPY, in its transaction: what must be stored with the rows or
+   * not at all (counters kept from them). Last, so the row locks it takes are held briefly.
+   */
+  readonly after?: { readonly sql: string; readonly parameters: readonly unknown[] };
 }
 
 async function copyThroughPg(client: pg.PoolClient, sql: string, data: Buffer): Promise<void> {

@@ -1,0 +1,93 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+/** A partition of admin.request_log and the end of its range (exclusive; null for the default partition). */
+export interface RequestLogPartition {
+  readonly name: string;
+  readonly before: Date | null;
+}
+
+const DAY_MS = 86_400_000;
+/** One partition change at a time across admin replicas (creating the same day twice, or dropping while creating). */
+const PARTITION_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtext('admin.request_log partitions'))`;
+const DEFAULT_PARTITION = 'request_log_default';
+
+/** The partition of the UTC day starting at `day`: request_log_pYYYYMMDD. */
+export function partitionName(day: Date): string {
+  return `request_log_p${day.toISOString().slice(0, 10).replaceAll('-', '')}`;
+}
+
+/** The DDL of admin.request_log's daily partitions (created ahead, dropped whole past retention). */
+@Injectable()
+export class RequestLogPartitionRepository {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  async list(): Promise<RequestLogPartition[]> {
+    return (await partitionsOf(this.dataSource))
+      .map(({ name, before }) => ({ name, before }))
+      .sort((a, b) => (a.before?.getTime() ?? Infinity) - (b.before?.getTime() ?? Infinity));
+  }
+
+  /**
+   * The partition of the UTC day starting at `day`, unless one covers it already (false). Entries
+   * of that day that went to the default partition meanwhile move into it, in the same
+   * transaction (attaching a range the default partition holds rows of would be refused).
+   */
+  async create(day: Date): Promise<boolean> {
+    const from = day.toISOString();
+    const to = new Date(day.getTime() + DAY_MS).toISOString();
+    const name = partitionName(day);
+    return this.dataSource.transaction(async (m) => {
+      await m.query(PARTITION_LOCK_SQL);
+      const covered = (await partitionsOf(m)).some((p) => p.before !== null && p.from.getTime() <= day.getTime() && day.getTime() < p.before.getTime());
+      if (covered) return false;
+      await m.query(`CREATE TABLE admin.${name} (LIKE admin.request_log INCLUDING DEFAULTS)`);
+      const range = [from, to];
+      await m.query(`INSERT INTO admin.${name} SELECT * FROM admin.${DEFAULT_PARTITION} WHERE ts >= $1 AND ts < $2`, range);
+      await m.query(`DELETE FROM admin.${DEFAULT_PARTITION} WHERE ts >= $1 AND ts < $2`, range);
+      await m.query(`ALTER TABLE admin.request_log ATTACH PARTITION admin.${name} FOR VALUES FROM ('${from}') TO ('${to}')`);
+      return true;
+    });
+  }
+
+  /** Entries of the default partition (timestamps outside every day partition, normally none) older than `cutoff`. */
+  async trimDefault(cutoff: Date): Promise<number> {
+    const [{ n }] = await this.dataSource.query<Array<{ n: number }>>(
+      `WITH trimmed AS (DELETE FROM admin.${DEFAULT_PARTITION} WHERE ts < $1 RETURNING 1) SELECT count(*)::int AS n FROM trimmed`,
+      [cutoff.toISOString()],
+    );
+    return n;
+  }
+
+  /** Drops a partition whole (its rows and indexes go with it: no row-by-row delete, no vacuum debt). */
+  async drop(name: string): Promise<void> {
+    if (!/^request_log_(p\d{8}|legacy)$/.test(name)) throw new Error(`not a droppable request-log partition: ${name}`);
+    await this.dataSource.transaction(async (m) => {
+      await m.query(PARTITION_LOCK_SQL);
+      await m.query(`DROP TABLE IF EXISTS admin.${name}`);
+    });
+  }
+}
+
+/** The partitions with their ranges (`from` -Infinity for MINVALUE; `before` null for DEFAULT). */
+async function partitionsOf(db: Queryable): Promise<Array<{ name: string; from: Date; before: Date | null }>> {
+  const rows = await db.query<Array<{ name: string; bound: string }>>(
+    `SELECT c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bound
+       FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+      WHERE i.inhparent = 'admin.request_log'::regclass`,
+  );
+  return rows.map((r) => {
+    const range = /FROM \((?:'([^']+)'|MINVALUE)\) TO \('([^']+)'\)/.exec(r.bound);
+    if (!range) return { name: r.name, from: new Date(-8.64e15), before: null };
+    return { name: r.name, from: range[1] ? timestampOf(range[1]) : new Date(-8.64e15), before: timestampOf(range[2]) };
+  });
+}
+
+interface Queryable {
+  query<T>(sql: string, parameters?: unknown[]): Promise<T>;
+}
+
+/** PostgreSQL's timestamptz text (`2026-11-26 00:00:00+00`, in the session's time zone) as a Date. */
+function timestampOf(text: string): Date {
+  return new Date(text.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00'));
+}

@@ -1,0 +1,183 @@
+// npm run bench:stats — the request log at fleet scale, on PostgreSQL (the medium tests' server:
+// a throwaway database). Loads BENCH_ROWS (default 1000000,10000000: the table grows to each size
+// in turn) request-log entries spread over 30 days, in time order, in gateway-sized batches
+// through the admin app's own store (COPY into the day partitions with every index, and the
+// daily counters in the same transaction), and measures at each size:
+//   - ingest rows/s, against the same batches COPYed into an unindexed table (the baseline);
+//   - p50/p99 of the 30-day summary (all customers, and one customer) read from the counters;
+//   - p50/p99 of filtered event queries (domain, ip, route + status, status; 7 days, limit 100).
+// Targets: summary < 50 ms and event query < 100 ms at p99 at both sizes; ingest >= half the baseline.
+import { performance } from 'node:perf_hooks';
+import { closeDatabases, configureLogging, copyRows, openAppDatabase } from '@app/infra';
+import { ADMIN_DATABASE } from '../../apps/admin/src/admin.module.js';
+import type { RequestLogRow } from '../../apps/admin/src/dtos/request-log-entry.js';
+import { RequestLogRepository } from '../../apps/admin/src/repositories/request-log.repository.js';
+import { RequestLogPartitionRepository } from '../../apps/admin/src/stats/request-log-partitions.repository.js';
+import { type RequestLogFilter, StatsRepository } from '../../apps/admin/src/stats/stats.repository.js';
+import { createThrowaway } from '../medium/logdata.support.js';
+
+configureLogging({ sink: () => undefined });
+
+const SIZES = (process.env.BENCH_ROWS ?? '1000000,10000000').split(',').map(Number);
+const BATCH = Number(process.env.BENCH_BATCH ?? 5000);
+const QUERIES = Number(process.env.BENCH_QUERIES ?? 50);
+const DAYS = 30;
+const DAY_MS = 86_400_000;
+const CUSTOMERS = 1000;
+const ADDRESSES = 200_000;
+const END = Math.floor(Date.now() / DAY_MS) * DAY_MS + DAY_MS; // end of today (UTC)
+const START = END - DAYS * DAY_MS;
+
+const CHECK = '/firmware/{domain}/{hw_name}/{hw_version}/{fw_name}/{fw_version}/{hwid}';
+const BASELINE = {
+  schema: 'admin',
+  table: 'request_log_baseline',
+  columns: ['ts', 'domain', 'actor', 'method', 'route', 'path', 'status', 'ip', 'user_agent', 'bytes_in', 'bytes_out', 'duration_ms', 'request_id', 'refusal'],
+} as const;
+
+/** A cheap deterministic generator (the same rows every run). */
+let seed = 42;
+function random(): number {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+  return seed / 0x7fffffff;
+}
+const domainOf = (i: number) => `c${i}.example`;
+const ipOf = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+
+/** Entry `i` of a pass of `n` over the 30 days: mostly update checks, some API calls, a few refusals. */
+function entry(i: number, n: number, pass: number): RequestLogRow {
+  const ts = new Date(START + Math.floor(((i + random()) / n) * (DAYS * DAY_MS - 1))).toISOString();
+  const customer = Math.floor(random() ** 2 * CUSTOMERS); // a few big customers, many small
+  const r = random();
+  const api = r < 0.1;
+  const status = r < 0.005 ? 404 : r < 0.006 ? 429 : r < 0.0065 ? 500 : r < 0.3 ? 304 : 200;
+  return {
+    ts,
+    domain: r < 0.003 ? null : domainOf(customer),
+    actor: api ? `token:${customer}` : null,
+    method: 'GET',
+    route: api ? '/firmware/{id}/binary' : CHECK,
+    path: api ? `/firmware/${i}/binary` : `/firmware/${domainOf(customer)}/hw/1/fw/1.0.${pass}/${i % 100000}`,
+    status: api && status === 304 ? 302 : status,
+    ip: ipOf(Math.floor(random() * ADDRESSES)),
+    user_agent: 'device/1.0',
+    bytes_in: 0,
+    bytes_out: 512,
+    duration_ms: 3,
+    request_id: `${pass}-${i}`,
+    refusal: null,
+  };
+}
+
+function percentiles(ms: number[]): { p50: number; p99: number } {
+  const sorted = [...ms].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  return { p50: at(0.5), p99: at(0.99) };
+}
+
+async function timed(run: (i: number) => Promise<unknown>): Promise<{ p50: number; p99: number }> {
+  await run(0); // warm
+  const ms: number[] = [];
+  for (let i = 0; i < QUERIES; i++) {
+    const t = performance.now();
+    await run(i);
+    ms.push(performance.now() - t);
+  }
+  return percentiles(ms);
+}
+
+const fmt = (n: number) => n.toFixed(1).padStart(7);
+
+async function main(): Promise<void> {
+  const throwaway = await createThrowaway('benchstats');
+  const dataSource = await openAppDatabase(throwaway.config, ADMIN_DATABASE);
+  try {
+    const log = new RequestLogRepository(dataSource);
+    const stats = new StatsRepository(dataSource);
+    const partitions = new RequestLogPartitionRepository(dataSource);
+    for (let d = 0; d <= DAYS + 1; d++) await partitions.create(new Date(START + d * DAY_MS));
+    await dataSource.query(`CREATE TABLE admin.request_log_baseline (LIKE admin.request_log INCLUDING DEFAULTS)`);
+    const [{ server_version: version }] = await dataSource.query<Array<{ server_version: string }>>(`SHOW server_version`);
+    console.log(`bench:stats  PostgreSQL ${version}, batches of ${BATCH}, ${DAYS} days, ${CUSTOMERS} customers, ${QUERIES} queries each`);
+
+    let stored = 0;
+    let pass = 0;
+    for (const size of SIZES) {
+      const n = size - stored;
+      if (n <= 0) continue;
+      pass++;
+      let ingestMs = 0;
+      let baselineMs = 0;
+      for (let i = 0; i < n; i += BATCH) {
+        const rows: RequestLogRow[] = [];
+        for (let j = i; j < Math.min(n, i + BATCH); j++) rows.push(entry(j, n, pass));
+        let t = performance.now();
+        await log.insertBatch(rows);
+        ingestMs += performance.now() - t;
+        t = performance.now();
+        await copyRows(
+          dataSource,
+          BASELINE,
+          rows.map((r) => [
+            r.ts,
+            r.domain,
+            r.actor,
+            r.method,
+            r.route,
+            r.path,
+            r.status,
+            r.ip,
+            r.user_agent,
+            r.bytes_in,
+            r.bytes_out,
+            r.duration_ms,
+            r.request_id,
+            r.refusal ?? null,
+          ]),
+        );
+        baselineMs += performance.now() - t;
+      }
+      stored = size;
+      await dataSource.query(`ANALYZE admin.request_log`);
+      await dataSource.query(`TRUNCATE admin.request_log_baseline`); // only its ingest rate matters
+
+      const ingest = n / (ingestMs / 1000);
+      const baseline = n / (baselineMs / 1000);
+      const from = new Date(END - DAYS * DAY_MS).toISOString().slice(0, 10);
+      const to = new Date(END - 1).toISOString().slice(0, 10);
+      const week = (extra: Partial<RequestLogFilter>): RequestLogFilter => ({
+        from: new Date(END - 7 * DAY_MS),
+        to: new Date(END),
+        limit: 100,
+        offset: 0,
+        ...extra,
+      });
+      const results: Array<[string, { p50: number; p99: number }, number]> = [
+        ['summary, 30 days, all customers', await timed(() => Promise.all([stats.days(from, to), stats.customers(from, to)])), 50],
+        ['summary, 30 days, one customer', await timed((i) => stats.days(from, to, domainOf(i % CUSTOMERS))), 50],
+        ['events: domain (biggest customer)', await timed(() => stats.events(week({ domain: domainOf(0) }))), 100],
+        ['events: domain (any customer)', await timed((i) => stats.events(week({ domain: domainOf((i * 37) % CUSTOMERS) }))), 100],
+        ['events: ip', await timed((i) => stats.events(week({ ip: ipOf((i * 7919) % ADDRESSES) }))), 100],
+        ['events: route + status', await timed(() => stats.events(week({ route: '/firmware/{id}/binary', status: 404 }))), 100],
+        ['events: status', await timed(() => stats.events(week({ status: 500 }))), 100],
+        ['events: domain + status, page 3', await timed((i) => stats.events(week({ domain: domainOf(i % 20), status: 200, offset: 200 }))), 100],
+      ];
+      console.log(`\n  ${size.toLocaleString('en')} rows`);
+      console.log(
+        `    ingest  ${Math.round(ingest).toLocaleString('en')} rows/s   baseline (COPY, unindexed) ${Math.round(baseline).toLocaleString('en')} rows/s   ratio ${(ingest / baseline).toFixed(2)} (target >= 0.50)`,
+      );
+      for (const [label, { p50, p99 }, target] of results) {
+        console.log(`    ${label.padEnd(36)} p50 ${fmt(p50)} ms   p99 ${fmt(p99)} ms   ${p99 < target ? 'ok' : 'OVER'} (< ${target} ms)`);
+      }
+    }
+  } finally {
+    await dataSource.destroy().catch(() => undefined);
+    await closeDatabases();
+    await throwaway.dispose();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
