@@ -5,6 +5,7 @@ import {
   expectProblem,
   expectStatus,
   randomPerson,
+  readOnlyAdministrator,
   type SecurityEventBody,
   waitForAudit,
   waitForSecurityEvent,
@@ -31,9 +32,7 @@ describe('admin: audit log and security events', () => {
     rt = await startRuntime();
     admin = await rt.adminToken();
     a = await customerWithOwner(rt);
-    const viewer = randomPerson();
-    expectStatus(await rt.http.post('/members', { auth: admin, query: { customer: rt.operatorDomain }, json: { email: viewer, role: 'viewer' } }), 201);
-    readOnly = await rt.loginAs(viewer);
+    readOnly = await readOnlyAdministrator(rt, admin);
   });
   afterAll(async () => {
     await rt?.stop();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { customerWithOwner, expectProblem, expectStatus, randomPerson } from './support/auth.js';
+import { customerWithOwner, expectProblem, expectStatus, readOnlyAdministrator } from './support/auth.js';
 import type { Session } from './support/http.js';
 import { startRuntime, type Runtime } from './support/runtime.js';
 
@@ -35,9 +35,7 @@ describe('admin: background jobs', () => {
     rt = await startRuntime();
     admin = await rt.adminToken();
     a = await customerWithOwner(rt);
-    const viewer = randomPerson();
-    expectStatus(await rt.http.post('/members', { auth: admin, query: { customer: rt.operatorDomain }, json: { email: viewer, role: 'viewer' } }), 201);
-    readOnly = await rt.loginAs(viewer);
+    readOnly = await readOnlyAdministrator(rt, admin);
   });
   afterAll(async () => {
     await rt?.stop();

@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { type AuditBody, expectProblem, expectStatus, randomPerson, requestCode, waitForAudit } from './support/auth.js';
+import { type AuditBody, expectProblem, expectStatus, readOnlyAdministrator, requestCode, waitForAudit } from './support/auth.js';
 import { eventually } from './support/factories.js';
 import { productLine, updateCheckPath } from './support/firmware.js';
 import type { HttpReply, Session } from './support/http.js';
@@ -61,9 +61,7 @@ describe('maintenance mode and IP blocks', () => {
     rt = await startRuntime();
     admin = await rt.adminToken();
     c = await rt.newCustomer();
-    const viewer = randomPerson();
-    expectStatus(await rt.http.post('/members', { auth: admin, query: { customer: rt.operatorDomain }, json: { email: viewer, role: 'viewer' } }), 201);
-    readOnlyAdmin = await rt.loginAs(viewer);
+    readOnlyAdmin = await readOnlyAdministrator(rt, admin);
   });
   afterEach(async () => {
     expectStatus(await setMaintenance({ enabled: false }), 200);

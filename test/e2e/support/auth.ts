@@ -76,6 +76,13 @@ export async function customerWithOwner(rt: Runtime): Promise<{ domain: string; 
   return { domain: customer.domain, ownerEmail: customer.ownerEmail, owner: customer.owner };
 }
 
+/** A read-only administrator: a new viewer of the operator customer, invited with `admin` (a full administrator's credential) and logged in. */
+export async function readOnlyAdministrator(rt: Runtime, admin: string): Promise<Session> {
+  const viewer = randomPerson();
+  expectStatus(await rt.http.post('/members', { auth: admin, query: { customer: rt.operatorDomain }, json: { email: viewer, role: 'viewer' } }), 201);
+  return rt.loginAs(viewer);
+}
+
 export function randomPerson(domain = `${letters(8)}.example`): string {
   return `${letters(10)}@${domain}`;
 }
