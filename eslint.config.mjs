@@ -5,9 +5,9 @@ import tseslint from 'typescript-eslint';
 import boundaries from './scripts/lint/app-boundaries.mjs';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', '**/*.cjs', '**/*.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'test-results/**', 'console/src/api/*.gen.ts', '**/*.cjs', '**/*.mjs'] },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', 'console/**/*.tsx'],
     extends: [...tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },

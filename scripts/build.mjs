@@ -1,5 +1,6 @@
 // Compiles apps/, libs/, deploy/ and test/ TypeScript into dist/ with swc (no type check:
-// `npm run typecheck` does that). Fast enough to run before every start.
+// `npm run typecheck` does that), then the console (scripts/build-console.mjs). Fast enough to
+// run before every start.
 import { transformFile } from '@swc/core';
 import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -47,3 +48,5 @@ for (const dir of sourceDirs) {
 }
 await Promise.all(jobs);
 console.log(`built ${jobs.length} files into dist/`);
+const { buildConsole } = await import('./build-console.mjs');
+console.log(await buildConsole(root));

@@ -6,6 +6,8 @@ const jest = ['node_modules/.bin/jest'];
 const steps = [
   ['build', ['node', 'scripts/build.mjs']],
   ['typecheck', ['node_modules/.bin/tsc', '-p', 'tsconfig.json']],
+  // The console against the API types generated from the OpenAPI document by the build step.
+  ['typecheck (console)', ['node_modules/.bin/tsc', '-p', 'console/tsconfig.json']],
   ['lint', ['node_modules/.bin/eslint', '.']],
   ['format', ['node_modules/.bin/prettier', '--check', '.']],
   ['unit tests', [...jest, '--selectProjects', 'unit']],

@@ -6,7 +6,11 @@
 // HTTP (new, unchanged, changed), the list filters through HTTP, and the lookup messages
 // (RegistryMessages.lookupDevice, and lookupDevices with 50 HW ids, as the update check's
 // DeviceDirectory sends its misses) through the MessageBus over NATS against the registry app,
-// p50 and p99. Prints figures only (no thresholds). Drops the database and its files at the end.
+// p50 and p99. The rollout views at that size: GET /firmware/{id}/audience (a general release, a
+// tagged build, a tag_filter_disabled build) and GET /fleet/summary (whole fleet, one tag, one
+// product line) through HTTP, p50 and p99, and the sightings' UPDATE with device_line_idx against
+// the same UPDATE with the index dropped. Prints figures only (no thresholds). Drops the database
+// and its files at the end.
 import { randomBytes } from 'node:crypto';
 import { generateKeyPairSync } from 'node:crypto';
 import { request } from 'node:http';
@@ -17,6 +21,7 @@ import pg from 'pg';
 import { RegistryMessages } from '@app/contracts';
 import { closeMessageBuses, configureLogging, createMessageBus, loadConfig } from '@app/infra';
 import { DeviceDirectory } from '@app/platform';
+import { versionKey } from '../../apps/firmware/src/domain/version-order.js';
 import { startNats } from '../e2e/support/stack.js';
 import { freePort, rssOf, sampleRss, spawnNode, tempDir, tokenViaOutbox, waitForHttp } from './bench-support.js';
 
@@ -27,6 +32,9 @@ const LIST_REPEAT = Number(process.env.BENCH_LIST_REPEAT ?? 20);
 const LOOKUPS = Number(process.env.BENCH_LOOKUPS ?? 5_000);
 /** HW ids per lookupDevices message in its own measurement (the update check sends what one turn missed, up to 500). */
 const LOOKUP_BATCH = 50;
+const ROLLOUT_REPEAT = Number(process.env.BENCH_ROLLOUT_REPEAT ?? 30);
+/** Versions the seeded devices last reported (i % 8), on product lines board/rev(i % 3)/main. */
+const REPORTED_VERSIONS = ['1.0', '1.1', '1.2', '1.3', '1.4', '1.5', '2.0', '2.1'];
 const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const EMAIL = 'bench@operator.local';
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -73,19 +81,27 @@ async function adminQuery(sql: string): Promise<void> {
 /**
  * One customer's fleet, by i: tags region-(i%10) (10% each), model-(i%100) (1% each), even (50%),
  * beta (i%1009=0, 0.1%); withdrawn when i%53=0 (1.9%); a key when i%4=1 (25%). The tag array is
- * built already sorted in byte order (beta < even < model-* < region-*).
+ * built already sorted in byte order (beta < even < model-* < region-*). Its last update check:
+ * none when i%20=7 (5%), else on board/rev(i%3)/main at REPORTED_VERSIONS[i%8], up to 23 days ago.
  */
 async function seed(db: pg.Client, customerId: string, prefix: string, count: number, pem: string): Promise<void> {
   await db.query(
-    `INSERT INTO registry.device (customer_id, hwid, status, tags, attributes, keys)
+    `INSERT INTO registry.device (customer_id, hwid, status, tags, attributes, keys,
+                                  last_seen_at, last_fw_version, last_hw_name, last_hw_version, last_fw_name, last_version_key)
      SELECT $1::uuid, $2 || lpad(i::text, 7, '0'),
             CASE WHEN i % 53 = 0 THEN 'withdrawn' ELSE 'active' END,
             array_remove(ARRAY[CASE WHEN i % 1009 = 0 THEN 'beta' END, CASE WHEN i % 2 = 0 THEN 'even' END,
                                'model-' || lpad((i % 100)::text, 2, '0'), 'region-' || (i % 10)], NULL),
             jsonb_build_object('lot', i / 1000),
-            CASE WHEN i % 4 = 1 THEN ARRAY[$3] ELSE '{}' END
+            CASE WHEN i % 4 = 1 THEN ARRAY[$3] ELSE '{}' END,
+            CASE WHEN i % 20 = 7 THEN NULL ELSE now() - ((i::bigint * 7919) % 2000000) * interval '1 second' END,
+            CASE WHEN i % 20 = 7 THEN NULL ELSE ($5::text[])[1 + i % 8] END,
+            CASE WHEN i % 20 = 7 THEN NULL ELSE 'board' END,
+            CASE WHEN i % 20 = 7 THEN NULL ELSE 'rev' || (i % 3) END,
+            CASE WHEN i % 20 = 7 THEN NULL ELSE 'main' END,
+            CASE WHEN i % 20 = 7 THEN NULL ELSE ($6::bytea[])[1 + i % 8] END
      FROM generate_series(0, $4::int - 1) AS i`,
-    [customerId, prefix, pem, count],
+    [customerId, prefix, pem, count, REPORTED_VERSIONS, REPORTED_VERSIONS.map((v) => versionKey(v))],
   );
   await db.query(
     `INSERT INTO registry.device_tag (customer_id, tag, hwid)
@@ -103,6 +119,142 @@ function queryString(query: Scenario['query']): string {
   const search = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) for (const item of Array.isArray(v) ? v : [v]) search.append(k, String(item));
   return search.toString();
+}
+
+/** A build uploaded through HTTP on board/rev1/main (JSON mode), then PATCHed: its id. */
+async function uploadBuild(baseUrl: string, token: string, version: string, query: string, patch: Record<string, unknown> | null): Promise<string> {
+  const boundary = `bench${randomBytes(8).toString('hex')}`;
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="firmware"; filename="fw.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    Buffer.from(`code\0@(#)${version}, 2026-11-20T10:00:00Z, AFI\0more`, 'latin1'),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const reply = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = request(
+      `${baseUrl}/firmware/board/rev1/main?${query}`,
+      {
+        method: 'PUT',
+        headers: {
+          authorization: `Bearer ${token}`,
+          accept: 'application/json',
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': body.length,
+        },
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+  if (reply.status !== 201) throw new Error(`upload ${version}: ${reply.status} ${reply.text.slice(0, 300)}`);
+  const id = (JSON.parse(reply.text) as { id: string }).id;
+  if (patch) {
+    const patched = await http('PATCH', `${baseUrl}/firmware/${id}`, token, { data: Buffer.from(JSON.stringify(patch)), type: 'application/json' });
+    if (patched.status !== 200) throw new Error(`PATCH ${version}: ${patched.status} ${patched.text.slice(0, 300)}`);
+  }
+  return id;
+}
+
+/** p50 / p99 (ms) of `repeat` sequential GETs after two warm-up requests, and the last body. */
+async function timedGets(url: string, token: string, repeat: number): Promise<{ p50: number; p99: number; body: Record<string, unknown> }> {
+  const times: number[] = [];
+  let body: Record<string, unknown> = {};
+  for (let i = 0; i < repeat + 2; i++) {
+    const run = await timed(() => http('GET', url, token));
+    if (run.value.status !== 200) throw new Error(`${url} answered ${run.value.status}: ${run.value.text.slice(0, 300)}`);
+    if (i >= 2) times.push(run.ms);
+    body = JSON.parse(run.value.text) as Record<string, unknown>;
+  }
+  times.sort((x, y) => x - y);
+  return { p50: percentile(times, 50), p99: percentile(times, 99), body };
+}
+
+/** GET /firmware/{id}/audience and GET /fleet/summary at fleet size. */
+async function rollouts(baseUrl: string, token: string): Promise<void> {
+  const general = await uploadBuild(baseUrl, token, '2.0', 'general_release=true', null);
+  const beta = await uploadBuild(baseUrl, token, '2.0-rc1', '', { tags: ['beta'] });
+  const region = await uploadBuild(baseUrl, token, '2.0-rc2', '', { tags: ['region-3'] });
+  const known = await uploadBuild(baseUrl, token, '2.0-rc3', '', { tag_filter_disabled: true });
+  console.log(`  rollouts through HTTP, ${ROLLOUT_REPEAT} sequential requests each (p50 / p99, ms):`);
+  for (const [name, id] of [
+    ['audience: general release 2.0 (board/rev1/main)', general],
+    ['audience: tag_filter_disabled 2.0-rc3', known],
+    ['audience: tagged region-3 (10%) 2.0-rc2', region],
+    ['audience: tagged beta (0.1%) 2.0-rc1', beta],
+  ] as const) {
+    for (const page of ['', '&offset=100000']) {
+      const run = await timedGets(`${baseUrl}/firmware/${id}/audience?limit=100${page}`, token, ROLLOUT_REPEAT);
+      const b = run.body as { devices: number; never_checked_in: number; items: unknown[] };
+      console.log(
+        `    ${pad(name + (page ? ', offset 100,000' : ''), 60)} ${pad(fmt(run.p50), 6)} / ${pad(fmt(run.p99), 6)}  (devices ${b.devices.toLocaleString('en')}, never checked in ${b.never_checked_in.toLocaleString('en')}, ${b.items.length} items)`,
+      );
+    }
+  }
+  for (const [name, query] of [
+    ['fleet summary: whole fleet', ''],
+    ['fleet summary: tag=region-3 (10%)', 'tag=region-3'],
+    ['fleet summary: tag=beta (0.1%)', 'tag=beta'],
+    ['fleet summary: board/rev1/main (1/3)', 'hw_name=board&hw_version=rev1&fw_name=main'],
+  ] as const) {
+    const run = await timedGets(`${baseUrl}/fleet/summary?${query}`, token, ROLLOUT_REPEAT);
+    const b = run.body as { active: number; versions: unknown[] };
+    console.log(
+      `    ${pad(name, 60)} ${pad(fmt(run.p50), 6)} / ${pad(fmt(run.p99), 6)}  (active ${b.active.toLocaleString('en')}, ${b.versions.length} versions)`,
+    );
+  }
+}
+
+/**
+ * What device_line_idx costs the sightings: the registry's UPDATE of 1,000 devices at a time
+ * (as DeviceSightingRepository runs it, with a new last_seen_at and the same line and version,
+ * the common case), 20 batches, with the index and with it dropped (then made again).
+ */
+async function sightingsCost(db: pg.Client, customerId: string): Promise<void> {
+  const batches = 20;
+  const update = async (round: number): Promise<number> => {
+    const times: number[] = [];
+    for (let b = 0; b < batches; b++) {
+      const rows = Array.from({ length: 1000 }, (_, j) => {
+        const i = ((round * batches + b) * 1000 + j) * 7 + 3;
+        const version = REPORTED_VERSIONS[i % 8];
+        return [
+          `dev-${String(i % DEVICES).padStart(7, '0')}`,
+          version,
+          new Date().toISOString(),
+          'board',
+          `rev${i % 3}`,
+          'main',
+          versionKey(version).toString('hex'),
+        ];
+      }).sort((x, y) => (x[0] < y[0] ? -1 : 1));
+      const run = await timed(() =>
+        db.query(
+          `UPDATE registry.device d SET last_seen_at = (r->>2)::timestamptz, last_fw_version = r->>1,
+             last_hw_name = r->>3, last_hw_version = r->>4, last_fw_name = r->>5, last_version_key = decode(r->>6, 'hex')
+           FROM jsonb_array_elements($2::jsonb) AS r
+           WHERE d.customer_id = $1 AND d.hwid = r->>0 AND (d.last_seen_at IS NULL OR d.last_seen_at <= (r->>2)::timestamptz)`,
+          [customerId, JSON.stringify(rows)],
+        ),
+      );
+      times.push(run.ms);
+    }
+    times.sort((x, y) => x - y);
+    return percentile(times, 50);
+  };
+  const withIndex = await update(0);
+  const indexDef = (await db.query(`SELECT pg_get_indexdef('registry.device_line_idx'::regclass) AS def`)).rows[0].def as string;
+  await db.query(`DROP INDEX registry.device_line_idx`);
+  const without = await update(1);
+  const build = await timed(() => db.query(indexDef));
+  const again = await update(2);
+  console.log(
+    `  sightings UPDATE, 1,000 devices per statement (p50 of ${batches}, ms): with device_line_idx ${fmt(withIndex)}, without ${fmt(without)}, with it again ${fmt(again)}; CREATE INDEX device_line_idx ${fmt(build.ms / 1000)} s`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -271,6 +423,10 @@ async function main(): Promise<void> {
       `    ${pad(`DeviceDirectory, cached`, 30)} ${await measure(LOOKUPS * 10, 1, async (i) => directory.lookup(customerId, `dev-${String(i % 1000).padStart(7, '0')}`))}`,
     );
     directory.onModuleDestroy();
+
+    // ---- the rollout views through HTTP
+    await rollouts(baseUrl, token);
+    await sightingsCost(db, customerId);
 
     // ---- the Tags API and admin messages
     const tagCounts = await timed(() => bus!.send(RegistryMessages.tagCounts, { customerId: customerId }, { timeoutMs: 60_000 }));

@@ -2,9 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { Mailbox } from '../e2e/support/mailbox.js';
 import { freePort } from '../e2e/support/stack.js';
+import { launchChromium, recordingPage } from './support/chromium.js';
 
 /**
  * A person logs in with a browser: Debian's Chromium driven by playwright-core, on the
@@ -13,7 +14,6 @@ import { freePort } from '../e2e/support/stack.js';
  * /auth/me as that person, logout; and the magic link's confirmation page.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const EMAIL = 'admin@browser.test';
 
 describe('console login in a browser', () => {
@@ -33,11 +33,7 @@ describe('console login in a browser', () => {
       { port },
     );
     mailbox = new Mailbox(dataDir);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -46,17 +42,7 @@ describe('console login in a browser', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  /** A page that records Content-Security-Policy violations and script errors. */
-  async function newPage(): Promise<{ page: Page; problems: string[] }> {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
-    return { page, problems };
-  }
+  const newPage = () => recordingPage(browser);
 
   it('logs in through /login with the mailed code and reaches /auth/me as that person', async () => {
     const { page, problems } = await newPage();
@@ -70,7 +56,7 @@ describe('console login in a browser', () => {
     await page.fill('#code', code);
     await page.click('#verify');
     await page.waitForURL(`${base}/console`);
-    await page.waitForSelector('#who:not([hidden])');
+    await page.waitForSelector('#me-email');
     expect(await page.textContent('#me-email')).toBe(EMAIL);
     expect(await page.textContent('#me-customer')).toBe('operator.browser.test');
     expect(await page.textContent('#me-role')).toBe('owner');
@@ -84,7 +70,7 @@ describe('console login in a browser', () => {
     expect(await me?.json()).toMatchObject({ email: EMAIL, customer: 'operator.browser.test', role: 'owner', admin: 'full' });
 
     await page.goto(`${base}/console`);
-    await page.waitForSelector('#who:not([hidden])');
+    await page.waitForSelector('#me-email');
     await page.click('#logout');
     await page.waitForURL(`${base}/login`);
     expect(await page.context().cookies()).toEqual([]);
@@ -104,7 +90,7 @@ describe('console login in a browser', () => {
     expect(await page.textContent('h1')).toContain('Log in');
     await page.click('#confirm');
     await page.waitForURL(`${base}/console`);
-    await page.waitForSelector('#who:not([hidden])');
+    await page.waitForSelector('#me-email');
     expect(await page.textContent('#me-email')).toBe(EMAIL);
     // The link is used up: opening it again shows the failure page.
     const again = await page.goto(link);

@@ -3,7 +3,7 @@ import { expectStatus } from './support/auth.js';
 import type { HttpReply } from './support/http.js';
 import { startRuntime, type Runtime } from './support/runtime.js';
 
-/** The pages /login, /console and /docs (the documentation with the sandbox tokens). */
+/** The pages /login, /console and /docs (the API reference with the sandbox tokens); /health is in health.e2e-spec.ts. */
 
 function expectPage(reply: HttpReply): string {
   expect(reply.status).toBe(200);
@@ -15,7 +15,7 @@ function expectPage(reply: HttpReply): string {
   expect(csp).not.toContain('unsafe-inline');
   expect(reply.header('x-frame-options')).toBe('DENY');
   expect(reply.header('x-content-type-options')).toBe('nosniff');
-  // No inline script or style: the only script is /assets/console.js.
+  // No inline script or style: scripts come from /assets/ or /static/.
   expect(reply.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
   expect(reply.text).not.toMatch(/<style|\sstyle="|\son[a-z]+="/);
   return reply.text;
@@ -38,10 +38,21 @@ describe('pages', () => {
     expect(html).toContain('<script src="/assets/console.js" defer></script>');
   });
 
-  it('GET /console: the console shell (its script asks /auth/me)', async () => {
-    const html = expectPage(await rt.http.get('/console'));
-    expect(html).toContain('data-page="console"');
-    expect(html).toContain('id="logout"');
+  it('GET /console and every /console/... deep link: the console app (docs/console.md), never cached; its hashed assets cached a year', async () => {
+    for (const path of ['/console', '/console/firmware', '/console/firmware/00000000-0000-4000-8000-000000000000', '/console/devices/SN%2F1/preview']) {
+      const reply = await rt.http.get(path);
+      const html = expectPage(reply);
+      expect(reply.header('cache-control')).toBe('no-cache');
+      expect(html).toContain('<div id="app">');
+    }
+    const html = (await rt.http.get('/console')).text;
+    const assets = [...html.matchAll(/(?:src|href)="(\/console\/assets\/[^"]+)"/g)].map((m) => m[1]);
+    expect(assets.map((a) => a.split('.').pop()).sort()).toEqual(['css', 'js']);
+    for (const asset of assets) {
+      const reply = expectStatus(await rt.http.get(asset), 200);
+      expect(reply.header('cache-control')).toBe('public, max-age=31536000, immutable');
+    }
+    expect((await rt.http.get('/console/assets/nothing-AAAAAAAA.js')).status).toBe(404);
   });
 
   it('serves the script and the stylesheet; unknown assets are 404', async () => {
@@ -53,17 +64,37 @@ describe('pages', () => {
     expect((await rt.http.get('/assets/nothing.js')).status).toBe(404);
   });
 
-  it('GET /docs: every operation of /openapi.json by area tag, and the sandbox tokens', async () => {
-    const html = expectPage(await rt.http.get('/docs'));
-    const openapi = (await rt.http.get('/openapi.json')).json<{ paths: Record<string, Record<string, unknown>> }>();
-    for (const [path, methods] of Object.entries(openapi.paths)) {
-      for (const method of Object.keys(methods))
-        expect(html).toContain(`<span class="method">${method.toUpperCase()}</span> <code>${path.replaceAll('&', '&amp;')}</code>`);
+  it('GET /docs: the API reference renderer and its start script from /static/, and the sandbox tokens', async () => {
+    const reply = await rt.http.get('/docs');
+    const html = expectPage(reply);
+    // The renderer's stylesheet draws its icons as data: images; nothing else is relaxed.
+    expect(reply.header('content-security-policy')).toContain("img-src 'self' data:;");
+    const scripts = [...html.matchAll(/<script src="([^"]+)" defer><\/script>/g)].map((m) => m[1]);
+    expect(scripts).toEqual([
+      expect.stringMatching(/^\/static\/swagger-ui-bundle\.[0-9a-f]{12}\.js$/),
+      expect.stringMatching(/^\/static\/api-reference\.[0-9a-f]{12}\.js$/),
+    ]);
+    const styles = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]);
+    expect(styles).toEqual([
+      expect.stringMatching(/^\/static\/swagger-ui\.[0-9a-f]{12}\.css$/),
+      expect.stringMatching(/^\/static\/api-reference\.[0-9a-f]{12}\.css$/),
+    ]);
+    for (const file of [...scripts, ...styles]) {
+      const served = expectStatus(await rt.http.get(file), 200);
+      expect(served.header('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(served.contentType).toBe(file.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8');
     }
-    for (const tag of ['Auth', 'Tokens', 'Members', 'Admin', 'Health']) expect(html).toContain(`<h2>${tag}</h2>`);
-    expect(html).toContain('<h2>Sandbox</h2>');
+    expect(expectStatus(await rt.http.get(scripts[1]), 200).text).toContain("fetch('/openapi.json'");
+    expect(html).toContain('<div id="api-reference"></div>');
+    expect(html).toContain('<a href="/health">service health</a>');
+    expect(html).toContain('<h2 id="sandbox-title">Sandbox</h2>');
     expect(html).toContain(rt.sandboxDomain);
-    expect([...html.matchAll(/data-bundle="([a-z-]+)"/g)].map((m) => m[1]).sort()).toEqual(['full', 'read-only', 'uploader']);
+    expect([...html.matchAll(/<code class="token" data-bundle="([a-z-]+)"/g)].map((m) => m[1]).sort()).toEqual(['full', 'read-only', 'uploader']);
+    expect([...html.matchAll(/<button type="button" hidden data-use-token="[^"]+" data-bundle="([a-z-]+)"/g)].map((m) => m[1]).sort()).toEqual([
+      'full',
+      'read-only',
+      'uploader',
+    ]);
   });
 
   it('the pages are in /openapi.json with the Auth and Health tags', async () => {

@@ -2,7 +2,7 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { calculateJwkThumbprint, decodeJwt, importPKCS8, SignJWT, type JWTPayload } from 'jose';
-import { customerWithOwner, expectProblem, expectStatus, randomPerson, readOnlyAdministrator, waitForAudit } from './support/auth.js';
+import { customerWithOwner, expectProblem, expectStatus, randomPerson, readOnlyAdministrator, sandboxTokensFromDocs, waitForAudit } from './support/auth.js';
 import { LOGDATA_SANDBOX_MAX_BYTES } from './support/constants.js';
 import { eventually, letters, randomContent, randomDomain, randomLogName, sleep } from './support/factories.js';
 import { HttpClient, type IdentityBody, type Session } from './support/http.js';
@@ -334,10 +334,7 @@ describe('tokens, users and customers: lifecycle', () => {
   });
 
   describe('sandbox (SANDBOX_DOMAIN)', () => {
-    const sandboxTokens = async (): Promise<Record<string, string>> => {
-      const docs = (await rt.http.get('/docs')).text;
-      return Object.fromEntries([...docs.matchAll(/data-bundle="([a-z-]+)">([^<]+)</g)].map((m) => [m[1], m[2]]));
-    };
+    const sandboxTokens = () => sandboxTokensFromDocs(rt);
 
     it('has public read-only, uploader and full tokens on the documentation page, on the sandbox customer', async () => {
       const tokens = await sandboxTokens();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { customerWithOwner, expectProblem, expectStatus, randomPerson, waitForAudit } from './support/auth.js';
+import { customerWithOwner, expectProblem, expectStatus, randomPerson, sandboxTokensFromDocs, waitForAudit } from './support/auth.js';
 import { eventually, letters, randomLogName } from './support/factories.js';
 import type { IdentityBody, Session } from './support/http.js';
 import { startRuntime, type Runtime } from './support/runtime.js';
@@ -228,8 +228,7 @@ describe('members', () => {
 
   describe('sandbox', () => {
     it('member management is not available to sandbox credentials', async () => {
-      const docs = (await rt.http.get('/docs')).text;
-      const full = /data-bundle="full">([^<]+)</.exec(docs)?.[1];
+      const full = (await sandboxTokensFromDocs(rt)).full;
       expect(full).toBeDefined();
       expectProblem(await rt.http.get('/members', { auth: full! }), 403, 'not available in the sandbox');
     });

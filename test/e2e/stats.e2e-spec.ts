@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { expectStatus } from './support/auth.js';
 import { eventually, letters, randomDomain, randomLogName } from './support/factories.js';
-import { clientAddress, createBuild, productLine, updateCheckPath } from './support/firmware.js';
+import { UPDATE_CHECK_RATE_PER_MINUTE } from './support/constants.js';
+import { clientAddress, createBuild, freshClientAddress, productLine, updateCheckPath } from './support/firmware.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
 /**
@@ -164,6 +165,43 @@ describe('usage statistics and the request log', () => {
         { timeoutMs: 30_000, intervalMs: 500 },
       );
       expect(page.items.find((e) => e.request_id === ids.unknown)!.domain).toBeNull();
+    });
+
+    it('counts an update check refused before its customer is looked up (400, 429) under (none) unless its domain is a customer', async () => {
+      const ghost = randomDomain();
+      const from = freshClientAddress();
+      const refused = { bad: `e2e-${letters(16)}`, limited: `e2e-${letters(16)}`, known: `e2e-${letters(16)}` };
+      const bogusType = { query: { type: 'bogus' }, localAddress: from };
+      // The same address until its rate is used up: every one a 400 (bad input), then a 429.
+      expectStatus(await rt.http.get(updateCheckPath(ghost, line, '1.0.0'), { ...bogusType, headers: { 'X-Request-Id': refused.bad } }), 400);
+      for (let i = 1; i < UPDATE_CHECK_RATE_PER_MINUTE; i++) expectStatus(await rt.http.get(updateCheckPath(ghost, line, '1.0.0'), bogusType), 400);
+      expectStatus(await rt.http.get(updateCheckPath(ghost, line, '1.0.0'), { localAddress: from, headers: { 'X-Request-Id': refused.limited } }), 429);
+      // The customer's domain answered an update check before (beforeAll): its refused check still counts for it.
+      expectStatus(
+        await rt.http.get(updateCheckPath(c.domain, line, '1.0.0'), {
+          query: { type: 'bogus' },
+          localAddress: clientAddress(),
+          headers: { 'X-Request-Id': refused.known },
+        }),
+        400,
+      );
+
+      const none = await eventually(
+        async () => expectStatus(await rt.http.get('/admin/stats/events', { auth: admin, query: { domain: '(none)', limit: 1000 } }), 200).json<Page>(),
+        (p) => [refused.bad, refused.limited].every((id) => p.items.some((e) => e.request_id === id)),
+        { timeoutMs: 30_000, intervalMs: 500 },
+      );
+      for (const id of [refused.bad, refused.limited]) expect(none.items.find((e) => e.request_id === id)).toMatchObject({ domain: null });
+      expect(none.items.find((e) => e.request_id === refused.limited)!.status).toBe(429);
+      const mine = await eventually(
+        async () => expectStatus(await rt.http.get('/admin/stats/events', { auth: admin, query: { domain: c.domain, status: 400 } }), 200).json<Page>(),
+        (p) => p.items.some((e) => e.request_id === refused.known),
+        { timeoutMs: 30_000, intervalMs: 500 },
+      );
+      expect(mine.items.find((e) => e.request_id === refused.known)).toMatchObject({ domain: c.domain, status: 400 });
+      const summary = expectStatus(await rt.http.get('/admin/stats/summary', { auth: admin }), 200).json<Summary>();
+      expect(summary.customers!.map((x) => x.domain)).not.toContain(ghost);
+      expect(summary.customers!.find((x) => x.domain === '(none)')!.errors).toBeGreaterThanOrEqual(UPDATE_CHECK_RATE_PER_MINUTE + 1);
     });
 
     it('refuses limits outside 1 to 1000, a reversed range, and customers', async () => {

@@ -6,11 +6,13 @@ import { type AuditEntryInput, IdentityMessages, type RelayedRecord, type Reques
 import {
   closeDatabases,
   configureLogging,
+  createObjectStore,
   JobQueue,
   MAIL_JOB,
   MAIL_QUEUE,
   type MailMessage,
   MessageBus,
+  ObjectStore,
   openAppDatabase,
   revertLastMigration,
 } from '@app/infra';
@@ -54,6 +56,8 @@ beforeAll(async () => {
       { provide: DataSource, useValue: dataSource },
       { provide: MessageBus, useValue: bus },
       { provide: JobQueue, useValue: jobs },
+      // The backups' object store (files under the temporary DATA_DIR; these tests run no backup).
+      { provide: ObjectStore, useValue: createObjectStore(throwaway.config) },
       { provide: SERVICE_CONFIG, useValue: { ...throwaway.config, publicUrl: 'https://fw.example.test' } },
     ],
   })

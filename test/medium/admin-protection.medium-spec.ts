@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { DEFAULT_MAINTENANCE_MESSAGE, ErrorCode, ProtectionEvents, ServiceError } from '@app/contracts';
-import { closeDatabases, configureLogging, JobQueue, MessageBus, openAppDatabase, revertLastMigration } from '@app/infra';
+import { closeDatabases, configureLogging, createObjectStore, JobQueue, MessageBus, ObjectStore, openAppDatabase, revertLastMigration } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 import { DataSource } from 'typeorm';
 import { ADMIN_CONTROLLERS, ADMIN_DATABASE, ADMIN_PROVIDERS } from '../../apps/admin/src/admin.module.js';
@@ -35,6 +35,8 @@ beforeAll(async () => {
       { provide: DataSource, useValue: dataSource },
       { provide: MessageBus, useValue: bus },
       { provide: JobQueue, useValue: new FakeJobQueue() },
+      // The backups' object store (files under the temporary DATA_DIR; these tests run no backup).
+      { provide: ObjectStore, useValue: createObjectStore(throwaway.config) },
       { provide: SERVICE_CONFIG, useValue: { ...throwaway.config, publicUrl: 'https://fw.example.test' } },
     ],
   })

@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Test, type TestingModule } from '@nestjs/testing';
-import { closeDatabases, configureLogging, JobQueue, MessageBus, openAppDatabase, revertLastMigration } from '@app/infra';
+import { closeDatabases, configureLogging, createObjectStore, JobQueue, MessageBus, ObjectStore, openAppDatabase, revertLastMigration } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 import { DataSource } from 'typeorm';
 import { ADMIN_CONTROLLERS, ADMIN_DATABASE, ADMIN_PROVIDERS } from '../../apps/admin/src/admin.module.js';
 import { AdminController } from '../../apps/admin/src/controllers/admin.controller.js';
+import { ScheduledJobs } from '../../apps/admin/src/jobs/scheduled-jobs.service.js';
 import { Clock } from '../../apps/admin/src/services/clock.js';
 import { makeFixedClock, makeHealthSample, makeRequestLogEntry } from '../../apps/admin/test/factories.js';
 import { FakeBus, FakeJobQueue } from '../../apps/identity/test/fakes.js';
@@ -30,6 +31,8 @@ beforeAll(async () => {
       { provide: DataSource, useValue: dataSource },
       { provide: MessageBus, useValue: new FakeBus() },
       { provide: JobQueue, useValue: new FakeJobQueue() },
+      // The backups' object store (files under the temporary DATA_DIR; these tests run no backup).
+      { provide: ObjectStore, useValue: createObjectStore(throwaway.config) },
       { provide: SERVICE_CONFIG, useValue: throwaway.config },
     ],
   })
@@ -108,46 +111,100 @@ describe('request log', () => {
 });
 
 describe('health history', () => {
+  const up = (overrides: Record<string, 'up' | 'down'> = {}) => ({
+    gateway: 'up' as const,
+    database: 'up' as const,
+    object_store: 'up' as const,
+    firmware: 'up' as const,
+    logdata: 'up' as const,
+    registry: 'up' as const,
+    identity: 'up' as const,
+    admin: 'up' as const,
+    worker: 'up' as const,
+    ...overrides,
+  });
+  const history = (days?: number) => admin.healthHistory({ ctx: {} as never, params: {}, query: days === undefined ? {} : { days }, body: undefined });
+  const count = async (sql: string) => ((await dataSource.query(sql)) as [{ n: number }])[0].n;
+  let jobs: ScheduledJobs;
+  let firstRun: { moved: number; removedDays: number };
+
   beforeAll(async () => {
+    jobs = moduleRef.get(ScheduledJobs);
     const samples = [
-      // today (UTC): 3 ok, 1 degraded
-      makeHealthSample('2026-11-21T00:00:00.000Z'),
-      makeHealthSample('2026-11-21T05:00:00.000Z'),
-      makeHealthSample('2026-11-21T10:00:00.000Z'),
-      makeHealthSample('2026-11-21T10:01:00.000Z', 'degraded'),
-      // yesterday, counted by UTC day although sent with an offset: 1 ok, 1 down
-      makeHealthSample('2026-11-20T23:59:59.999Z'),
-      makeHealthSample('2026-11-21T01:00:00+02:00', 'down'),
-      // 2026-11-19: nothing; 2026-11-18: 2 down
+      // today (UTC): 3 ok, 1 degraded (the object store down)
+      makeHealthSample('2026-11-21T00:00:00.000Z', 'ok', up()),
+      makeHealthSample('2026-11-21T05:00:00.000Z', 'ok', up()),
+      makeHealthSample('2026-11-21T10:00:00.000Z', 'ok', up()),
+      makeHealthSample('2026-11-21T10:01:00.000Z', 'degraded', up({ object_store: 'down' })),
+      // yesterday, counted by UTC day although sent with an offset: 1 ok, 1 down (no database)
+      makeHealthSample('2026-11-20T23:59:59.999Z', 'ok', up()),
+      makeHealthSample('2026-11-21T01:00:00+02:00', 'down', up({ database: 'down' })),
+      // 2026-11-19: nothing; 2026-11-18: 2 down, from a gateway that did not send parts
       makeHealthSample('2026-11-18T12:00:00Z', 'down'),
       makeHealthSample('2026-11-18T12:01:00Z', 'down'),
-      // long ago: outside short windows
-      makeHealthSample('2026-01-01T00:00:00Z'),
+      // long ago: outside short windows; and one past the 400 days kept
+      makeHealthSample('2026-01-01T00:00:00Z', 'ok', up()),
+      makeHealthSample('2025-01-01T00:00:00Z', 'ok', up()),
     ];
     await Promise.all(samples.map((s) => admin.healthSample(s)));
     await admin.healthSample(makeHealthSample('not-a-date'));
+    expect(await count(`SELECT count(*)::int AS n FROM admin.health_sample`)).toBe(10);
+    firstRun = await jobs.rollUpHealth();
+  });
+
+  it('the roll-up moves every sample into the daily counts and drops the days past 400', async () => {
+    expect(firstRun.moved).toBe(10);
+    expect(firstRun.removedDays).toBe(10); // 2025-01-01: the service and its nine parts
+    expect(await count(`SELECT count(*)::int AS n FROM admin.health_sample`)).toBe(0);
+    expect(await count(`SELECT count(*)::int AS n FROM admin.health_daily WHERE day < '2025-11-16'`)).toBe(0);
+    const rows = (await dataSource.query(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, part, samples, up, degraded, down FROM admin.health_daily WHERE day = '2026-11-21' AND part IN ('service', 'object_store', 'database') ORDER BY part`,
+    )) as unknown[];
+    expect(rows).toEqual([
+      { day: '2026-11-21', part: 'database', samples: 4, up: 4, degraded: 0, down: 0 },
+      { day: '2026-11-21', part: 'object_store', samples: 4, up: 3, degraded: 0, down: 1 },
+      { day: '2026-11-21', part: 'service', samples: 4, up: 3, degraded: 1, down: 0 },
+    ]);
   });
 
   it('answers the last days newest first with per-day counts and uptime ratio, null without samples', async () => {
-    const history = await admin.healthHistory({ ctx: {} as never, params: {}, query: { days: 4 }, body: undefined });
-    expect(history).toEqual({
-      days: [
-        { day: '2026-11-21', samples: 4, ok: 3, degraded: 1, down: 0, uptime_ratio: 0.75 },
-        { day: '2026-11-20', samples: 2, ok: 1, degraded: 0, down: 1, uptime_ratio: 0.5 },
-        { day: '2026-11-19', samples: 0, ok: 0, degraded: 0, down: 0, uptime_ratio: null },
-        { day: '2026-11-18', samples: 2, ok: 0, degraded: 0, down: 2, uptime_ratio: 0 },
-      ],
-    });
+    const answer = await history(4);
+    expect(answer.days).toEqual([
+      { day: '2026-11-21', samples: 4, ok: 3, degraded: 1, down: 0, uptime_ratio: 0.75 },
+      { day: '2026-11-20', samples: 2, ok: 1, degraded: 0, down: 1, uptime_ratio: 0.5 },
+      { day: '2026-11-19', samples: 0, ok: 0, degraded: 0, down: 0, uptime_ratio: null },
+      { day: '2026-11-18', samples: 2, ok: 0, degraded: 0, down: 2, uptime_ratio: 0 },
+    ]);
+    expect(answer.parts.find((p) => p.part === 'database')!.days).toEqual([
+      { day: '2026-11-21', samples: 4, up: 4, down: 0, uptime_ratio: 1 },
+      { day: '2026-11-20', samples: 2, up: 1, down: 1, uptime_ratio: 0.5 },
+      { day: '2026-11-19', samples: 0, up: 0, down: 0, uptime_ratio: null },
+      // the samples without parts count for the whole service only: no data per part
+      { day: '2026-11-18', samples: 0, up: 0, down: 0, uptime_ratio: null },
+    ]);
+    expect(answer.parts.find((p) => p.part === 'object_store')!.days[0]).toEqual({ day: '2026-11-21', samples: 4, up: 3, down: 1, uptime_ratio: 0.75 });
+  });
+
+  it('is idempotent: a second run moves nothing and changes nothing; later samples are added to their day', async () => {
+    const before = await history(400);
+    expect(await jobs.rollUpHealth()).toEqual({ moved: 0, removedDays: 0 });
+    expect(await history(400)).toEqual(before);
+    await admin.healthSample(makeHealthSample('2026-11-21T10:02:00.000Z', 'ok', up({ worker: 'down' })));
+    expect(await jobs.rollUpHealth()).toEqual({ moved: 1, removedDays: 0 });
+    const after = await history(1);
+    expect(after.days[0]).toMatchObject({ samples: 5, ok: 4 });
+    expect(after.parts.find((p) => p.part === 'worker')!.days[0]).toEqual({ day: '2026-11-21', samples: 5, up: 4, down: 1, uptime_ratio: 0.8 });
   });
 
   it('defaults to 90 days and reaches back up to 400', async () => {
-    const dflt = await admin.healthHistory({ ctx: {} as never, params: {}, query: {}, body: undefined });
+    const dflt = await history();
     expect(dflt.days).toHaveLength(90);
     expect(dflt.days.find((d) => d.day === '2026-01-01')).toBeUndefined();
-    const long = await admin.healthHistory({ ctx: {} as never, params: {}, query: { days: 400 }, body: undefined });
+    const long = await history(400);
     expect(long.days).toHaveLength(400);
     expect(long.days.find((d) => d.day === '2026-01-01')).toMatchObject({ samples: 1, ok: 1, uptime_ratio: 1 });
-    expect(long.days.reduce((sum, d) => sum + d.samples, 0)).toBe(9);
+    expect(long.days.reduce((sum, d) => sum + d.samples, 0)).toBe(10);
+    for (const part of long.parts) expect(part.days).toHaveLength(400);
   });
 });
 
@@ -159,8 +216,9 @@ describe('migrations', () => {
     for (const migration of [...ADMIN_DATABASE.migrations].reverse()) expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe(migration.name);
     const check = await openAppDatabase(throwaway.config, { ...ADMIN_DATABASE, migrate: false });
     const [row] = (await check.query(
-      `SELECT to_regclass('admin.request_log')::text AS request_log, to_regclass('admin.health_sample')::text AS health_sample`,
+      `SELECT to_regclass('admin.request_log')::text AS request_log, to_regclass('admin.health_sample')::text AS health_sample,
+              to_regclass('admin.health_daily')::text AS health_daily`,
     )) as [Record<string, string | null>];
-    expect(row).toEqual({ request_log: null, health_sample: null });
+    expect(row).toEqual({ request_log: null, health_sample: null, health_daily: null });
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/glo
 import { randomBytes } from 'node:crypto';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { BullMqJobQueue, createJobQueue, InProcessJobQueue, loadConfig, type JobInfo, type JobQueue, type JobRecord } from '@app/infra';
+import { BullMqJobQueue, createJobQueue, InProcessJobQueue, loadConfig, SCHEDULED_RUNS_KEPT, type JobInfo, type JobQueue, type JobRecord } from '@app/infra';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = `fds-test-${randomBytes(4).toString('hex')}`;
@@ -224,6 +224,29 @@ describe.each([
       },
     );
     expect(runs.find((j) => j.status === 'succeeded')).toMatchObject({ kind: queue, slot: `schedule:${queue}`, attempts: 1 });
+  });
+
+  it('keeps the newest SCHEDULED_RUNS_KEPT runs of a scheduled job, so a frequent one leaves the others listed', async () => {
+    const hourly = uniqueQueue('hourly');
+    const frequent = uniqueQueue('frequent');
+    jobs.process(hourly, async () => undefined);
+    let ran = 0;
+    jobs.process(frequent, async () => {
+      ran++;
+    });
+    await jobs.schedule(hourly, hourly, 3_600_000, hourly, {});
+    await jobs.schedule(frequent, frequent, 5, frequent, {});
+    await until(() => ran > SCHEDULED_RUNS_KEPT + 20, 60_000);
+    let runs: JobRecord[] = [];
+    await until(
+      () => runs.length > 0 && runs.length <= SCHEDULED_RUNS_KEPT,
+      10_000,
+      async () => {
+        runs = (await mine(frequent)).filter((j) => j.status === 'succeeded');
+      },
+    );
+    expect(runs.length).toBeLessThanOrEqual(SCHEDULED_RUNS_KEPT);
+    expect((await mine(hourly)).some((j) => j.status === 'succeeded')).toBe(true);
   });
 });
 

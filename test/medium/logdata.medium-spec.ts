@@ -349,6 +349,8 @@ describe('migrations', () => {
   it('reverts cleanly (down) — runs last', async () => {
     await moduleRef.close();
     await closeDatabases();
+    // The later migrations first (staging-cleanup.medium-spec checks what their downs do).
+    expect(await revertLastMigration(throwaway.config, LOGDATA_DATABASE)).toBe('LogFileObjectKey1764700000000');
     expect(await revertLastMigration(throwaway.config, LOGDATA_DATABASE)).toBe('LogdataSchema1763700000000');
     const check = await openAppDatabase(throwaway.config, { ...LOGDATA_DATABASE, migrate: false });
     const [{ table }] = (await check.query(`SELECT to_regclass('logdata.log_file')::text AS table`)) as [{ table: string | null }];

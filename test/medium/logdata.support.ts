@@ -22,9 +22,15 @@ export interface Throwaway {
   dispose(): Promise<void>;
 }
 
-/** CREATE DATABASE t_<random> and a temporary DATA_DIR, with a config pointing at both. */
-export async function createThrowaway(label: string): Promise<Throwaway> {
-  if (process.env.MEDIUM_DATABASE === 'embedded') return createEmbedded(label);
+/**
+ * CREATE DATABASE t_<random> and a temporary DATA_DIR, with a config pointing at both; or,
+ * for `embedded` (default: MEDIUM_DATABASE=embedded), the embedded database under DATA_DIR.
+ */
+export async function createThrowaway(
+  label: string,
+  kind: 'postgres' | 'embedded' = process.env.MEDIUM_DATABASE === 'embedded' ? 'embedded' : 'postgres',
+): Promise<Throwaway> {
+  if (kind === 'embedded') return createEmbedded(label);
   const database = `t_${label}_${randomBytes(6).toString('hex')}`;
   await admin(`CREATE DATABASE ${database}`);
   const dataDir = await mkdtemp(join(tmpdir(), `${label}-medium-`));

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { Test, type TestingModule } from '@nestjs/testing';
+import type { TestingModule } from '@nestjs/testing';
 import {
   asCustomerId,
   type CustomerRef,
@@ -13,15 +13,14 @@ import {
   HWID_RULE,
   MAX_DEVICE_LOOKUP_BATCH,
   RegistryEvents,
-  ServiceError,
   type StagedFile,
 } from '@app/contracts';
-import { closeDatabases, configureLogging, FilesystemObjectStore, MessageBus, ObjectStore, openAppDatabase, revertLastMigration } from '@app/infra';
+import { closeDatabases, configureLogging, FilesystemObjectStore, type ObjectStore, openAppDatabase, revertLastMigration } from '@app/infra';
 import { clearOutbox, outboxPayloads } from '@app/testing';
 import { DataSource } from 'typeorm';
-import { DevicesController } from '../../apps/registry/src/controllers/devices.controller.js';
-import { RegistryController } from '../../apps/registry/src/controllers/registry.controller.js';
-import { REGISTRY_CONTROLLERS, REGISTRY_DATABASE, REGISTRY_PROVIDERS } from '../../apps/registry/src/registry.module.js';
+import type { DevicesController } from '../../apps/registry/src/controllers/devices.controller.js';
+import type { RegistryController } from '../../apps/registry/src/controllers/registry.controller.js';
+import { REGISTRY_DATABASE } from '../../apps/registry/src/registry.module.js';
 import { DeviceImportRepository } from '../../apps/registry/src/repositories/device-import.repository.js';
 import { DeviceSightingRepository } from '../../apps/registry/src/repositories/device-sighting.repository.js';
 import { ImportDevices } from '../../apps/registry/src/use-cases/import-devices/import-devices.usecase.js';
@@ -30,7 +29,7 @@ import { MAX_WAITING_SIGHTINGS, RecordSightings } from '../../apps/registry/src/
 import { makeCall, makeCustomer } from '@app/testing';
 import { makeDeviceContext, makeDeviceToken, makeHwid, makePublicKeys } from '../../apps/registry/test/factories.js';
 import { createThrowaway, stageFile, exists, type Throwaway } from './logdata.support.js';
-import { expectedHwids, type ModelDevice, type ModelFilter, RecordingBus } from './registry.support.js';
+import { codeOf, expectedHwids, type ModelDevice, type ModelFilter, RecordingBus, registryModule } from './registry.support.js';
 
 configureLogging({ sink: () => undefined });
 // jest ignores a project's testTimeout; imports of thousands of rows take seconds on a busy machine
@@ -49,17 +48,7 @@ beforeAll(async () => {
   dataSource = await openAppDatabase(throwaway.config, REGISTRY_DATABASE);
   store = new FilesystemObjectStore(join(throwaway.dataDir, 'objects'));
   bus = new RecordingBus();
-  moduleRef = await Test.createTestingModule({
-    controllers: REGISTRY_CONTROLLERS,
-    providers: [
-      ...REGISTRY_PROVIDERS,
-      { provide: DataSource, useValue: dataSource },
-      { provide: ObjectStore, useValue: store },
-      { provide: MessageBus, useValue: bus },
-    ],
-  }).compile();
-  devices = moduleRef.get(DevicesController);
-  registry = moduleRef.get(RegistryController);
+  ({ moduleRef, devices, registry } = await registryModule(dataSource, store, bus));
 });
 
 afterAll(async () => {
@@ -69,16 +58,6 @@ afterAll(async () => {
 });
 
 const RFC3339_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-
-async function codeOf(promise: Promise<unknown>): Promise<ErrorCode | 'ok'> {
-  try {
-    await promise;
-    return 'ok';
-  } catch (err) {
-    if (ServiceError.is(err)) return err.code;
-    throw err;
-  }
-}
 
 const create = (customer: CustomerRef, body: Record<string, unknown>) => devices.create(makeCall(makeDeviceContext(customer), { body: body as never }));
 const get = (customer: CustomerRef, hwid: string) => devices.get(makeCall(makeDeviceContext(customer), { params: { hwid } }));
@@ -98,7 +77,14 @@ describe('schema', () => {
     const rows: { indexname: string; indexdef: string }[] = await dataSource.query(
       `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'registry' AND tablename IN ('device', 'device_tag') ORDER BY indexname`,
     );
-    expect(rows.map((r) => r.indexname)).toEqual(['device_pkey', 'device_tag_pkey', 'device_with_keys_idx', 'device_withdrawn_idx', 'device_without_keys_idx']);
+    expect(rows.map((r) => r.indexname)).toEqual([
+      'device_line_idx',
+      'device_pkey',
+      'device_tag_pkey',
+      'device_with_keys_idx',
+      'device_withdrawn_idx',
+      'device_without_keys_idx',
+    ]);
     expect(rows.find((r) => r.indexname === 'device_tag_pkey')!.indexdef).toMatch(/\(customer_id, tag, hwid\)/);
     const collations: { column_name: string; collation_name: string }[] = await dataSource.query(
       `SELECT column_name, collation_name FROM information_schema.columns WHERE table_schema = 'registry' AND column_name IN ('hwid', 'tag') ORDER BY table_name, column_name`,
@@ -725,6 +711,7 @@ describe('migration', () => {
   it('reverts (down) and applies again', async () => {
     await moduleRef.close();
     await closeDatabases();
+    expect(await revertLastMigration(throwaway.config, REGISTRY_DATABASE)).toBe('RegistryDeviceProductLine1764600000000');
     expect(await revertLastMigration(throwaway.config, REGISTRY_DATABASE)).toBe('RegistryOutbox1764400000000');
     expect(await revertLastMigration(throwaway.config, REGISTRY_DATABASE)).toBe('RegistryDevices1764000000000');
     const reopened = await openAppDatabase(throwaway.config, { ...REGISTRY_DATABASE, migrate: false });

@@ -2,8 +2,13 @@
  * Medium-test support for the registry app: a bus that records what the app emits (audit
  * entries, deviceChanged) and answers nothing, and reference filtering of device lists.
  */
-import type { EventDef, MessageDef } from '@app/contracts';
-import { MessageBus } from '@app/infra';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { type ErrorCode, type EventDef, type MessageDef, ServiceError } from '@app/contracts';
+import { MessageBus, ObjectStore } from '@app/infra';
+import { DataSource } from 'typeorm';
+import { DevicesController } from '../../apps/registry/src/controllers/devices.controller.js';
+import { RegistryController } from '../../apps/registry/src/controllers/registry.controller.js';
+import { REGISTRY_CONTROLLERS, REGISTRY_PROVIDERS } from '../../apps/registry/src/registry.module.js';
 
 export class RecordingBus extends MessageBus {
   readonly events: { subject: string; payload: any }[] = [];
@@ -54,4 +59,33 @@ export function expectedHwids(devices: readonly ModelDevice[], filter: ModelFilt
     .filter((d) => (filter.hasKeys === undefined ? true : d.hasKeys === filter.hasKeys))
     .map((d) => d.hwid)
     .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+}
+
+/** The registry app's controllers and use cases on `dataSource`, with a test object store and bus. */
+export async function registryModule(
+  dataSource: DataSource,
+  store: ObjectStore,
+  bus: MessageBus,
+): Promise<{ moduleRef: TestingModule; devices: DevicesController; registry: RegistryController }> {
+  const moduleRef = await Test.createTestingModule({
+    controllers: REGISTRY_CONTROLLERS,
+    providers: [
+      ...REGISTRY_PROVIDERS,
+      { provide: DataSource, useValue: dataSource },
+      { provide: ObjectStore, useValue: store },
+      { provide: MessageBus, useValue: bus },
+    ],
+  }).compile();
+  return { moduleRef, devices: moduleRef.get(DevicesController), registry: moduleRef.get(RegistryController) };
+}
+
+/** 'ok', or the code of the ServiceError the promise was refused with. */
+export async function codeOf(promise: Promise<unknown>): Promise<ErrorCode | 'ok'> {
+  try {
+    await promise;
+    return 'ok';
+  } catch (err) {
+    if (ServiceError.is(err)) return err.code;
+    throw err;
+  }
 }

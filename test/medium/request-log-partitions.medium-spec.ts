@@ -1,7 +1,8 @@
 import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Test, type TestingModule } from '@nestjs/testing';
-import { closeDatabases, configureLogging, JobQueue, MessageBus, openAppDatabase, revertLastMigration } from '@app/infra';
+import { closeDatabases, configureLogging, createObjectStore, JobQueue, MessageBus, ObjectStore, openAppDatabase, revertLastMigration } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 import { DataSource } from 'typeorm';
 import { ADMIN_DATABASE, ADMIN_PROVIDERS } from '../../apps/admin/src/admin.module.js';
@@ -9,6 +10,8 @@ import { RequestLogRepository } from '../../apps/admin/src/repositories/request-
 import { Clock } from '../../apps/admin/src/services/clock.js';
 import { RequestLogRetention } from '../../apps/admin/src/stats/request-log-retention.service.js';
 import { StatsRepository } from '../../apps/admin/src/stats/stats.repository.js';
+import { UsageRollup } from '../../apps/admin/src/stats/usage-rollup.service.js';
+import { RequestLogService } from '../../apps/admin/src/services/request-log.service.js';
 import { makeRequestLogEntry } from '../../apps/admin/test/factories.js';
 import { FakeBus, FakeJobQueue } from '../../apps/identity/test/fakes.js';
 import { createThrowaway, type Throwaway } from './logdata.support.js';
@@ -34,6 +37,12 @@ let moduleRef: TestingModule;
 let clockNow = new Date();
 const clock = { now: () => clockNow };
 
+/** The migrations after the partitioning, reverted first (their own medium tests check what their downs do). */
+async function revertLaterMigrations(): Promise<void> {
+  const later = ADMIN_DATABASE.migrations.slice(ADMIN_DATABASE.migrations.findIndex((m) => m.name === 'RequestLogPartitions1764600000000') + 1);
+  for (const migration of later.reverse()) expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe(migration.name);
+}
+
 async function partitionOf(requestId: string): Promise<string | null> {
   const rows = await dataSource.query<Array<{ p: string }>>(`SELECT tableoid::regclass::text AS p FROM admin.request_log WHERE request_id = $1`, [requestId]);
   return rows[0]?.p ?? null;
@@ -44,6 +53,7 @@ beforeAll(async () => {
   // The table as it was before partitioning, with entries in it.
   await openAppDatabase(throwaway.config, ADMIN_DATABASE);
   await closeDatabases();
+  await revertLaterMigrations();
   expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('RequestLogPartitions1764600000000');
   const before = await openAppDatabase(throwaway.config, { ...ADMIN_DATABASE, migrate: false });
   await before.query(
@@ -59,6 +69,8 @@ beforeAll(async () => {
       { provide: DataSource, useValue: dataSource },
       { provide: MessageBus, useValue: new FakeBus() },
       { provide: JobQueue, useValue: new FakeJobQueue() },
+      // The backups' object store (files under the temporary DATA_DIR; these tests run no backup).
+      { provide: ObjectStore, useValue: createObjectStore(throwaway.config) },
       { provide: SERVICE_CONFIG, useValue: { ...throwaway.config, requestLogRetentionDays: RETENTION_DAYS } },
     ],
   })
@@ -97,6 +109,7 @@ describe('request log partitions', () => {
     expect(await partitionOf(entry.request_id)).toBe(`admin.request_log_p${day(2).slice(0, 10).replaceAll('-', '')}`);
     const [{ id }] = await dataSource.query<Array<{ id: string }>>(`SELECT id::text FROM admin.request_log WHERE request_id = $1`, [entry.request_id]);
     expect(Number(id)).toBeGreaterThan(2);
+    await moduleRef.get(UsageRollup).run();
     const [{ requests }] = await dataSource.query<Array<{ requests: string }>>(`SELECT requests::text FROM admin.usage_daily WHERE domain = 'part.example'`);
     expect(requests).toBe('1');
     // The event filters read across partitions.
@@ -104,6 +117,23 @@ describe('request log partitions', () => {
       .get(StatsRepository)
       .events({ domain: 'part.example', from: new Date(day(-90)), to: new Date(day(10)), limit: 10, offset: 0 });
     expect(found.map((e) => e.request_id)).toEqual([entry.request_id]);
+  });
+
+  it('counts a batch at once (pending) and once more only when sent again never, folded or not, whatever its domain holds', async () => {
+    const odd = `odd"\\dom,ain{}'\t.example`;
+    const batch = {
+      batch_id: randomUUID(),
+      entries: [makeRequestLogEntry({ ts: day(1), domain: odd }), makeRequestLogEntry({ ts: day(1), domain: odd, status: 500 })],
+    };
+    const service = moduleRef.get(RequestLogService);
+    expect(await service.storeOnce(batch)).toEqual({ stored: 2 });
+    const counted = async () => (await moduleRef.get(StatsRepository).days(day(1).slice(0, 10), day(1).slice(0, 10), odd)).map((d) => [d.requests, d.errors]);
+    expect(await counted()).toEqual([[2, 1]]); // pending or folded: the summary reads both
+    expect(await service.storeOnce(batch)).toEqual({ stored: 0 });
+    await moduleRef.get(UsageRollup).run();
+    const [{ pending }] = await dataSource.query<Array<{ pending: number }>>(`SELECT count(*)::int AS pending FROM admin.usage_pending`);
+    expect(pending).toBe(0);
+    expect(await counted()).toEqual([[2, 1]]);
   });
 
   it('takes an entry no day partition covers into the default partition, and moves it when its day is made', async () => {
@@ -133,9 +163,21 @@ describe('request log partitions', () => {
   });
 
   it('reverts to one table with every remaining entry and its id (down) — runs last', async () => {
+    // Counters still pending when the lean-ingest migration is reverted are folded into the daily ones, not lost.
+    await moduleRef.get(RequestLogRepository).insertBatch([makeRequestLogEntry({ ts: day(3), domain: 'pending.example' })]);
     const [{ remaining }] = await dataSource.query<Array<{ remaining: number }>>(`SELECT count(*)::int AS remaining FROM admin.request_log`);
     await moduleRef.close();
     await closeDatabases();
+    await revertLaterMigrations();
+    const folded = await openAppDatabase(throwaway.config, { ...ADMIN_DATABASE, migrate: false });
+    try {
+      const rows = await folded.query<Array<{ requests: string; pending: string | null }>>(
+        `SELECT requests::text, to_regclass('admin.usage_pending')::text AS pending FROM admin.usage_daily WHERE domain = 'pending.example'`,
+      );
+      expect(rows).toEqual([{ requests: '1', pending: null }]);
+    } finally {
+      await folded.destroy();
+    }
     expect(await revertLastMigration(throwaway.config, ADMIN_DATABASE)).toBe('RequestLogPartitions1764600000000');
     const check = await openAppDatabase(throwaway.config, { ...ADMIN_DATABASE, migrate: false });
     try {

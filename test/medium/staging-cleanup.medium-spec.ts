@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { asCustomerId, type MessageDef, ObjectOwnerMessages, type ObjectKeys, type OwnedObjectKeys } from '@app/contracts';
-import { closeDatabases, configureLogging, FilesystemObjectStore, InProcessJobQueue, MessageBus, openAppDatabase } from '@app/infra';
+import { closeDatabases, configureLogging, FilesystemObjectStore, InProcessJobQueue, MessageBus, openAppDatabase, revertLastMigration } from '@app/infra';
+import type { DataSource } from 'typeorm';
 import { FIRMWARE_DATABASE } from '../../apps/firmware/src/firmware.module.js';
 import { FirmwareStore } from '../../apps/firmware/src/repositories/firmware.store.js';
 import { FindOwnedObjectsUseCase as FirmwareOwned } from '../../apps/firmware/src/use-cases/find-owned-objects/find-owned-objects.usecase.js';
@@ -55,8 +56,9 @@ const jobs = new InProcessJobQueue();
 
 beforeAll(async () => {
   throwaway = await createThrowaway('staging');
-  const firmware = new FirmwareStore(await openAppDatabase(throwaway.config, FIRMWARE_DATABASE));
-  const logdata = new LogdataStore(await openAppDatabase(throwaway.config, LOGDATA_DATABASE));
+  databases = { firmware: await openAppDatabase(throwaway.config, FIRMWARE_DATABASE), logdata: await openAppDatabase(throwaway.config, LOGDATA_DATABASE) };
+  const firmware = new FirmwareStore(databases.firmware);
+  const logdata = new LogdataStore(databases.logdata);
   bus = new OwnersBus({
     [ObjectOwnerMessages.firmware.pattern]: (r) => new FirmwareOwned(firmware).execute(r),
     [ObjectOwnerMessages.logdata.pattern]: (r) => new LogdataOwned(logdata).execute(r),
@@ -73,6 +75,16 @@ afterAll(async () => {
 });
 
 let store: { firmware: FirmwareStore; logdata: LogdataStore };
+let databases: { firmware: DataSource; logdata: DataSource };
+
+/** The plan of `sql` with sequential scans priced out: the indexes that can serve it. */
+async function planOf(db: DataSource, sql: string): Promise<string> {
+  const rows = await db.transaction(async (m) => {
+    await m.query('SET LOCAL enable_seqscan = off');
+    return (await m.query(`EXPLAIN ${sql}`)) as Array<{ 'QUERY PLAN': string }>;
+  });
+  return rows.map((r) => r['QUERY PLAN']).join('\n');
+}
 
 /** Puts an object under a staging key and sets its modification time `ageMs` back. */
 async function staged(ageMs: number, day = '2026-11-20'): Promise<string> {
@@ -134,5 +146,29 @@ describe('StagingCleanup', () => {
     expect(await exists(orphan)).toBe(true);
     await cleanup.run(new Date());
     expect(await exists(orphan)).toBe(false);
+  });
+
+  it('asks the owners through indexes of the object keys, which the migrations add and remove (down) — runs last', async () => {
+    const keys = `'{uploads/a,uploads/b}'::text[]`;
+    const firmwarePlan = await planOf(
+      databases.firmware,
+      `SELECT object_key FROM firmware.build WHERE object_key = ANY(${keys}) UNION SELECT notes_object_key FROM firmware.build WHERE notes_object_key = ANY(${keys})`,
+    );
+    expect(firmwarePlan).toContain('build_object_key_idx');
+    expect(firmwarePlan).toContain('build_notes_object_key_idx');
+    expect(await planOf(databases.logdata, `SELECT object_key FROM logdata.log_file WHERE object_key = ANY(${keys})`)).toContain('log_file_object_key_idx');
+    await closeDatabases();
+    expect(await revertLastMigration(throwaway.config, FIRMWARE_DATABASE)).toBe('BuildObjectKeys1764700000000');
+    expect(await revertLastMigration(throwaway.config, LOGDATA_DATABASE)).toBe('LogFileObjectKey1764700000000');
+    const check = await openAppDatabase(throwaway.config, { ...FIRMWARE_DATABASE, migrate: false });
+    try {
+      const [row] = (await check.query(
+        `SELECT to_regclass('firmware.build_object_key_idx')::text AS binary, to_regclass('firmware.build_notes_object_key_idx')::text AS notes,
+                to_regclass('logdata.log_file_object_key_idx')::text AS log_files, to_regclass('firmware.build')::text AS builds`,
+      )) as [Record<string, string | null>];
+      expect(row).toEqual({ binary: null, notes: null, log_files: null, builds: 'firmware.build' });
+    } finally {
+      await check.destroy();
+    }
   });
 });

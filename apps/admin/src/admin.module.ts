@@ -1,6 +1,15 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import type { AppDatabaseOptions, ServiceConfig } from '@app/infra';
-import { healthController, InfraModule } from '@app/platform';
+import { type AppDatabaseOptions, BackupStore, createBackupStore, type ServiceConfig } from '@app/infra';
+import { appDataController, healthController, InfraModule, SERVICE_CONFIG } from '@app/platform';
+import { ADMIN_APP_DATA } from './admin.app-data.js';
+import { BackupJobs } from './backups/backup-jobs.service.js';
+import { BackupRunRepository } from './backups/backup-run.repository.js';
+import { BackupRuns } from './backups/backup-runs.service.js';
+import { BackupsController } from './controllers/backups.controller.js';
+import { BackupRuns1764800000000 } from './migrations/1764800000000-backup-runs.js';
+import { RestoreBackup } from './use-cases/restore-backup/restore-backup.usecase.js';
+import { RunBackup } from './use-cases/run-backup/run-backup.usecase.js';
+import { VerifyBackup } from './use-cases/verify-backup/verify-backup.usecase.js';
 import { AuditRepository } from './audit/audit.repository.js';
 import { AuditService } from './audit/audit.service.js';
 import { RelayedRecordsService } from './audit/relayed-records.service.js';
@@ -13,6 +22,7 @@ import { DetectorRepository } from './detectors/detector.repository.js';
 import { SecurityDetectors } from './detectors/security-detectors.service.js';
 import { AdminJobsService } from './jobs/admin-jobs.service.js';
 import { ScheduledJobs } from './jobs/scheduled-jobs.service.js';
+import { HealthDailyEntity } from './entities/health-daily.entity.js';
 import { HealthSampleEntity } from './entities/health-sample.entity.js';
 import { RequestLogEntity } from './entities/request-log.entity.js';
 import { AdminSchema1763700000000 } from './migrations/1763700000000-admin-schema.js';
@@ -25,6 +35,9 @@ import { AdminDeliveryIds1764400000000 } from './migrations/1764400000000-admin-
 import { DetectorEpisodes1764350000000 } from './migrations/1764350000000-detector-episodes.js';
 import { UsageDaily1764500000000 } from './migrations/1764500000000-usage-daily.js';
 import { RequestLogPartitions1764600000000 } from './migrations/1764600000000-request-log-partitions.js';
+import { HealthDaily1764700000000 } from './migrations/1764700000000-health-daily.js';
+import { HealthDailyRepository } from './repositories/health-daily.repository.js';
+import { RequestLogLeanIngest1764850000000 } from './migrations/1764850000000-request-log-lean-ingest.js';
 import { HealthSampleRepository } from './repositories/health-sample.repository.js';
 import { RequestLogRepository } from './repositories/request-log.repository.js';
 import { Clock } from './services/clock.js';
@@ -36,10 +49,12 @@ import { RequestLogPartitionRepository } from './stats/request-log-partitions.re
 import { RequestLogRetention } from './stats/request-log-retention.service.js';
 import { StatsRepository } from './stats/stats.repository.js';
 import { StatsService } from './stats/stats.service.js';
+import { UsageCounterRepository } from './stats/usage-counter.repository.js';
+import { UsageRollup } from './stats/usage-rollup.service.js';
 
 export const ADMIN_DATABASE = {
   schema: 'admin',
-  entities: [RequestLogEntity, HealthSampleEntity],
+  entities: [RequestLogEntity, HealthSampleEntity, HealthDailyEntity],
   migrations: [
     AdminSchema1763700000000,
     AdminAuditSecurity1763800000000,
@@ -49,6 +64,9 @@ export const ADMIN_DATABASE = {
     AdminDeliveryIds1764400000000,
     UsageDaily1764500000000,
     RequestLogPartitions1764600000000,
+    HealthDaily1764700000000,
+    BackupRuns1764800000000,
+    RequestLogLeanIngest1764850000000,
   ],
 } satisfies AppDatabaseOptions;
 
@@ -57,6 +75,7 @@ export const ADMIN_PROVIDERS = [
   Clock,
   RequestLogRepository,
   HealthSampleRepository,
+  HealthDailyRepository,
   RequestLogService,
   HealthService,
   AuditRepository,
@@ -74,8 +93,17 @@ export const ADMIN_PROVIDERS = [
   StatsService,
   RequestLogPartitionRepository,
   RequestLogRetention,
+  { provide: BackupStore, useFactory: (config: ServiceConfig) => createBackupStore(config), inject: [SERVICE_CONFIG] },
+  BackupRunRepository,
+  BackupRuns,
+  RunBackup,
+  VerifyBackup,
+  RestoreBackup,
+  BackupJobs,
+  UsageCounterRepository,
+  UsageRollup,
 ];
-export const ADMIN_CONTROLLERS = [AdminController, AuditController, ProtectionController, JobsController, StatsController];
+export const ADMIN_CONTROLLERS = [AdminController, AuditController, ProtectionController, JobsController, StatsController, BackupsController];
 
 /** Operations data: request log, health history, audit log and security events (statistics later). */
 @Module({})
@@ -84,7 +112,7 @@ export class AdminModule {
     return {
       module: AdminModule,
       imports: [InfraModule.forApp({ app: 'admin', config, database: ADMIN_DATABASE })],
-      controllers: [...ADMIN_CONTROLLERS, healthController('admin')],
+      controllers: [...ADMIN_CONTROLLERS, healthController('admin'), appDataController(ADMIN_APP_DATA)],
       providers: ADMIN_PROVIDERS,
     };
   }

@@ -24,8 +24,8 @@ export function makeRequestLogEntry(overrides: Partial<RequestLogEntry> = {}): R
   };
 }
 
-export function makeHealthSample(ts: string, status: HealthSample['status'] = 'ok'): HealthSample {
-  return { ts, status };
+export function makeHealthSample(ts: string, status: HealthSample['status'] = 'ok', parts?: HealthSample['parts']): HealthSample {
+  return parts ? { ts, status, parts } : { ts, status };
 }
 
 /** A Clock fixed at `iso`. */

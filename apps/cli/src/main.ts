@@ -13,6 +13,7 @@ const { BACKEND_APPS, BUNDLES } = await import('@app/contracts');
 const { acquireDataDirLock, closeDatabases, configureLogging, DataDirLockedError, loadConfig, migrateAppDatabases } = await import('@app/infra');
 const { issueTokenForMember } = await import('../../identity/src/index.js');
 const { BACKEND_MODULES } = await import('../../standalone/src/app-modules.js');
+const backup = await import('./backup-commands.js');
 
 const USAGE = `Usage: npm run -s cli -- <command>
 
@@ -20,6 +21,7 @@ Commands:
   migrate                               Run every app's pending migrations (DATABASE_URL, or DATA_DIR when unset).
   token create --customer <domain> --email <email> [--bundle read-only|uploader|full|admin] [--name <name>] [--days <1-365>]
                                         Print a new API token for a member of a customer.
+${backup.BACKUP_USAGE}
   help                                  This text.
 `;
 
@@ -98,6 +100,13 @@ async function main(argv: string[]): Promise<number> {
       if (sub !== 'create') throw new UsageError('unknown token command (try: token create)');
       await createToken(config, Boolean(process.env.PUBLIC_URL), rest);
       return 0;
+    case 'backup':
+      if (sub === 'keygen') {
+        await backup.keygen();
+        return 0;
+      }
+      if (sub === 'verify') return backup.verify(rest, flags);
+      throw new UsageError('unknown backup command (try: backup keygen, backup verify)');
     case undefined:
     case 'help':
     case '--help':
@@ -111,7 +120,7 @@ async function main(argv: string[]): Promise<number> {
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (err) {
-  if (err instanceof UsageError) {
+  if (err instanceof UsageError || err instanceof backup.BackupUsageError) {
     console.error(`error: ${err.message}\n\n${USAGE}`);
     process.exitCode = 2;
   } else if (err instanceof DataDirLockedError) {

@@ -8,7 +8,13 @@ describe('firmware roles', () => {
     expect(firmwareRoleFromArgs(['--role=update-check'])).toBe('update-check');
     expect(() => firmwareRoleFromArgs(['--role=uploads'])).toThrow('unknown firmware role "uploads"');
     expect(firmwareControllers('update-check').map((c) => c.name)).toEqual([]);
-    expect(firmwareControllers('all').map((c) => c.name)).toEqual(['FirmwareController', 'TagsController', 'ObjectOwnershipController']);
+    expect(firmwareControllers('all').map((c) => c.name)).toEqual([
+      'FirmwareController',
+      'TagsController',
+      'ObjectOwnershipController',
+      'RolloutsController',
+      'FirmwareDataController',
+    ]);
   });
 });
 

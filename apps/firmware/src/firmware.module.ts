@@ -1,12 +1,17 @@
 import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/common';
 import type { AppDatabaseOptions, ServiceConfig } from '@app/infra';
-import { CustomerDirectory, DeviceDirectory, DeviceSightings, healthController, InfraModule, outboxRelayProvider } from '@app/platform';
+import { appDataController, CustomerDirectory, DeviceDirectory, DeviceSightings, healthController, InfraModule, outboxRelayProvider } from '@app/platform';
+import { FIRMWARE_APP_DATA } from './firmware.app-data.js';
+import { RolloutsController } from './controllers/rollouts.controller.js';
+import { FindBuildAudienceUseCase } from './use-cases/find-build-audience/find-build-audience.usecase.js';
+import { PreviewUpdateUseCase } from './use-cases/preview-update/preview-update.usecase.js';
 import { FirmwareController } from './controllers/firmware.controller.js';
 import { TagsController } from './controllers/tags.controller.js';
 import { BuildEntity } from './entities/build.entity.js';
 import { FirmwareSchema1763700000000 } from './migrations/1763700000000-firmware-schema.js';
 import { FirmwareBuilds1764000000000 } from './migrations/1764000000000-firmware-builds.js';
 import { FirmwareOutbox1764400000000 } from './migrations/1764400000000-firmware-outbox.js';
+import { BuildObjectKeys1764700000000 } from './migrations/1764700000000-build-object-keys.js';
 import { FirmwareStore } from './repositories/firmware.store.js';
 import { FirmwareChanges } from './services/firmware-changes.js';
 import { DeviceTagCounts } from './tags/device-tag-counts.js';
@@ -34,7 +39,7 @@ import { UploadBuildUseCase } from './use-cases/upload-build/upload-build.usecas
 export const FIRMWARE_DATABASE = {
   schema: 'firmware',
   entities: [BuildEntity],
-  migrations: [FirmwareSchema1763700000000, FirmwareBuilds1764000000000, FirmwareOutbox1764400000000],
+  migrations: [FirmwareSchema1763700000000, FirmwareBuilds1764000000000, FirmwareOutbox1764400000000, BuildObjectKeys1764700000000],
 } satisfies AppDatabaseOptions;
 
 /**
@@ -57,7 +62,10 @@ export const FIRMWARE_ROLES: readonly FirmwareRole[] = ['all', 'update-check'];
  *   (see update-check.responder.ts). A responder is a provider that starts serving on init.
  */
 export const FIRMWARE_HANDLERS: Record<FirmwareRole, { readonly controllers: Type<unknown>[]; readonly responders: Type<unknown>[] }> = {
-  all: { controllers: [FirmwareController, TagsController, ObjectOwnershipController], responders: [UpdateCheckResponder] },
+  all: {
+    controllers: [FirmwareController, TagsController, ObjectOwnershipController, RolloutsController, appDataController(FIRMWARE_APP_DATA)],
+    responders: [UpdateCheckResponder],
+  },
   'update-check': { controllers: [], responders: [UpdateCheckResponder] },
 };
 
@@ -92,6 +100,8 @@ export const FIRMWARE_PROVIDERS: Provider[] = [
   ListTagsUseCase,
   RenameTagUseCase,
   DeleteTagUseCase,
+  FindBuildAudienceUseCase,
+  PreviewUpdateUseCase,
 ];
 
 export function firmwareControllers(role: FirmwareRole): Type<unknown>[] {

@@ -18,6 +18,7 @@ import { RequestPipeline } from './http/request-pipeline.js';
 import { GatewayMetrics } from './observability/metrics.js';
 import { RequestLog } from './observability/request-log.js';
 import { RequestRecorder } from './observability/request-recorder.js';
+import { HealthPage } from './pages/health-page.js';
 import { PageServer } from './pages/page-server.js';
 import { GatewayProtection } from './protection/gateway-protection.js';
 import { BodyStager } from './uploads/body-stager.js';
@@ -49,6 +50,7 @@ export class GatewayModule {
         RequestRecorder,
         ServiceHealth,
         PageServer,
+        HealthPage,
         GatewayEndpoints,
         ReplyWriter,
         RequestFailure,

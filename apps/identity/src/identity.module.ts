@@ -1,6 +1,7 @@
 import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/common';
 import type { ServiceConfig } from '@app/infra';
-import { healthController, InfraModule, outboxRelayProvider } from '@app/platform';
+import { appDataController, healthController, InfraModule, outboxRelayProvider } from '@app/platform';
+import { IDENTITY_APP_DATA } from './identity.app-data.js';
 import { AdminCustomersController } from './controllers/admin-customers.controller.js';
 import { AuthController } from './controllers/auth.controller.js';
 import { GatewayController } from './controllers/gateway.controller.js';
@@ -22,6 +23,7 @@ import { CustomerDeletions } from './services/customer-deletions.service.js';
 import { IdentityMail } from './services/identity-mail.service.js';
 import { LoginLimits } from './services/login-limits.service.js';
 import { RefreshTokens } from './services/refresh-tokens.service.js';
+import { RestoredData } from './services/restored-data.service.js';
 import { SessionAccess } from './services/session-access.service.js';
 import { SigningKeys } from './services/signing-keys.service.js';
 import { TokenUsageRecorder } from './services/token-usage.recorder.js';
@@ -70,6 +72,7 @@ export const IDENTITY_PROVIDERS: Provider[] = [
   SessionAccess,
   SigningKeys,
   TokenUsageRecorder,
+  RestoredData,
   TokenCreators,
   InviteMemberUseCase,
   SandboxTokensUseCase,
@@ -117,7 +120,7 @@ export class IdentityModule {
     return {
       module: IdentityModule,
       imports: [InfraModule.forApp({ app: 'identity', config, database: IDENTITY_DATABASE })],
-      controllers: [healthController('identity'), ...IDENTITY_CONTROLLERS],
+      controllers: [healthController('identity'), appDataController(IDENTITY_APP_DATA), ...IDENTITY_CONTROLLERS],
       providers: IDENTITY_PROVIDERS,
     };
   }

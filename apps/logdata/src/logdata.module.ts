@@ -1,9 +1,11 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { AppDatabaseOptions, ServiceConfig } from '@app/infra';
-import { healthController, InfraModule } from '@app/platform';
+import { appDataController, healthController, InfraModule } from '@app/platform';
+import { LOGDATA_APP_DATA } from './logdata.app-data.js';
 import { LogdataController } from './controllers/logdata.controller.js';
 import { LogFileEntity } from './entities/log-file.entity.js';
 import { LogdataSchema1763700000000 } from './migrations/1763700000000-logdata-schema.js';
+import { LogFileObjectKey1764700000000 } from './migrations/1764700000000-log-file-object-key.js';
 import { LogdataStore } from './repositories/logdata.store.js';
 import { CountLogFilesUseCase } from './use-cases/count-log-files/count-log-files.usecase.js';
 import { EraseCustomerUseCase } from './use-cases/erase-customer/erase-customer.usecase.js';
@@ -17,7 +19,7 @@ import { UploadLogFileUseCase } from './use-cases/upload-log-file/upload-log-fil
 export const LOGDATA_DATABASE = {
   schema: 'logdata',
   entities: [LogFileEntity],
-  migrations: [LogdataSchema1763700000000],
+  migrations: [LogdataSchema1763700000000, LogFileObjectKey1764700000000],
 } satisfies AppDatabaseOptions;
 
 /** The app's own providers (infrastructure comes from InfraModule); tests compose them with test adapters. */
@@ -40,7 +42,7 @@ export class LogdataModule {
     return {
       module: LogdataModule,
       imports: [InfraModule.forApp({ app: 'logdata', config, database: LOGDATA_DATABASE })],
-      controllers: [...LOGDATA_CONTROLLERS, healthController('logdata')],
+      controllers: [...LOGDATA_CONTROLLERS, healthController('logdata'), appDataController(LOGDATA_APP_DATA)],
       providers: LOGDATA_PROVIDERS,
     };
   }

@@ -1,12 +1,14 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { AppDatabaseOptions, ServiceConfig } from '@app/infra';
-import { healthController, InfraModule, outboxRelayProvider } from '@app/platform';
+import { appDataController, healthController, InfraModule, outboxRelayProvider } from '@app/platform';
+import { REGISTRY_APP_DATA } from './registry.app-data.js';
 import { DevicesController } from './controllers/devices.controller.js';
 import { RegistryController } from './controllers/registry.controller.js';
 import { DeviceEntity, DeviceTagEntity } from './entities/device.entity.js';
 import { RegistrySchema1763700000000 } from './migrations/1763700000000-registry-schema.js';
 import { RegistryDevices1764000000000 } from './migrations/1764000000000-devices.js';
 import { RegistryOutbox1764400000000 } from './migrations/1764400000000-registry-outbox.js';
+import { RegistryDeviceProductLine1764600000000 } from './migrations/1764600000000-device-product-line.js';
 import { RegistryStore } from './repositories/registry.store.js';
 import { DeviceChanges } from './services/device-changes.js';
 import { ChangeDeviceStatus } from './use-cases/change-device-status/change-device-status.usecase.js';
@@ -22,12 +24,14 @@ import { ListDevices } from './use-cases/list-devices/list-devices.usecase.js';
 import { LookupDevices } from './use-cases/lookup-devices/lookup-devices.usecase.js';
 import { RecordSightings } from './use-cases/record-sightings/record-sightings.usecase.js';
 import { RenameTag } from './use-cases/rename-tag/rename-tag.usecase.js';
+import { FindAudience } from './use-cases/find-audience/find-audience.usecase.js';
+import { SummarizeFleet } from './use-cases/summarize-fleet/summarize-fleet.usecase.js';
 import { UpdateDevice } from './use-cases/update-device/update-device.usecase.js';
 
 export const REGISTRY_DATABASE = {
   schema: 'registry',
   entities: [DeviceEntity, DeviceTagEntity],
-  migrations: [RegistrySchema1763700000000, RegistryDevices1764000000000, RegistryOutbox1764400000000],
+  migrations: [RegistrySchema1763700000000, RegistryDevices1764000000000, RegistryOutbox1764400000000, RegistryDeviceProductLine1764600000000],
 } satisfies AppDatabaseOptions;
 
 /** The app's own providers (infrastructure comes from InfraModule); tests compose them with test adapters. */
@@ -49,6 +53,8 @@ export const REGISTRY_PROVIDERS = [
   CountDevices,
   EraseCustomer,
   RecordSightings,
+  FindAudience,
+  SummarizeFleet,
 ];
 export const REGISTRY_CONTROLLERS = [DevicesController, RegistryController];
 
@@ -58,7 +64,7 @@ export class RegistryModule {
     return {
       module: RegistryModule,
       imports: [InfraModule.forApp({ app: 'registry', config, database: REGISTRY_DATABASE })],
-      controllers: [...REGISTRY_CONTROLLERS, healthController('registry')],
+      controllers: [...REGISTRY_CONTROLLERS, healthController('registry'), appDataController(REGISTRY_APP_DATA)],
       providers: REGISTRY_PROVIDERS,
     };
   }

@@ -9,3 +9,4 @@ export * from './validation/schema-validation.js';
 export * from './uploads/write-once-upload.js';
 export * from './uploads/staged-file.js';
 export * from './outbox/index.js';
+export * from './app-data/index.js';

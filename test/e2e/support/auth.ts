@@ -144,3 +144,9 @@ export async function waitForAudit(rt: Runtime, domain: string | undefined, matc
   if (!found) throw new Error(`no audit entry for ${domain ?? 'any customer'} matching ${match.toString()} within ${timeoutMs} ms`);
   return found;
 }
+
+/** The sandbox's public tokens by bundle, as /docs shows them (each in its `<code class="token">`). */
+export async function sandboxTokensFromDocs(rt: Runtime): Promise<Record<string, string>> {
+  const docs = (await rt.http.get('/docs')).text;
+  return Object.fromEntries([...docs.matchAll(/<code class="token" data-bundle="([a-z-]+)">([^<]+)</g)].map((m) => [m[1], m[2]]));
+}

@@ -70,6 +70,15 @@ export const DETECTOR_ENV: Record<string, string> = {
   SECURITY_DETECTOR_TRAFFIC_SPIKE: 'threshold=300,window=10s,factor=2,baseline=120s',
 };
 
+/**
+ * Health history of both runtimes (docs/configuration.md): a sample every second and a roll-up
+ * every two, so health.e2e-spec.ts sees samples rolled up into /health/history within seconds.
+ */
+export const HEALTH_ENV: Record<string, string> = {
+  HEALTH_SAMPLE_INTERVAL_SECONDS: '1',
+  HEALTH_ROLLUP_INTERVAL_SECONDS: '2',
+};
+
 /** Log-file size limits (docs/api.md "Limits and errors"). */
 export const LOGDATA_MAX_BYTES = 16 * 1024 * 1024;
 export const LOGDATA_SANDBOX_MAX_BYTES = 256 * 1024;

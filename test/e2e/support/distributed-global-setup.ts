@@ -5,10 +5,12 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startS3Server, type S3TestServer } from '../../../libs/testing/src/s3-server.js';
+import { generateBackupKeyPair } from '../../../libs/infra/src/backup/backup-archive.js';
 import {
   DISTRIBUTED_APPS,
   DOWNLOAD_RATE_PER_MINUTE,
   DETECTOR_ENV,
+  HEALTH_ENV,
   FIRMWARE_ENV,
   PROXY_ENV,
   LOGIN_LIMITS_ENV,
@@ -28,6 +30,7 @@ export interface DistributedHandles {
   database?: { name: string; url: string };
   redis?: { db: number; url: string };
   s3?: S3TestServer;
+  backupS3?: S3TestServer;
   mail?: MaildirSink;
   nats?: ChildProcess | null;
   apps: Map<DistributedApp, ChildProcess>;
@@ -58,6 +61,18 @@ export default async function distributedGlobalSetup(): Promise<void> {
     handles.database = await createDatabase();
     handles.redis = await claimRedisDatabase(runId);
     handles.s3 = await startS3Server({ bucket: `e2e-${runId}` });
+    // The off-site backup bucket: a store of its own, as in production.
+    handles.backupS3 = await startS3Server({ bucket: `e2e-backups-${runId}` });
+    const backupKeys = await generateBackupKeyPair();
+    const backupEnv: Record<string, string> = {
+      BACKUP_PUBLIC_KEY: backupKeys.publicKey,
+      BACKUP_S3_ENDPOINT: handles.backupS3.env.S3_ENDPOINT,
+      BACKUP_S3_BUCKET: handles.backupS3.env.S3_BUCKET,
+      BACKUP_S3_REGION: handles.backupS3.env.S3_REGION,
+      BACKUP_S3_ACCESS_KEY_ID: handles.backupS3.env.S3_ACCESS_KEY_ID,
+      BACKUP_S3_SECRET_ACCESS_KEY: handles.backupS3.env.S3_SECRET_ACCESS_KEY,
+      BACKUP_S3_FORCE_PATH_STYLE: 'true',
+    };
     handles.mail = await startMaildirSink(mailDir);
     const natsDir = join(stateDir, 'nats');
     const natsLog = join(logDir, 'nats-server.log');
@@ -89,7 +104,9 @@ export default async function distributedGlobalSetup(): Promise<void> {
       ...FIRMWARE_ENV,
       ...PROXY_ENV,
       ...DETECTOR_ENV,
+      ...HEALTH_ENV,
       DATA_DIR: join(stateDir, 'data'),
+      ...backupEnv,
       LOG_LEVEL: 'warn',
     };
 
@@ -114,6 +131,8 @@ export default async function distributedGlobalSetup(): Promise<void> {
       E2E_LOG_DIR: logDir,
       E2E_STATE_DIR: stateDir,
       E2E_DATABASE_URL: handles.database.url,
+      E2E_BACKUP_ENV: JSON.stringify(backupEnv),
+      E2E_BACKUP_SECRET_KEY: backupKeys.secretKey,
       E2E_PIDS: JSON.stringify(Object.fromEntries([...handles.apps].map(([app, child]) => [app, child.pid]))),
     });
     process.stdout.write(`\ne2e-distributed: stack up in ${Date.now() - started} ms at ${baseUrl}; logs in ${logDir}\n`);

@@ -37,6 +37,7 @@ export default async function distributedGlobalTeardown(): Promise<void> {
   for (const pid of natsPids) await attempt(() => stopPid(pid));
   if (handles.mail) await attempt(() => handles.mail!.close());
   if (handles.s3) await attempt(() => handles.s3!.close());
+  if (handles.backupS3) await attempt(() => handles.backupS3!.close());
   if (handles.database) await attempt(() => dropDatabase(handles.database!.name));
   if (handles.redis) await attempt(() => releaseRedisDatabase(handles.redis!.db, handles.runId));
 

@@ -152,6 +152,14 @@ export function clientAddress(): string {
   return `127.0.0.${20 + randomInt(230)}`;
 }
 
+/**
+ * A loopback address no other test is likely to have used in the last minute (127.100-199.x.y,
+ * about 6.5 million): for a test that spends an address's whole update-check rate.
+ */
+export function freshClientAddress(): string {
+  return `127.${100 + randomInt(100)}.${randomInt(256)}.${1 + randomInt(254)}`;
+}
+
 export function updateCheckPath(domain: string, line: { hw: string; rev: string; fw: string }, fwVersion: string, hwid?: string): string {
   const segments = [domain, line.hw, line.rev, line.fw, fwVersion, ...(hwid === undefined ? [] : [hwid])].map(encodeURIComponent);
   return `/firmware/${segments.join('/')}`;

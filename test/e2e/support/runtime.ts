@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import {
   DETECTOR_ENV,
+  HEALTH_ENV,
   DOWNLOAD_RATE_PER_MINUTE,
   FIRMWARE_ENV,
   LOGIN_LIMITS_ENV,
@@ -60,6 +61,10 @@ export interface Runtime {
   readonly downloadRatePerMinute: number;
   /** Environment under which the operator CLI reaches this runtime's data. */
   readonly cliEnv: NodeJS.ProcessEnv;
+  /** The BACKUP_* variables (and DATA_DIR) the service runs with: loadConfig(backupEnv).backup reaches its archives. */
+  readonly backupEnv: NodeJS.ProcessEnv;
+  /** The secret half (AGE-SECRET-KEY-1...) of the key pair made for this runtime; the service holds only BACKUP_PUBLIC_KEY. */
+  readonly backupSecretKey: string;
   /** SQL on the service's database (white-box checks only). */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /** POST /auth/login, the code from the mailbox, POST /auth/verify: a session. */
@@ -94,6 +99,8 @@ interface RuntimeBase {
   downloadSecret: string;
   metricsToken: string;
   cliEnv: NodeJS.ProcessEnv;
+  backupEnv: NodeJS.ProcessEnv;
+  backupSecretKey: string;
   query: Runtime['query'];
   /** Persisted admin credentials (distributed: shared by the files of one run). */
   adminCache: { load(): { session: SerializedSession; token: string | null } | null; save(value: { session: SerializedSession; token: string | null }): void };
@@ -114,6 +121,7 @@ async function startStandaloneRuntime(): Promise<Runtime> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const metricsToken = `metrics-${letters(24)}`;
+  const backupKeys = await infra.generateBackupKeyPair();
   const env: NodeJS.ProcessEnv = {
     DATA_DIR: dataDir,
     PORT: String(port),
@@ -127,6 +135,8 @@ async function startStandaloneRuntime(): Promise<Runtime> {
     ...FIRMWARE_ENV,
     ...PROXY_ENV,
     ...DETECTOR_ENV,
+    ...HEALTH_ENV,
+    BACKUP_PUBLIC_KEY: backupKeys.publicKey,
     LOG_LEVEL: 'warn',
   };
   let service: Awaited<ReturnType<typeof startStandalone>>;
@@ -144,6 +154,8 @@ async function startStandaloneRuntime(): Promise<Runtime> {
     runtime: 'standalone',
     baseUrl,
     cliEnv: env,
+    backupEnv: { DATA_DIR: dataDir, BACKUP_PUBLIC_KEY: backupKeys.publicKey },
+    backupSecretKey: backupKeys.secretKey,
     mailDir: dataDir,
     downloadSecret,
     metricsToken,
@@ -177,6 +189,8 @@ async function attachDistributedRuntime(): Promise<Runtime> {
     runtime: 'distributed',
     baseUrl,
     cliEnv: { DATABASE_URL: need('E2E_DATABASE_URL'), PUBLIC_URL: baseUrl, OPERATOR_DOMAIN, LOG_LEVEL: 'warn' },
+    backupEnv: JSON.parse(need('E2E_BACKUP_ENV')) as NodeJS.ProcessEnv,
+    backupSecretKey: need('E2E_BACKUP_SECRET_KEY'),
     mailDir: need('E2E_MAIL_DIR'),
     downloadSecret: need('E2E_DOWNLOAD_SECRET'),
     metricsToken: need('E2E_METRICS_TOKEN'),
@@ -305,6 +319,8 @@ function buildRuntime(base: RuntimeBase): Runtime {
     sandboxDomain: SANDBOX_DOMAIN,
     downloadRatePerMinute: DOWNLOAD_RATE_PER_MINUTE,
     cliEnv: base.cliEnv,
+    backupEnv: base.backupEnv,
+    backupSecretKey: base.backupSecretKey,
     query: base.query,
     loginAs,
     adminSession: getAdminSession,

@@ -43,9 +43,6 @@ export const MAX_EXAMPLES = 5;
 /** HW ids of one address read back to ask the registry about them, at most. */
 export const MAX_HWIDS_CHECKED = 20_000;
 
-/** The refusals the partial index request_log_refusal_ts_idx holds: every refusal query names them so that the index serves it. */
-const REFUSALS = 'status IN (401, 404, 429)';
-
 function addressCount(r: Record<string, unknown>): AddressCount {
   return {
     ip: String(r.ip),
@@ -68,7 +65,7 @@ export class DetectorRepository {
               (array_agg(DISTINCT route))[1:${MAX_EXAMPLES}] AS examples,
               (array_agg(DISTINCT domain) FILTER (WHERE domain IS NOT NULL))[1:${MAX_EXAMPLES}] AS domains
          FROM admin.request_log
-        WHERE ${REFUSALS} AND status = $1 AND ts > $2 AND ts <= $3
+        WHERE status = $1 AND ts > $2 AND ts <= $3
         GROUP BY ip HAVING count(*) >= $4
         ORDER BY count(*) DESC, ip LIMIT ${MAX_ADDRESSES}`,
       [status, window.from.toISOString(), window.to.toISOString(), threshold],
@@ -84,7 +81,7 @@ export class DetectorRepository {
               (array_agg(DISTINCT ${name}))[1:${MAX_EXAMPLES}] AS examples,
               (array_agg(DISTINCT domain) FILTER (WHERE domain IS NOT NULL))[1:${MAX_EXAMPLES}] AS domains
          FROM admin.request_log
-        WHERE ${REFUSALS} AND status = 404 AND method IN ('GET', 'HEAD') AND route = ANY($1::text[]) AND ts > $2 AND ts <= $3
+        WHERE status = 404 AND method IN ('GET', 'HEAD') AND route = ANY($1::text[]) AND ts > $2 AND ts <= $3
         GROUP BY ip HAVING count(DISTINCT ${name}) >= $4
         ORDER BY count(DISTINCT ${name}) DESC, ip LIMIT ${MAX_ADDRESSES}`,
       [LOG_FILE_READ_ROUTES, window.from.toISOString(), window.to.toISOString(), threshold],
@@ -99,7 +96,7 @@ export class DetectorRepository {
               (array_agg(DISTINCT route))[1:${MAX_EXAMPLES}] AS examples,
               (array_agg(DISTINCT domain) FILTER (WHERE domain IS NOT NULL))[1:${MAX_EXAMPLES}] AS domains
          FROM admin.request_log
-        WHERE ${REFUSALS} AND status = 404 AND refusal = $1 AND actor IS NOT NULL AND ts > $2 AND ts <= $3
+        WHERE status = 404 AND refusal = $1 AND actor IS NOT NULL AND ts > $2 AND ts <= $3
         GROUP BY actor HAVING count(*) >= $4
         ORDER BY count(*) DESC, actor LIMIT ${MAX_ADDRESSES}`,
       [REFUSAL_CUSTOMER_NOT_FOUND, window.from.toISOString(), window.to.toISOString(), threshold],

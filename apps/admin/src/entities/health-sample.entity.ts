@@ -1,7 +1,7 @@
-import type { HealthSample } from '@app/contracts';
+import type { HealthPart, HealthSample, PartState } from '@app/contracts';
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-/** One gateway /status evaluation, table admin.health_sample. */
+/** One gateway /status evaluation not rolled up yet, table admin.health_sample. */
 @Entity({ schema: 'admin', name: 'health_sample' })
 @Index('health_sample_ts_idx', ['ts'])
 export class HealthSampleEntity {
@@ -13,4 +13,7 @@ export class HealthSampleEntity {
 
   @Column({ name: 'status', type: 'text' })
   status!: HealthSample['status'];
+
+  @Column({ name: 'parts', type: 'jsonb' })
+  parts!: Partial<Record<HealthPart, PartState>>;
 }

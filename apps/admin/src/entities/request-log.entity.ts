@@ -1,13 +1,12 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn, type ValueTransformer } from 'typeorm';
+import { Column, Entity, PrimaryGeneratedColumn, type ValueTransformer } from 'typeorm';
 
 const bigintToNumber: ValueTransformer = {
   to: (value: unknown) => value,
   from: (value: unknown) => (value === null || value === undefined ? value : Number(value)),
 };
 
-/** One request's request-log entry, table admin.request_log. Mapping only: the schema comes from migrations (ts also has a BRIN index, which TypeORM cannot declare). */
+/** One request's request-log entry, table admin.request_log. Mapping only: the schema, partitions and indexes come from migrations (see RequestLogLeanIngest1764850000000). */
 @Entity({ schema: 'admin', name: 'request_log' })
-@Index('request_log_domain_ts_idx', ['domain', 'ts'])
 export class RequestLogEntity {
   @PrimaryGeneratedColumn('identity', { name: 'id', type: 'bigint', generatedIdentity: 'ALWAYS' })
   id!: string;

@@ -103,6 +103,11 @@ export class ProtectionRepository {
   }
 }
 
+/** A new revision of the protection state, in the caller's transaction (also after a restore replaced the IP blocks). */
+export async function bumpProtectionRevision(m: EntityManager): Promise<string> {
+  return bump(m);
+}
+
 async function bump(m: EntityManager): Promise<string> {
   const [row] = returned(await m.query(`UPDATE admin.maintenance_setting SET revision = revision + 1 WHERE id = 1 RETURNING revision`));
   return String(row.revision);

@@ -39,12 +39,21 @@ export class ProtectionService {
   }
 
   async setMaintenance(call: EndpointCall<NoParams, NoParams, UpdateMaintenanceRequest>): Promise<MaintenanceSetting> {
-    const message = call.body.message?.trim() || null;
+    return setting(await this.switchMaintenance({ enabled: call.body.enabled, message: call.body.message?.trim() || null }, call.ctx.actor));
+  }
+
+  /** The stored setting (message null: the default), as a restore remembers it to put it back. */
+  maintenanceRow(): Promise<MaintenanceRow> {
+    return this.repository.maintenance();
+  }
+
+  /** Sets maintenance for `actor` (an administrator, or a restore acting for one): audited and announced like the endpoint. */
+  async switchMaintenance(value: MaintenanceRow, actor: string): Promise<MaintenanceRow> {
     const now = this.clock.now();
-    const { before, after, revision } = await this.repository.setMaintenance({ enabled: call.body.enabled, message }, call.ctx.actor, now);
-    await this.record(call, now, 'maintenance.update', 'maintenance', 'maintenance', setting(before), setting(after));
+    const { before, after, revision } = await this.repository.setMaintenance(value, actor, now);
+    await this.record(actor, now, 'maintenance.update', 'maintenance', 'maintenance', setting(before), setting(after));
     this.bus.emit(ProtectionEvents.changed, { revision });
-    return setting(after);
+    return after;
   }
 
   async listBlocks(call: EndpointCall<NoParams, IpBlocksQuery, undefined>): Promise<{ items: IpBlockView[] }> {
@@ -65,7 +74,7 @@ export class ProtectionService {
     };
     const { before, revision } = await this.repository.putBlock(block);
     const after = blockView(block);
-    await this.record(call, now, 'ip_block.create', 'ip_block', cidr, before ? blockView(before) : null, after);
+    await this.record(call.ctx.actor, now, 'ip_block.create', 'ip_block', cidr, before ? blockView(before) : null, after);
     this.bus.emit(ProtectionEvents.changed, { revision });
     return { cidr, expires_at: after.expires_at, reason: after.reason };
   }
@@ -74,7 +83,7 @@ export class ProtectionService {
     const cidr = normalisedCidr(call.query.cidr);
     const removed = await this.repository.deleteBlock(cidr);
     if (!removed) throw ServiceError.notFound(`no IP block for ${cidr}`);
-    await this.record(call, this.clock.now(), 'ip_block.delete', 'ip_block', cidr, blockView(removed.before), null);
+    await this.record(call.ctx.actor, this.clock.now(), 'ip_block.delete', 'ip_block', cidr, blockView(removed.before), null);
     this.bus.emit(ProtectionEvents.changed, { revision: removed.revision });
   }
 
@@ -86,7 +95,7 @@ export class ProtectionService {
   }
 
   private record(
-    call: EndpointCall<unknown, unknown, unknown>,
+    actor: string,
     now: Date,
     action: string,
     targetType: string,
@@ -97,7 +106,7 @@ export class ProtectionService {
     return this.audit.store({
       ts: now.toISOString(),
       domain: null,
-      actor: `admin:${call.ctx.actor}`,
+      actor: `admin:${actor}`,
       action,
       target_type: targetType,
       target_id: targetId,

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { copyRows, type CopyValue } from '@app/infra';
+import { copyRows, type CopyValue, sqlLiteral } from '@app/infra';
 import { DataSource } from 'typeorm';
 import type { RequestLogRow } from '../dtos/request-log-entry.js';
-import { COUNTER_NAMES, dailyIncrements } from '../stats/usage-counters.js';
+import { pendingInsertOf } from '../stats/usage-counters.js';
 
 /** Where the rows go: admin.request_log, these columns. */
 const REQUEST_LOG = {
@@ -31,22 +31,13 @@ function valuesOf(row: RequestLogRow): CopyValue[] {
   ];
 }
 
-/**
- * The batch's usage counters added to admin.usage_daily: one row per (day, customer) of the
- * batch, as arrays (one statement whatever the batch holds).
- */
-function usageCountersOf(rows: readonly RequestLogRow[]): { sql: string; parameters: unknown[] } | undefined {
-  if (rows.length === 0) return undefined;
-  const cells = dailyIncrements(rows);
-  const columns = COUNTER_NAMES.join(', ');
-  const arrays = COUNTER_NAMES.map((_, i) => `$${i + 3}::bigint[]`).join(', ');
-  const sums = COUNTER_NAMES.map((name) => `${name} = usage_daily.${name} + EXCLUDED.${name}`).join(', ');
-  return {
-    sql: `INSERT INTO admin.usage_daily (day, domain, ${columns})
-          SELECT * FROM unnest($1::date[], $2::text[], ${arrays})
-          ON CONFLICT (day, domain) DO UPDATE SET ${sums}`,
-    parameters: [cells.map((c) => c.day), cells.map((c) => c.domain), ...COUNTER_NAMES.map((name) => cells.map((c) => c.counts[name]))],
-  };
+/** PostgreSQL's unique_violation. */
+const UNIQUE_VIOLATION = '23505';
+
+/** The refusal of a batch id stored before (the key of admin.request_log_batch), on either adapter (TypeORM copies the driver's fields). */
+function isSeenBatch(err: unknown): boolean {
+  const { code, constraint } = (err ?? {}) as { code?: unknown; constraint?: unknown };
+  return code === UNIQUE_VIOLATION && constraint === 'request_log_batch_pkey';
 }
 
 /** About one batch in this many prunes the seen batch ids (a cheap indexed delete). */
@@ -59,25 +50,32 @@ export class RequestLogRepository {
 
   /**
    * One COPY per batch whatever its size (no 65535 bind-parameter limit), with the batch's usage
-   * counters added in its transaction (docs/api.md "Usage statistics"): every request writes
-   * a row, and COPY costs PostgreSQL about half the CPU per row of the INSERT ... SELECT from a
-   * JSON parameter used before (see copyRows), which left the update check's process more of a
-   * shared machine's CPU (bench:update-check).
+   * counters added in its transaction as one admin.usage_pending row (docs/api.md "Usage
+   * statistics"; UsageRollup folds them into the daily counters). Every request writes a row:
+   * COPY costs PostgreSQL about half the CPU per row of an INSERT (see copyRows), and a row of
+   * arrays per batch far less than an upsert per (day, customer) cell (docs/performance.md).
    */
   async insertBatch(rows: readonly RequestLogRow[]): Promise<void> {
-    await copyRows(this.dataSource, REQUEST_LOG, rows.map(valuesOf), { after: usageCountersOf(rows) });
+    const pending = pendingInsertOf(rows);
+    await copyRows(this.dataSource, REQUEST_LOG, rows.map(valuesOf), { first: pending ? [pending] : [] });
   }
 
   /**
-   * The batch `batchId` once: its id goes into admin.request_log_batch in the COPY's
-   * transaction, so a batch seen before is skipped (false). Ids older than a day are pruned
-   * now and then (a gateway retries for minutes, not days).
+   * The batch `batchId` once: its id claimed in admin.request_log_batch, its counters and its
+   * COPY, in one transaction and one round trip (copyRows' `first`), so a batch seen before is
+   * refused by the id's key and skipped as a whole (false). Ids older than a day are pruned now
+   * and then (a gateway retries for minutes, not days).
    */
   async insertBatchOnce(batchId: string, rows: readonly RequestLogRow[]): Promise<boolean> {
-    const copied = await copyRows(this.dataSource, REQUEST_LOG, rows.map(valuesOf), {
-      guard: { sql: `INSERT INTO admin.request_log_batch (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id`, parameters: [batchId] },
-      after: usageCountersOf(rows),
-    });
+    const pending = pendingInsertOf(rows);
+    const claim = `INSERT INTO admin.request_log_batch (id) VALUES (${sqlLiteral(batchId)})`;
+    let copied = true;
+    try {
+      await copyRows(this.dataSource, REQUEST_LOG, rows.map(valuesOf), { first: pending ? [claim, pending] : [claim] });
+    } catch (err) {
+      if (!isSeenBatch(err)) throw err;
+      copied = false;
+    }
     if (Math.random() < PRUNE_CHANCE) {
       await this.dataSource.query(`DELETE FROM admin.request_log_batch WHERE received_at < now() - interval '1 day'`);
     }

@@ -3,16 +3,21 @@ import { type AcknowledgedRequestLogBatch, isDeliveryId, type RequestLogBatch } 
 import { JsonLogger } from '@app/infra';
 import { type RequestLogRow, toRequestLogRow } from '../dtos/request-log-entry.js';
 import { RequestLogRepository } from '../repositories/request-log.repository.js';
+import { UsageRollup } from '../stats/usage-rollup.service.js';
 
 @Injectable()
 export class RequestLogService {
   private readonly logger = new JsonLogger('admin');
 
-  constructor(@Inject(RequestLogRepository) private readonly repository: RequestLogRepository) {}
+  constructor(
+    @Inject(RequestLogRepository) private readonly repository: RequestLogRepository,
+    @Inject(UsageRollup) private readonly rollup: UsageRollup,
+  ) {}
 
   /** Stores a gateway's batch with one COPY; unusable entries are dropped and counted in a log line. */
   async store(batch: RequestLogBatch): Promise<void> {
     await this.repository.insertBatch(this.rows(batch));
+    await this.rollup.afterBatch();
   }
 
   /**
@@ -21,11 +26,12 @@ export class RequestLogService {
    */
   async storeOnce(batch: AcknowledgedRequestLogBatch): Promise<{ stored: number }> {
     const rows = this.rows(batch);
-    if (!isDeliveryId(batch?.batch_id)) {
+    let stored = rows.length;
+    if (!isDeliveryId(batch?.batch_id))
       await this.repository.insertBatch(rows); // no usable id: stored, without the guard
-      return { stored: rows.length };
-    }
-    return { stored: (await this.repository.insertBatchOnce(batch.batch_id, rows)) ? rows.length : 0 };
+    else if (!(await this.repository.insertBatchOnce(batch.batch_id, rows))) stored = 0;
+    await this.rollup.afterBatch();
+    return { stored };
   }
 
   private rows(batch: RequestLogBatch): RequestLogRow[] {

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { REFUSAL_CUSTOMER_NOT_FOUND, type RequestLogEntryView, type StatsCustomer, type StatsDay } from '@app/contracts';
 import { DataSource } from 'typeorm';
-import { COUNTER_NAMES, NO_CUSTOMER } from './usage-counters.js';
+import { PENDING_CELLS } from './usage-counter.repository.js';
+import { COUNTER_NAMES, NO_CUSTOMER, PENDING_COLUMNS } from './usage-counters.js';
 
 /** The request-log filters of GET /admin/stats/events and /stats/events (all optional but the time range). */
 export interface RequestLogFilter {
@@ -16,42 +17,60 @@ export interface RequestLogFilter {
 }
 
 const SUMS = COUNTER_NAMES.map((name) => `sum(${name})::bigint AS ${name}`).join(', ');
+/** The counters: the daily ones and the pending cells of batches not folded into them yet (one snapshot: each batch once). */
+const COUNTED = `(SELECT ${PENDING_COLUMNS} FROM admin.usage_daily UNION ALL ${PENDING_CELLS}) AS counted`;
+const EVENT_COLUMNS = 'ts, domain, actor, method, route, path, status, ip, user_agent, bytes_in, bytes_out, duration_ms, request_id';
+
+function dayOf(r: Record<string, unknown>): StatsDay {
+  const day = { day: String(r.day) } as Record<string, unknown>;
+  for (const name of COUNTER_NAMES) day[name] = Number(r[name]);
+  return day as StatsDay;
+}
 
 /** Reads of the usage counters (admin.usage_daily) and the request log. Cross-customer: callers pass the customer to narrow to. */
 @Injectable()
 export class StatsRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
-  /** The counters of each day with any, from `from` to `to` (YYYY-MM-DD, inclusive); of one customer when `domain` is given. */
-  async days(from: string, to: string, domain?: string): Promise<StatsDay[]> {
+  /** The counters of each day with any, from `from` to `to` (YYYY-MM-DD, inclusive), of one customer. */
+  async days(from: string, to: string, domain: string): Promise<StatsDay[]> {
     const rows = await this.dataSource.query<Record<string, unknown>[]>(
-      `SELECT to_char(day, 'YYYY-MM-DD') AS day, ${SUMS} FROM admin.usage_daily
-        WHERE day BETWEEN $1::date AND $2::date ${domain === undefined ? '' : 'AND domain = $3'}
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, ${SUMS} FROM ${COUNTED}
+        WHERE day BETWEEN $1::date AND $2::date AND domain = $3
         GROUP BY day ORDER BY day`,
-      domain === undefined ? [from, to] : [from, to, domain],
+      [from, to, domain],
     );
-    return rows.map((r) => {
-      const day = { day: String(r.day) } as Record<string, unknown>;
-      for (const name of COUNTER_NAMES) day[name] = Number(r[name]);
-      return day as StatsDay;
-    });
+    return rows.map(dayOf);
   }
 
-  /** Requests, errors and update checks per customer over the days, busiest first. */
-  async customers(from: string, to: string): Promise<StatsCustomer[]> {
+  /**
+   * Every customer's counters from `from` to `to`: per day (all customers), and per customer
+   * (requests, errors and update checks, busiest first). One scan of the counters for both
+   * (grouping sets), in one snapshot.
+   */
+  async summary(from: string, to: string): Promise<{ days: StatsDay[]; customers: StatsCustomer[] }> {
     const rows = await this.dataSource.query<Record<string, unknown>[]>(
-      `SELECT domain, sum(requests)::bigint AS requests, sum(errors)::bigint AS errors, sum(update_checks)::bigint AS update_checks
-         FROM admin.usage_daily WHERE day BETWEEN $1::date AND $2::date
-        GROUP BY domain ORDER BY sum(requests) DESC, domain`,
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, domain, ${SUMS} FROM ${COUNTED}
+        WHERE day BETWEEN $1::date AND $2::date
+        GROUP BY GROUPING SETS ((day), (domain))`,
       [from, to],
     );
-    return rows.map((r) => ({ domain: String(r.domain), requests: Number(r.requests), errors: Number(r.errors), update_checks: Number(r.update_checks) }));
+    const days = rows.filter((r) => r.day !== null).map(dayOf);
+    const customers = rows
+      .filter((r) => r.day === null)
+      .map((r) => ({ domain: String(r.domain), requests: Number(r.requests), errors: Number(r.errors), update_checks: Number(r.update_checks) }));
+    days.sort((a, b) => (a.day < b.day ? -1 : 1));
+    customers.sort((a, b) => b.requests - a.requests || (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0));
+    return { days, customers };
   }
 
   /**
    * Entries newest first, one more than `limit` (the caller tells whether a next page exists).
-   * The domain `(none)` selects the entries counted under it (chargedDomain): no customer, or
-   * a named customer refused as not found.
+   * Each filter has an index that reads the range newest first and stops at the page (see the
+   * migration RequestLogLeanIngest): domain and ip compare in the "C" collation of theirs. The
+   * domain `(none)` selects the entries counted under it (chargedDomain): no customer (the
+   * (domain, ts) index), or a named customer refused as not found (the partial index of
+   * refusals), a page of each merged.
    */
   async events(filter: RequestLogFilter): Promise<RequestLogEntryView[]> {
     const where = ['ts >= $1', 'ts <= $2'];
@@ -60,18 +79,22 @@ export class StatsRepository {
       parameters.push(value);
       where.push(sql.replace('?', `$${parameters.length}`));
     };
-    if (filter.domain === NO_CUSTOMER) add('(domain IS NULL OR refusal = ?)', REFUSAL_CUSTOMER_NOT_FOUND);
-    else if (filter.domain !== undefined) add('domain = ?', filter.domain);
-    if (filter.ip !== undefined) add('ip = ?', filter.ip);
+    if (filter.domain !== undefined && filter.domain !== NO_CUSTOMER) add('domain = ? COLLATE "C"', filter.domain);
+    if (filter.ip !== undefined) add('ip = ? COLLATE "C"', filter.ip);
     if (filter.route !== undefined) add('route = ?', filter.route);
     if (filter.status !== undefined) add('status = ?', filter.status);
     parameters.push(filter.limit + 1, filter.offset);
-    const rows = await this.dataSource.query<Record<string, unknown>[]>(
-      `SELECT ts, domain, actor, method, route, path, status, ip, user_agent, bytes_in, bytes_out, duration_ms, request_id
-         FROM admin.request_log WHERE ${where.join(' AND ')}
-        ORDER BY ts DESC, id DESC LIMIT $${parameters.length - 1} OFFSET $${parameters.length}`,
-      parameters,
-    );
+    const [limit, offset] = [`$${parameters.length - 1}`, `$${parameters.length}`];
+    const newest = `ORDER BY ts DESC, id DESC`;
+    let sql = `SELECT ${EVENT_COLUMNS} FROM admin.request_log WHERE ${where.join(' AND ')} ${newest} LIMIT ${limit} OFFSET ${offset}`;
+    if (filter.domain === NO_CUSTOMER) {
+      parameters.push(REFUSAL_CUSTOMER_NOT_FOUND);
+      const branch = (only: string) =>
+        `(SELECT id, ${EVENT_COLUMNS} FROM admin.request_log WHERE ${where.join(' AND ')} AND ${only} ${newest} LIMIT ${limit}::bigint + ${offset}::bigint)`;
+      sql = `SELECT ${EVENT_COLUMNS} FROM (${branch('domain IS NULL')} UNION ALL ${branch(`domain IS NOT NULL AND refusal = $${parameters.length}`)}) AS counted_under_none
+              ${newest} LIMIT ${limit} OFFSET ${offset}`;
+    }
+    const rows = await this.dataSource.query<Record<string, unknown>[]>(sql, parameters);
     return rows.map((r) => ({
       ts: new Date(r.ts as string | Date).toISOString(),
       domain: (r.domain as string | null) ?? null,

@@ -49,7 +49,7 @@ export class StatsService {
 
   async adminSummary(call: EndpointCall<NoParams, StatsSummaryQuery, undefined>): Promise<AdminStatsSummary> {
     const range = this.summaryRange(call.query ?? {});
-    const [days, customers] = await Promise.all([this.repository.days(range.from, range.to), this.repository.customers(range.from, range.to)]);
+    const { days, customers } = await this.repository.summary(range.from, range.to);
     return { ...range, days: everyDay(range, days), customers };
   }
 

@@ -1,4 +1,5 @@
 import { REFUSAL_CUSTOMER_NOT_FOUND, type StatsDay } from '@app/contracts';
+import { sqlLiteral } from '@app/infra';
 import type { RequestLogRow } from '../dtos/request-log-entry.js';
 
 /** The customer of requests no account can be charged for (docs/api.md "Usage statistics"). */
@@ -70,16 +71,62 @@ function zero(): Record<CounterName, number> {
   return { requests: 0, errors: 0, firmware_uploads: 0, logdata_uploads: 0, firmware_downloads: 0, notes_downloads: 0, logdata_downloads: 0, update_checks: 0 };
 }
 
-/** A batch summed per (UTC day, customer), sorted by key (upserts in one order: no deadlock between concurrent batches). */
-export function dailyIncrements(rows: readonly RequestLogRow[]): DailyIncrement[] {
-  const cells = new Map<string, DailyIncrement>();
-  for (const row of rows) {
-    const day = row.ts.slice(0, 10);
-    const domain = chargedDomain(row);
-    const key = `${day}\u0001${domain}`;
-    let cell = cells.get(key);
-    if (!cell) cells.set(key, (cell = { day, domain, counts: zero() }));
-    for (const name of countersOf(row.method, row.route, row.status)) cell.counts[name]++;
+/**
+ * The counters of (method, route, status), remembered: a batch is mostly the same few
+ * combinations, and dailyIncrements runs over every stored entry (about 2 µs per entry less).
+ */
+const countersCache = new Map<string, Map<number, readonly CounterName[]>>();
+const COUNTERS_CACHE_MAX = 10_000;
+function cachedCountersOf(method: string, route: string, status: number): readonly CounterName[] {
+  const key = `${method} ${route}`;
+  let byStatus = countersCache.get(key);
+  if (!byStatus) {
+    if (countersCache.size >= COUNTERS_CACHE_MAX) countersCache.clear(); // routes are the contract's, but an entry's text is not trusted
+    countersCache.set(key, (byStatus = new Map<number, readonly CounterName[]>()));
   }
-  return [...cells.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, cell]) => cell);
+  let found = byStatus.get(status);
+  if (!found) byStatus.set(status, (found = countersOf(method, route, status)));
+  return found;
+}
+
+/** A batch summed per (UTC day, customer), sorted by key. */
+export function dailyIncrements(rows: readonly RequestLogRow[]): DailyIncrement[] {
+  const days = new Map<string, Map<string, DailyIncrement>>();
+  let day = '';
+  let cellsOfDay = new Map<string, DailyIncrement>();
+  for (const row of rows) {
+    // Entries come in time order: the day changes rarely within a batch.
+    if (day === '' || !row.ts.startsWith(day)) {
+      day = row.ts.slice(0, 10);
+      const known = days.get(day);
+      if (known) cellsOfDay = known;
+      else days.set(day, (cellsOfDay = new Map<string, DailyIncrement>()));
+    }
+    const domain = chargedDomain(row);
+    let cell = cellsOfDay.get(domain);
+    if (!cell) cellsOfDay.set(domain, (cell = { day, domain, counts: zero() }));
+    for (const name of cachedCountersOf(row.method, row.route, row.status)) cell.counts[name]++;
+  }
+  const cells: DailyIncrement[] = [];
+  for (const cellsOfOneDay of days.values()) cells.push(...cellsOfOneDay.values());
+  return cells.sort((a, b) => (a.day !== b.day ? (a.day < b.day ? -1 : 1) : a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0));
+}
+
+/** The columns of admin.usage_pending (and of usage_daily's keys and counters), in order. */
+export const PENDING_COLUMNS = `day, domain, ${COUNTER_NAMES.join(', ')}`;
+
+/**
+ * The statement that adds a batch's counters as one admin.usage_pending row: one array per
+ * column, one element per (day, customer) cell, values inlined (it travels with the batch's
+ * COPY, which takes no parameters: see copyRows); undefined for an empty batch.
+ */
+export function pendingInsertOf(rows: readonly RequestLogRow[]): string | undefined {
+  if (rows.length === 0) return undefined;
+  const cells = dailyIncrements(rows);
+  const arrays = [
+    `${sqlLiteral(cells.map((c) => c.day))}::date[]`,
+    `${sqlLiteral(cells.map((c) => c.domain))}::text[]`,
+    ...COUNTER_NAMES.map((name) => `${sqlLiteral(cells.map((c) => c.counts[name]))}::bigint[]`),
+  ];
+  return `INSERT INTO admin.usage_pending (${PENDING_COLUMNS}) VALUES (${arrays.join(', ')})`;
 }

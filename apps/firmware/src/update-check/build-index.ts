@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { type CustomerId, FirmwareEvents, ServiceError } from '@app/contracts';
+import { AppDataEvents, type CustomerId, FirmwareEvents, ServiceError } from '@app/contracts';
 import { JsonLogger, MessageBus } from '@app/infra';
 import { FirmwareStore } from '../repositories/firmware.store.js';
 import { indexed, type IndexedBuild } from './indexed-build.js';
@@ -48,7 +48,7 @@ export class BuildIndex implements OnModuleInit, OnModuleDestroy {
   private readonly generations = new Map<string, number>();
   private readonly refreshFailedAt = new Map<string, number>();
   private readonly logger = new JsonLogger('firmware');
-  private unsubscribe?: () => void;
+  private readonly unsubscribe: Array<() => void> = [];
   now: () => number = Date.now;
 
   constructor(
@@ -57,13 +57,17 @@ export class BuildIndex implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
-    this.unsubscribe = this.bus.subscribe(FirmwareEvents.changed, (event) => {
-      if (event && typeof event.customerId === 'string') this.invalidate(event.customerId);
-    });
+    this.unsubscribe.push(
+      this.bus.subscribe(FirmwareEvents.changed, (event) => {
+        if (event && typeof event.customerId === 'string') this.invalidate(event.customerId);
+      }),
+      // A restore replaced every build: every customer's index goes.
+      this.bus.subscribe(AppDataEvents.replaced('firmware'), () => this.invalidateAll()),
+    );
   }
 
   onModuleDestroy(): void {
-    this.unsubscribe?.();
+    for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
   }
 
   /**
@@ -80,6 +84,11 @@ export class BuildIndex implements OnModuleInit, OnModuleDestroy {
   invalidate(customerId: string): void {
     this.generations.set(customerId, (this.generations.get(customerId) ?? 0) + 1);
     this.ready.delete(customerId);
+  }
+
+  /** Every customer's index, and no load in flight is kept. */
+  invalidateAll(): void {
+    for (const customerId of new Set([...this.ready.keys(), ...this.loading.keys()])) this.invalidate(customerId);
   }
 
   get customers(): number {

@@ -1,5 +1,6 @@
 import type { FwType, UpdateItem } from '@app/contracts';
 import type { BuildEntity } from '../entities/build.entity.js';
+import { audienceOf, type BuildAudienceRule } from './selection.js';
 
 /** What the update check needs of an active build, kept in memory (BuildIndex). */
 export interface IndexedBuild {
@@ -10,9 +11,8 @@ export interface IndexedBuild {
   readonly versionKey: Buffer;
   /** versionKey as a latin1 string, compared with `<` (see versionOrderKey). */
   readonly orderKey: string;
-  readonly generalRelease: boolean;
-  readonly tagFilterDisabled: boolean;
-  readonly tags: readonly string[];
+  /** Who it is offered to (selection.ts audienceOf), decided once when indexed. */
+  readonly audience: BuildAudienceRule;
   /** `<id>:<revision>`, what the update check's ETag is computed from. */
   readonly etagPart: string;
   /** The update item (the contract's UpdateItem) without its links. */
@@ -29,9 +29,7 @@ export function indexed(entity: BuildEntity): IndexedBuild {
     fwType: entity.fwType,
     versionKey: entity.versionKey,
     orderKey: entity.versionKey.toString('latin1'),
-    generalRelease: entity.generalRelease,
-    tagFilterDisabled: entity.tagFilterDisabled,
-    tags: entity.tags,
+    audience: audienceOf(entity),
     etagPart: `${entity.id}:${entity.revision}`,
     item: {
       id: entity.id,

@@ -3,7 +3,7 @@ import { type BuildEntityOptions, makeBuildEntity } from '../../test/factories.j
 import { versionOrderKey } from '../domain/version-order.js';
 import { ifNoneMatchMatches, listEtag, typesOf } from './update-check.service.js';
 import { indexed, type IndexedBuild } from './indexed-build.js';
-import { selectBuilds } from './selection.js';
+import { audienceOf, offers, selectBuilds } from './selection.js';
 
 const build = (fwVersion: string, options: BuildEntityOptions = {}): IndexedBuild => indexed(makeBuildEntity(fwVersion, options));
 
@@ -63,6 +63,41 @@ describe('update-check selection (rules 1-4 of selectBuilds)', () => {
 
   it('no builds for the product line: nothing', () => {
     expect(selectBuilds(undefined, { currentKey: versionOrderKey('1'), types: AFI, device: null, latest: false })).toEqual([]);
+  });
+});
+
+describe("a build's audience (audienceOf): the rule selectBuilds applies and GET /firmware/{id}/audience counts", () => {
+  const withdrawn = makeBuildEntity('2.0', { general: true });
+  withdrawn.status = 'withdrawn';
+  const cases = [
+    { name: 'withdrawn', entity: withdrawn, rule: { rule: 'nobody', tags: [] } },
+    { name: 'general', entity: makeBuildEntity('2.0', { general: true, tags: ['beta'] }), rule: { rule: 'every_caller', tags: [] } },
+    { name: 'tag_filter_disabled', entity: makeBuildEntity('2.0', { tagFilterDisabled: true, tags: ['beta'] }), rule: { rule: 'known_devices', tags: [] } },
+    { name: 'tagged', entity: makeBuildEntity('2.0', { tags: ['beta', 'lab'] }), rule: { rule: 'devices_sharing_tag', tags: ['beta', 'lab'] } },
+    { name: 'untagged', entity: makeBuildEntity('2.0'), rule: { rule: 'devices_sharing_tag', tags: [] } },
+  ] as const;
+  const devices = { none: null, untagged: { tags: [] }, beta: { tags: ['beta'] }, other: { tags: ['other', 'x'] } } as const;
+
+  it('is decided by status, then general release, then tag_filter_disabled, then the tags', () => {
+    for (const { entity, rule } of cases) expect(audienceOf(entity)).toEqual(rule);
+  });
+
+  it('is exactly what the update check offers each device: selectBuilds agrees with offers() for every build and device', () => {
+    const offered: Record<string, string[]> = {};
+    for (const { name, entity } of cases) {
+      // The index keeps active builds only: a withdrawn one is never in it, and its audience is nobody.
+      const inIndex = entity.status === 'active' ? [indexed(entity)] : [];
+      for (const [device, known] of Object.entries(devices)) {
+        const selected = selectBuilds(inIndex, { currentKey: versionOrderKey('1.0'), types: null, device: known, latest: false }).length === 1;
+        expect(selected).toBe(offers(audienceOf(entity), known));
+        if (selected) (offered[name] ??= []).push(device);
+      }
+    }
+    expect(offered).toEqual({
+      general: ['none', 'untagged', 'beta', 'other'],
+      tag_filter_disabled: ['untagged', 'beta', 'other'],
+      tagged: ['beta'],
+    });
   });
 });
 

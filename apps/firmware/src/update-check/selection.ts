@@ -1,5 +1,46 @@
-import type { FwType } from '@app/contracts';
+import type { AudienceRule, FwType } from '@app/contracts';
 import type { IndexedBuild } from './indexed-build.js';
+
+/**
+ * Who the update check offers a build to, by its status and release settings: the one place
+ * this rule is written. The update check applies it to one device (offers, below); a build's
+ * audience (GET /firmware/{id}/audience) hands it to the registry, which counts the devices it
+ * selects. `tags`: the tags a device must share one of (devices_sharing_tag only).
+ */
+export interface BuildAudienceRule {
+  readonly rule: AudienceRule;
+  readonly tags: readonly string[];
+}
+
+const NOBODY: BuildAudienceRule = { rule: 'nobody', tags: [] };
+const EVERY_CALLER: BuildAudienceRule = { rule: 'every_caller', tags: [] };
+const KNOWN_DEVICES: BuildAudienceRule = { rule: 'known_devices', tags: [] };
+
+export function audienceOf(build: {
+  readonly status: 'active' | 'withdrawn';
+  readonly generalRelease: boolean;
+  readonly tagFilterDisabled: boolean;
+  readonly tags: readonly string[];
+}): BuildAudienceRule {
+  if (build.status !== 'active') return NOBODY;
+  if (build.generalRelease) return EVERY_CALLER;
+  if (build.tagFilterDisabled) return KNOWN_DEVICES;
+  return { rule: 'devices_sharing_tag', tags: build.tags };
+}
+
+/** Whether a build with this audience is offered to the caller: a known, active device, or null (unknown, withdrawn, or none named). */
+export function offers(audience: BuildAudienceRule, device: KnownDevice | null): boolean {
+  switch (audience.rule) {
+    case 'every_caller':
+      return true;
+    case 'known_devices':
+      return device !== null;
+    case 'devices_sharing_tag':
+      return device !== null && sharesTag(audience.tags, device.tags);
+    case 'nobody':
+      return false;
+  }
+}
 
 /** The device as the update check sees it: known and active (unknown and withdrawn devices count as none). */
 export interface KnownDevice {
@@ -31,7 +72,7 @@ export function firstNewer(builds: readonly IndexedBuild[], key: string): number
 export function needsDevice(builds: readonly IndexedBuild[], selection: Pick<Selection, 'currentKey' | 'types'>): boolean {
   for (let i = firstNewer(builds, selection.currentKey); i < builds.length; i++) {
     const build = builds[i];
-    if (!build.generalRelease && (selection.types === null || selection.types.has(build.fwType))) return true;
+    if (build.audience.rule !== 'every_caller' && (selection.types === null || selection.types.has(build.fwType))) return true;
   }
   return false;
 }
@@ -44,16 +85,16 @@ export function needsDevice(builds: readonly IndexedBuild[], selection: Pick<Sel
  * 3. with a known, active device, builds sharing a tag with it, and builds with
  *    tag_filter_disabled whatever its tags;
  * 4. an unknown or withdrawn device is no device (the caller passes null).
+ * Rules 2 and 3 are each build's audience (audienceOf, kept in the index; offers).
  * Only the types asked for; oldest first, or only the newest with `latest`.
  */
 export function selectBuilds(builds: readonly IndexedBuild[] | undefined, selection: Selection): IndexedBuild[] {
   if (!builds || builds.length === 0) return [];
   const chosen: IndexedBuild[] = [];
-  const deviceTags = selection.device?.tags ?? [];
   for (let i = firstNewer(builds, selection.currentKey); i < builds.length; i++) {
     const build = builds[i];
     if (selection.types !== null && !selection.types.has(build.fwType)) continue;
-    if (build.generalRelease || (selection.device && (build.tagFilterDisabled || sharesTag(build.tags, deviceTags)))) chosen.push(build);
+    if (offers(build.audience, selection.device)) chosen.push(build);
   }
   return selection.latest && chosen.length > 1 ? [chosen[chosen.length - 1]] : chosen;
 }

@@ -169,18 +169,54 @@ export class UpdateCheckService {
     const types = typesOf(query.type);
     let device: KnownDevice | null | Promise<KnownDevice | null> = null;
     if (params.hwid !== undefined) {
-      this.sightings.record(customerId, params.hwid, params.fw_version);
+      this.sightings.record(customerId, params.hwid, params.fw_version, Date.now(), params, currentKey);
       if (builds && needsDevice(builds, { currentKey, types })) device = this.device(customerId, params.hwid);
     }
     return andThen(device, (known) => {
-      const latest = query.latest === true;
-      const devicePart = known ? tagsKey(known.tags) : '-';
-      const variant = query.type === undefined && !latest ? devicePart : `${query.type ?? ''}\u0001${latest ? 1 : 0}\u0001${devicePart}`;
-      const answer = this.answer(line, params.fw_version, variant, customerId, () => selectBuilds(builds, { currentKey, types, device: known, latest }));
+      const answer = this.answerFor(line, customerId, params.fw_version, currentKey, types, query, known);
       if (ifNoneMatchMatches(call.headers?.['if-none-match'], answer.etag))
         return { kind: 'not-modified', etag: answer.etag, maxAgeSeconds: UPDATE_CHECK_MAX_AGE_SECONDS };
       return { kind: 'items', body: answer.body, etag: answer.etag, maxAgeSeconds: UPDATE_CHECK_MAX_AGE_SECONDS };
     });
+  }
+
+  /**
+   * The answer for a device as the check sees it (`known`: null for none, unknown or
+   * withdrawn), kept per line, version and variant (type, latest, the device's tags).
+   */
+  private answerFor(
+    line: ProductLine | undefined,
+    customerId: CustomerId,
+    fwVersion: string,
+    currentKey: string,
+    types: ReadonlySet<FwType> | null,
+    query: UpdateCheckQuery,
+    known: KnownDevice | null,
+  ): Answer {
+    const latest = query.latest === true;
+    const devicePart = known ? tagsKey(known.tags) : '-';
+    const variant = query.type === undefined && !latest ? devicePart : `${query.type ?? ''}\u0001${latest ? 1 : 0}\u0001${devicePart}`;
+    return this.answer(line, fwVersion, variant, customerId, () => selectBuilds(line?.builds, { currentKey, types, device: known, latest }));
+  }
+
+  /**
+   * The items the check naming a device would answer now (GET /devices/{hwid}/update-preview),
+   * through the check's own steps (index, device only when a tag-filtered build could be
+   * offered, answer) with the device's lookup given (`known`: null for a withdrawn device), and
+   * no sighting recorded. A bad `type` is the check's 400.
+   */
+  async preview(
+    customerId: CustomerId,
+    params: Omit<UpdateCheckParams, 'domain' | 'hwid'>,
+    query: UpdateCheckQuery,
+    known: KnownDevice | null,
+  ): Promise<UpdateItem[]> {
+    const index = await this.index.get(customerId);
+    const line = lineOf(index, params.hw_name, params.hw_version, params.fw_name);
+    const currentKey = currentKeyOf(params.fw_version);
+    const types = typesOf(query.type);
+    const device = line && needsDevice(line.builds, { currentKey, types }) ? known : null;
+    return JSON.parse(this.answerFor(line, customerId, params.fw_version, currentKey, types, query, device).body) as UpdateItem[];
   }
 
   /**

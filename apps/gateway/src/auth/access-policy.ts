@@ -105,11 +105,14 @@ export class AccessPolicy {
     if (auth.admin === 'read' && principal.admin === '') throw AuthErrors.missingScope('admin');
     if (!auth.tenant) {
       if (auth.scope) this.checkScope(principal.scopes, auth.scope);
+      if (auth.alsoScope) this.checkScope(principal.scopes, auth.alsoScope);
       return { principal, customer: null, actingAsAdmin: false };
     }
     const customer = await this.targetCustomer(principal, request.customerParam, request);
     const actingAsAdmin = customer.id !== principal.homeCustomer.id;
-    if (auth.scope) this.checkScope(this.effectiveScopes(principal, actingAsAdmin), auth.scope);
+    const held = this.effectiveScopes(principal, actingAsAdmin);
+    if (auth.scope) this.checkScope(held, auth.scope);
+    if (auth.alsoScope) this.checkScope(held, auth.alsoScope);
     return { principal, customer, actingAsAdmin };
   }
 

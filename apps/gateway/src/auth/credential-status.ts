@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { type CredentialKind, type CredentialStatus, IdentityEvents, IdentityMessages } from '@app/contracts';
+import { AppDataEvents, type CredentialKind, type CredentialStatus, IdentityEvents, IdentityMessages } from '@app/contracts';
 import { MessageBus, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG, TtlCache } from '@app/platform';
 
@@ -34,6 +34,8 @@ export class CredentialStatusCache implements OnModuleInit, OnModuleDestroy {
       this.bus.subscribe(IdentityEvents.credentialChanged, ({ kind, id }) => {
         this.cache.delete(key(kind, id));
       }),
+      // A restore replaced every token and session: every status is asked again.
+      this.bus.subscribe(AppDataEvents.replaced('identity'), () => this.cache.clear()),
     );
   }
 

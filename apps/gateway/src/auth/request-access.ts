@@ -40,6 +40,7 @@ export class RequestAccess {
         csrfToken,
         onAuthenticated: (principal) => {
           state.domain = principal.homeCustomer.domain;
+          state.domainFromPath = false;
           state.actor = actorOf(principal);
         },
         onCustomerRefused: () => {
@@ -60,7 +61,11 @@ export function csrfTokenOf(req: IncomingMessage, search: URLSearchParams, body:
  * credential's, else the one a public path names (kept from routing: publicPathDomain).
  */
 export function recordCaller(state: RequestState, access: Access): void {
-  state.domain = access.customer?.domain ?? access.principal?.homeCustomer.domain ?? state.domain;
+  const acted = access.customer?.domain ?? access.principal?.homeCustomer.domain;
+  if (acted !== undefined) {
+    state.domain = acted;
+    state.domainFromPath = false;
+  }
   state.actor = actorOf(access.principal);
 }
 

@@ -1,5 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { IdentityMessages, type VerificationKeySet } from '@app/contracts';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { AppDataEvents, IdentityMessages, type VerificationKeySet } from '@app/contracts';
 import { MessageBus } from '@app/infra';
 import { importJWK, type CryptoKey } from 'jose';
 
@@ -12,13 +12,26 @@ const UNKNOWN_KID_RELOAD_MS = 5_000;
  * the ids of retired keys, whose tokens are answered as an older format.
  */
 @Injectable()
-export class VerificationKeys {
+export class VerificationKeys implements OnModuleInit, OnModuleDestroy {
   private keys = new Map<string, CryptoKey>();
   private retired = new Set<string>();
   private loadedAt = 0;
   private loading: Promise<void> | null = null;
 
+  private unsubscribe?: () => void;
+
   constructor(@Inject(MessageBus) private readonly bus: MessageBus) {}
+
+  onModuleInit(): void {
+    // A restore replaced identity's signing keys: the next verification loads them again.
+    this.unsubscribe = this.bus.subscribe(AppDataEvents.replaced('identity'), () => {
+      this.loadedAt = 0;
+    });
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+  }
 
   /** The key for `kid`, or null when identity does not publish it. */
   async get(kid: string): Promise<CryptoKey | null> {

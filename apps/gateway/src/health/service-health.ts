@@ -1,17 +1,27 @@
-import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { AdminEvents, type AppHealth, BACKEND_APPS, type BackendApp, healthMessage, type Readiness, type StatusDocument } from '@app/contracts';
-import { MessageBus, ObjectStore } from '@app/infra';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import {
+  AdminEvents,
+  type AppHealth,
+  BACKEND_APPS,
+  type BackendApp,
+  type HealthPart,
+  healthMessage,
+  type PartState,
+  type Readiness,
+  type StatusDocument,
+} from '@app/contracts';
+import { MessageBus, ObjectStore, type ServiceConfig } from '@app/infra';
+import { SERVICE_CONFIG } from '@app/platform';
 import { GatewayMetrics } from '../observability/metrics.js';
 import { GatewayProtection } from '../protection/gateway-protection.js';
 
-const SAMPLE_INTERVAL_MS = 60_000;
 const VERSION = '1.0.0';
 
 /**
  * Readiness and status from the apps' health answers and the object store. `/status` is
  * ok when everything answers, degraded when an app or the object store does not, and down
- * (503) when no app can reach the database. One sample a minute goes to the admin app for
- * /health/history.
+ * (503) when no app can reach the database. Every HEALTH_SAMPLE_INTERVAL_SECONDS a sample (the
+ * status and each part's state) goes to the admin app for /health/history.
  */
 @Injectable()
 export class ServiceHealth implements OnModuleInit, OnModuleDestroy {
@@ -19,6 +29,7 @@ export class ServiceHealth implements OnModuleInit, OnModuleDestroy {
   private lastUp = new Map<BackendApp, boolean>();
 
   constructor(
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
     private readonly bus: MessageBus,
     private readonly store: ObjectStore,
     private readonly protection: GatewayProtection,
@@ -28,7 +39,7 @@ export class ServiceHealth implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.sample(), SAMPLE_INTERVAL_MS);
+    this.timer = setInterval(() => void this.sample(), this.config.healthSampleSeconds * 1000);
     this.timer.unref();
   }
 
@@ -60,7 +71,10 @@ export class ServiceHealth implements OnModuleInit, OnModuleDestroy {
   }
 
   private async sample(): Promise<void> {
-    const { status, time } = await this.status();
-    this.bus.emit(AdminEvents.healthSample, { ts: time, status });
+    const { status, time, database, object_store, apps } = await this.status();
+    // The gateway is up whenever it samples: a day it was not running shows fewer samples.
+    const parts: Partial<Record<HealthPart, PartState>> = { gateway: 'up', database: database ? 'up' : 'down', object_store: object_store ? 'up' : 'down' };
+    for (const app of BACKEND_APPS) parts[app] = apps[app] === 'up' ? 'up' : 'down';
+    this.bus.emit(AdminEvents.healthSample, { ts: time, status, parts });
   }
 }

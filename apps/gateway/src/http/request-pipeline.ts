@@ -112,6 +112,7 @@ export class RequestPipeline {
       endpoint = match.endpoint;
       state.route = endpoint.path;
       state.domain = publicPathDomain(endpoint, match.params);
+      state.domainFromPath = state.domain !== null;
       this.protection.check(endpoint, method, state.ip);
       if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1)
         throw ServiceError.badRequest('a Host header is required');

@@ -14,6 +14,8 @@ export interface RequestState {
   readonly ip: string;
   route: string;
   domain: string | null;
+  /** `domain` is only the one the path names (the update check's): counted for it only when it is known to exist (KnownCustomerDomains). */
+  domainFromPath: boolean;
   actor: string | null;
   /** RequestLogEntry.refusal: set only by the refusals the security detectors count. */
   refusal: string | null;
@@ -34,6 +36,7 @@ export function newRequestState(req: IncomingMessage, clientAddress: ClientAddre
     ip: clientAddress(req),
     route: UNMATCHED_ROUTE,
     domain: null,
+    domainFromPath: false,
     actor: null,
     refusal: null,
     bytesIn: 0,

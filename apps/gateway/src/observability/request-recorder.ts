@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { pathOf, userAgentOf } from '../http/request-headers.js';
 import type { RequestState } from '../http/request-state.js';
+import { KnownCustomerDomains } from './known-customer-domains.js';
 import { GatewayMetrics } from './metrics.js';
 import { RequestLog } from './request-log.js';
 
@@ -14,6 +15,8 @@ const CLIENT_CLOSED_REQUEST = 499;
 /** Records every request once, when its response closes: one request-log entry and its metrics. */
 @Injectable()
 export class RequestRecorder {
+  private readonly knownDomains = new KnownCustomerDomains();
+
   constructor(
     private readonly metrics: GatewayMetrics,
     private readonly requestLog: RequestLog,
@@ -27,9 +30,11 @@ export class RequestRecorder {
     const status = answered ? res.statusCode : CLIENT_CLOSED_REQUEST;
     const bytesOut = answered ? Number(res.getHeader('Content-Length') ?? 0) || 0 : 0;
     this.metrics.observe(req.method ?? 'GET', state.route, status, seconds, state.bytesIn, bytesOut);
+    const ts = isoNow();
+    const domain = state.domainFromPath && state.domain !== null ? this.knownDomains.countedDomain(state.domain, status, isoMillis) : state.domain;
     this.requestLog.record({
-      ts: isoNow(),
-      domain: state.domain,
+      ts,
+      domain,
       actor: state.actor,
       method: req.method ?? 'GET',
       route: state.route,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { ENDPOINTS } from '@app/contracts';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { buildOpenApiDocument } from './openapi-document.js';
 
 describe('OpenAPI document', () => {
@@ -33,5 +35,39 @@ describe('OpenAPI document', () => {
     expect(Object.values(paths).some((ops) => Object.values(ops).some((op) => op.responses['429'] !== undefined))).toBe(true);
     // The operation that shares its path shape with another says which requests it takes.
     expect(paths['/firmware/{id}/tags/{tag}'].put['x-route-when']).toBeDefined();
+  });
+
+  it('declares examples for the main operations, each valid against its schema', () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    const found: string[] = [];
+    const visit = (node: unknown, where: string): void => {
+      if (!node || typeof node !== 'object') return;
+      const record = node as Record<string, unknown>;
+      if (Array.isArray(record.examples) && record.type !== undefined) {
+        const { examples, ...schema } = record;
+        const validate = ajv.compile(schema);
+        for (const example of examples as unknown[]) {
+          expect({ where, valid: validate(example), errors: validate.errors ?? null }).toEqual({ where, valid: true, errors: null });
+        }
+        found.push(where);
+      }
+      for (const [key, value] of Object.entries(record)) visit(value, `${where}/${key}`);
+    };
+    visit(document.paths, '#/paths');
+    const withExample = (path: string, method: string) => found.some((where) => where.startsWith(`#/paths/${path}/${method}/`));
+    for (const [path, method] of [
+      ['/firmware', 'get'],
+      ['/firmware/{id}', 'get'],
+      ['/firmware/{domain}/{hw_name}/{hw_version}/{fw_name}/{fw_version}', 'get'],
+      ['/firmware/{domain}/{hw_name}/{hw_version}/{fw_name}/{fw_version}/{hwid}', 'get'],
+      ['/devices', 'post'],
+      ['/devices/{hwid}', 'get'],
+      ['/tokens', 'post'],
+      ['/logdata/{name}/meta', 'get'],
+      ['/health/history', 'get'],
+    ]) {
+      expect({ path, method, example: withExample(path, method) }).toEqual({ path, method, example: true });
+    }
   });
 });

@@ -123,6 +123,8 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDef[], serverUr
     const body = requestBody(endpoint);
     if (body) operation.requestBody = body;
     if (endpoint.auth.kind === 'principal' && endpoint.auth.scope) operation['x-scope'] = endpoint.auth.scope;
+    // Needed as well as x-scope (both are required).
+    if (endpoint.auth.kind === 'principal' && endpoint.auth.alsoScope) operation['x-also-scope'] = endpoint.auth.alsoScope;
     // Which of two operations with the same path shape takes a request (docs/api.md "Builds").
     if (endpoint.routeWhen) operation['x-route-when'] = endpoint.routeWhen;
     (paths[endpoint.path] ??= {})[endpoint.method.toLowerCase()] = operation;

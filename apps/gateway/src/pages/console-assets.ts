@@ -58,46 +58,7 @@ export const CONSOLE_JS = String.raw`'use strict';
     });
   }
 
-  async function consoleHome() {
-    var me = await api('GET', '/auth/me');
-    if (me.status === 401) { window.location.replace('/login'); return; }
-    el('loading').hidden = true;
-    if (me.status !== 200) { say('console-error', problem(me)); return; }
-    var identity = me.data;
-    say('me-email', identity.email);
-    say('me-customer', identity.customer);
-    say('me-role', identity.role || '(none)');
-    say('me-admin', identity.admin === 'full' ? 'yes' : identity.admin === 'read' ? 'read-only' : 'no');
-    var list = el('memberships');
-    identity.memberships.forEach(function (membership) {
-      var item = document.createElement('li');
-      item.textContent = membership.domain + ' (' + membership.role + ') ';
-      if (membership.domain !== identity.customer) {
-        var button = document.createElement('button');
-        button.type = 'button';
-        button.textContent = 'Switch';
-        button.addEventListener('click', async function () {
-          var reply = await api('POST', '/auth/switch', { domain: membership.domain }, identity.csrf_token);
-          if (reply.status === 200) window.location.reload(); else say('console-error', problem(reply));
-        });
-        item.appendChild(button);
-      } else {
-        var current = document.createElement('em');
-        current.textContent = 'current';
-        item.appendChild(current);
-      }
-      list.appendChild(item);
-    });
-    el('logout').addEventListener('click', async function () {
-      var reply = await api('POST', '/auth/logout', undefined, identity.csrf_token);
-      if (reply.status === 204 || reply.status === 401) { window.location.assign('/login'); return; }
-      say('console-error', problem(reply));
-    });
-    el('who').hidden = false;
-  }
-
   if (page === 'login') login();
-  if (page === 'console') consoleHome().catch(function (err) { say('console-error', String(err)); });
 })();
 `;
 

@@ -29,28 +29,3 @@ export function loginPage(): string {
 <p class="hint">Logins are by invitation only. <a href="/docs">API documentation</a></p>`,
   });
 }
-
-/** GET /console: who is logged in, the customers they belong to (switch), logout. The full console comes later. */
-export function consolePage(): string {
-  return renderPage({
-    title: 'Console',
-    page: 'console',
-    script: true,
-    body: `<h1>Console</h1>
-<noscript><p class="error">This page needs JavaScript.</p></noscript>
-<p id="loading">Loading…</p>
-<section id="who" hidden>
-<dl>
-<dt>Email</dt><dd id="me-email"></dd>
-<dt>Customer</dt><dd id="me-customer"></dd>
-<dt>Role</dt><dd id="me-role"></dd>
-<dt>Administrator</dt><dd id="me-admin"></dd>
-</dl>
-<h2>Your customers</h2>
-<ul id="memberships"></ul>
-<p><button type="button" id="logout">Log out</button></p>
-</section>
-<p id="console-error" class="error" role="alert"></p>
-<p class="hint"><a href="/docs">API documentation</a></p>`,
-  });
-}

@@ -5,8 +5,11 @@ import { JsonLogger, MessageBus, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG, TtlCache } from '@app/platform';
 import { buildOpenApiDocument } from '../openapi/openapi-document.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './console-assets.js';
-import { consolePage, loginPage } from './console-pages.js';
-import { docsPage } from './docs-page.js';
+import { ConsoleApp } from './console-app.js';
+import { loginPage } from './console-pages.js';
+import { API_REFERENCE_HEADERS, apiReferencePage } from './api-reference.js';
+import { HealthPage } from './health-page.js';
+import { servePageFile } from './page-files.js';
 import { sendHtml } from './page-headers.js';
 
 const ASSETS: Readonly<Record<string, { body: string; type: string }>> = {
@@ -17,27 +20,33 @@ const SANDBOX_CACHE_MS = 30_000;
 const SANDBOX_TIMEOUT_MS = 2_000;
 
 /**
- * The pages the gateway serves itself (endpoints with target `page`): /login, /console, /docs
- * and their /assets/. Static except /docs, rendered from the OpenAPI document and the sandbox's
- * public tokens (asked of identity, cached 30 s).
+ * The pages the gateway serves itself (endpoints with target `page`): /login, the console app
+ * (ConsoleApp: /console and every path below it), /docs, /health and their /assets/ and
+ * /static/ files. Static except /docs (the API reference, with the sandbox's public tokens asked
+ * of identity, cached 30 s) and /health (health-page.ts).
  */
 @Injectable()
 export class PageServer {
   private readonly logger = new JsonLogger('gateway');
   private readonly sandbox = new TtlCache<'sandbox', SandboxTokens | null>(1, SANDBOX_CACHE_MS);
   private readonly login = loginPage();
-  private readonly console = consolePage();
+  private readonly console = new ConsoleApp();
 
   constructor(
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
     @Inject(MessageBus) private readonly bus: MessageBus,
+    private readonly healthPage: HealthPage,
   ) {}
 
   async serve(req: IncomingMessage, res: ServerResponse, params: Record<string, unknown>, head: boolean): Promise<void> {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/login') return sendHtml(res, 200, this.login, head);
-    if (path === '/console') return sendHtml(res, 200, this.console, head);
-    if (path === '/docs') return sendHtml(res, 200, await this.docs(), head);
+    // Only the asset route has `file`; a deeper /console/assets/... path is a deep link like any other.
+    if (path.startsWith('/console/assets/') && params.file !== undefined) return this.console.serveAsset(res, String(params.file), head);
+    if (path === '/console' || path.startsWith('/console/')) return this.console.servePage(res, head);
+    if (path === '/docs') return sendHtml(res, 200, await this.docs(), head, API_REFERENCE_HEADERS);
+    if (path === '/health') return sendHtml(res, 200, await this.healthPage.render(), head);
+    if (path.startsWith('/static/')) return servePageFile(req, res, String(params.file ?? ''), head);
     const asset = ASSETS[String(params.file ?? '')];
     if (!asset) throw ServiceError.notFound('unknown asset');
     res.statusCode = 200;
@@ -56,7 +65,7 @@ export class PageServer {
       this.logger.warn('sandbox tokens unavailable for /docs', { error: err instanceof Error ? err.message : String(err) });
       sandbox = this.config.sandboxDomain ? 'unavailable' : null;
     }
-    const document = buildOpenApiDocument(ENDPOINTS, this.config.publicUrl) as Parameters<typeof docsPage>[0];
-    return docsPage(document, sandbox, this.config.publicUrl);
+    const { info } = buildOpenApiDocument(ENDPOINTS, this.config.publicUrl) as { info: { title: string; version: string } };
+    return apiReferencePage(info, sandbox, this.config.publicUrl);
   }
 }

@@ -19,6 +19,11 @@ export class CsrfTokens {
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
+  /** Forgets the secret read (a restore replaced it): the next token reads it again. */
+  forget(): void {
+    this.secret = null;
+  }
+
   async forSession(sessionId: string): Promise<string> {
     return hmacBase64url(await this.key(), sessionId);
   }

@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { type Device, type DeviceImportResult, DeviceMessages, type DevicePage, type DeviceTags, type MessageRequest } from '@app/contracts';
+import { type Device, type DeviceImportResult, DeviceMessages, type DevicePage, type DeviceTags, type FleetSummary, type MessageRequest } from '@app/contracts';
 import { ChangeDeviceStatusCommand } from '../use-cases/change-device-status/change-device-status.command.js';
 import { ChangeDeviceStatus } from '../use-cases/change-device-status/change-device-status.usecase.js';
 import { ChangeDeviceTagsCommand } from '../use-cases/change-device-tags/change-device-tags.command.js';
@@ -12,6 +12,8 @@ import { GetDevice } from '../use-cases/get-device/get-device.usecase.js';
 import { ImportDevices } from '../use-cases/import-devices/import-devices.usecase.js';
 import { ListDevicesCommand } from '../use-cases/list-devices/list-devices.command.js';
 import { ListDevices } from '../use-cases/list-devices/list-devices.usecase.js';
+import { SummarizeFleetCommand } from '../use-cases/summarize-fleet/summarize-fleet.command.js';
+import { SummarizeFleet } from '../use-cases/summarize-fleet/summarize-fleet.usecase.js';
 import { UpdateDeviceCommand } from '../use-cases/update-device/update-device.command.js';
 import { UpdateDevice } from '../use-cases/update-device/update-device.usecase.js';
 
@@ -32,7 +34,13 @@ export class DevicesController {
     @Inject(ImportDevices) private readonly importDevices: ImportDevices,
     @Inject(ChangeDeviceStatus) private readonly changeStatus: ChangeDeviceStatus,
     @Inject(ChangeDeviceTags) private readonly changeTags: ChangeDeviceTags,
+    @Inject(SummarizeFleet) private readonly summarizeFleet: SummarizeFleet,
   ) {}
+
+  @MessagePattern(DeviceMessages.summary.pattern)
+  async summary(@Payload() call: Req<'summary'>): Promise<FleetSummary> {
+    return this.summarizeFleet.execute(SummarizeFleetCommand.create({ ctx: call.ctx, query: call.query }));
+  }
 
   @MessagePattern(DeviceMessages.list.pattern)
   async list(@Payload() call: Req<'list'>): Promise<DevicePage> {

@@ -1,6 +1,15 @@
 import { Controller, Inject } from '@nestjs/common';
 import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
-import { type DeviceLookup, type EventPayload, type MessageRequest, RegistryEvents, RegistryMessages, type TagCounts } from '@app/contracts';
+import {
+  type DeviceAudience,
+  type DeviceLookup,
+  type DeviceProfile,
+  type EventPayload,
+  type MessageRequest,
+  RegistryEvents,
+  RegistryMessages,
+  type TagCounts,
+} from '@app/contracts';
 import { CountDevicesCommand } from '../use-cases/count-devices/count-devices.command.js';
 import { CountDevices } from '../use-cases/count-devices/count-devices.usecase.js';
 import { CountTagsCommand } from '../use-cases/count-tags/count-tags.command.js';
@@ -8,6 +17,8 @@ import { CountTags } from '../use-cases/count-tags/count-tags.usecase.js';
 import { DeleteTagCommand } from '../use-cases/delete-tag/delete-tag.command.js';
 import { DeleteTag } from '../use-cases/delete-tag/delete-tag.usecase.js';
 import { EraseCustomer } from '../use-cases/erase-customer/erase-customer.usecase.js';
+import { FindAudienceCommand } from '../use-cases/find-audience/find-audience.command.js';
+import { FindAudience } from '../use-cases/find-audience/find-audience.usecase.js';
 import { LookupDevicesCommand } from '../use-cases/lookup-devices/lookup-devices.command.js';
 import { LookupDevices } from '../use-cases/lookup-devices/lookup-devices.usecase.js';
 import { RecordSightingsCommand } from '../use-cases/record-sightings/record-sightings.command.js';
@@ -28,7 +39,18 @@ export class RegistryController {
     @Inject(CountDevices) private readonly countDevices: CountDevices,
     @Inject(RecordSightings) private readonly recordSightings: RecordSightings,
     @Inject(EraseCustomer) private readonly eraseCustomerData: EraseCustomer,
+    @Inject(FindAudience) private readonly findAudience: FindAudience,
   ) {}
+
+  @MessagePattern(RegistryMessages.deviceProfile.pattern)
+  async deviceProfile(@Payload() request: Req<'deviceProfile'>): Promise<DeviceProfile | null> {
+    return this.lookupDevicesUseCase.profile(LookupDevicesCommand.one(request));
+  }
+
+  @MessagePattern(RegistryMessages.audience.pattern)
+  async audience(@Payload() request: Req<'audience'>): Promise<DeviceAudience> {
+    return this.findAudience.execute(FindAudienceCommand.create(request));
+  }
 
   @MessagePattern(RegistryMessages.lookupDevice.pattern)
   async lookupDevice(@Payload() request: Req<'lookupDevice'>): Promise<DeviceLookup | null> {

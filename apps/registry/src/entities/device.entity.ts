@@ -38,6 +38,20 @@ export class DeviceEntity {
 
   @Column({ name: 'last_fw_version', type: 'text', nullable: true })
   lastFwVersion!: string | null;
+
+  /** The product line of the last update check (migration 1764600000000); null before the first one. */
+  @Column({ name: 'last_hw_name', type: 'text', collation: 'C', nullable: true })
+  lastHwName!: string | null;
+
+  @Column({ name: 'last_hw_version', type: 'text', collation: 'C', nullable: true })
+  lastHwVersion!: string | null;
+
+  @Column({ name: 'last_fw_name', type: 'text', collation: 'C', nullable: true })
+  lastFwName!: string | null;
+
+  /** The version order key of last_fw_version (the firmware app's encoding). */
+  @Column({ name: 'last_version_key', type: 'bytea', nullable: true })
+  lastVersionKey!: Buffer | null;
 }
 
 /** One tag of one device (table registry.device_tag): the index of the tag filters. */

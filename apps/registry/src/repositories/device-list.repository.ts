@@ -154,7 +154,7 @@ export class DeviceListRepository {
 }
 
 /** Positional parameters of one statement; $1 is always the customer. */
-class SqlParams {
+export class SqlParams {
   readonly values: unknown[];
   constructor(customerId: CustomerId) {
     this.values = [customerId];

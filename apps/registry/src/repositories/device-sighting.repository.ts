@@ -7,6 +7,8 @@ export interface Sighting {
   readonly hwid: string;
   readonly fwVersion: string;
   readonly at: Date;
+  /** The product line the check named and the version's order key (hex); null from senders that do not send them. */
+  readonly line: { readonly hwName: string; readonly hwVersion: string; readonly fwName: string; readonly versionKey: string } | null;
 }
 
 /** last_seen_at and last_fw_version, from the update checks' sightings. */
@@ -16,8 +18,9 @@ export class DeviceSightingRepository {
   /**
    * Update checks that named devices of one customer (already one per device, the latest, in
    * HW id order): one UPDATE for the batch, in its own transaction of RegistryStore;
-   * last_seen_at only moves forward (what GREATEST would keep) and last_fw_version comes with
-   * the latest sighting. Unknown devices are ignored. Returns the rows changed.
+   * last_seen_at only moves forward (what GREATEST would keep) and last_fw_version, the product
+   * line and the version key come with the latest sighting. Unknown devices are ignored.
+   * Returns the rows changed.
    *
    * The rows travel as one JSON parameter ([hwid, fw_version, at] each), the form the request log
    * uses: about a third of the app's CPU per row of four pg-escaped arrays. The commit does not
@@ -28,10 +31,20 @@ export class DeviceSightingRepository {
     const { customerId, sightings } = batch;
     await probeByKey(this.manager, { atMostOnce: true });
     const result: unknown = await this.manager.query(
-      `UPDATE registry.device d SET last_seen_at = (r->>2)::timestamptz, last_fw_version = r->>1
+      `UPDATE registry.device d SET last_seen_at = (r->>2)::timestamptz, last_fw_version = r->>1,
+           last_hw_name = r->>3, last_hw_version = r->>4, last_fw_name = r->>5, last_version_key = decode(r->>6, 'hex')
          FROM jsonb_array_elements($2::jsonb) AS r
          WHERE d.customer_id = $1 AND d.hwid = r->>0 AND (d.last_seen_at IS NULL OR d.last_seen_at <= (r->>2)::timestamptz)`,
-      [customerId, JSON.stringify(sightings.map((s) => [s.hwid, s.fwVersion, s.at]))],
+      [
+        customerId,
+        JSON.stringify(
+          sightings.map((s) =>
+            s.line
+              ? [s.hwid, s.fwVersion, s.at, s.line.hwName, s.line.hwVersion, s.line.fwName, s.line.versionKey]
+              : [s.hwid, s.fwVersion, s.at, null, null, null, null],
+          ),
+        ),
+      ],
     );
     return affectedOf(result);
   }

@@ -4,6 +4,7 @@ import { OutboxRepository } from '@app/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DeviceImportRepository } from './device-import.repository.js';
 import { DeviceListRepository } from './device-list.repository.js';
+import { DeviceRolloutRepository } from './device-rollout.repository.js';
 import { DeviceSightingRepository } from './device-sighting.repository.js';
 import { DeviceTagRepository } from './device-tag.repository.js';
 import { DeviceRepository } from './device.repository.js';
@@ -14,6 +15,8 @@ export interface RegistryRepositories {
   readonly imports: DeviceImportRepository;
   readonly tags: DeviceTagRepository;
   readonly sightings: DeviceSightingRepository;
+  /** Audiences, the fleet summary, a device's last check (device_line_idx). */
+  readonly rollouts: DeviceRolloutRepository;
   /** Audit entries on their way to the admin app (OutboxRelay). */
   readonly outbox: OutboxRepository;
 }
@@ -25,6 +28,7 @@ export function createRepositories(manager: EntityManager): RegistryRepositories
     imports: new DeviceImportRepository(manager),
     tags: new DeviceTagRepository(manager),
     sightings: new DeviceSightingRepository(manager),
+    rollouts: new DeviceRolloutRepository(manager),
     outbox: new OutboxRepository(manager, 'registry'),
   };
 }

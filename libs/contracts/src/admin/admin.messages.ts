@@ -1,5 +1,5 @@
 import type { EndpointCall } from '../endpoints/endpoint.js';
-import type { HealthHistory, HealthHistoryQuery, StatusDocument } from '../health/health.schemas.js';
+import type { HealthHistory, HealthHistoryQuery, HealthPart, PartState, StatusDocument } from '../health/health.schemas.js';
 import { defineEvent, defineMessage } from '../messages/message.js';
 import type { AuditEntryView, AuditQuery, SecurityEventIdParams, SecurityEventsQuery, SecurityEventView } from './admin.schemas.js';
 
@@ -84,6 +84,8 @@ export interface AcknowledgedRequestLogBatch extends RequestLogBatch {
 export interface HealthSample {
   readonly ts: string;
   readonly status: StatusDocument['status'];
+  /** Each part's state at `ts` (absent from gateways older than the per-part history). */
+  readonly parts?: Readonly<Partial<Record<HealthPart, PartState>>>;
 }
 
 export const AdminMessages = {

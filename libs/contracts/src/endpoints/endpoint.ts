@@ -35,6 +35,8 @@ export type AuthRequirement =
   | {
       readonly kind: 'principal';
       readonly scope?: Scope;
+      /** A second scope the endpoint needs as well (it shows data of two areas, e.g. builds and devices). */
+      readonly alsoScope?: Scope;
       readonly tenant: boolean;
       readonly admin?: 'read' | 'full';
       /** Refused for sandbox credentials: 403 `not available in the sandbox` (docs/api.md "Sandbox and documentation"). */

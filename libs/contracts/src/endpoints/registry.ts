@@ -3,10 +3,13 @@ import { adminAccountEndpoints, adminEndpoints } from '../admin/admin.endpoints.
 import { protectionEndpoints } from '../admin/protection.endpoints.js';
 import { jobEndpoints } from '../admin/jobs.endpoints.js';
 import { statsEndpoints } from '../admin/stats.endpoints.js';
+import { backupEndpoints } from '../admin/backups.endpoints.js';
 import { consoleEndpoints } from '../identity/console.endpoints.js';
+import { pageEndpoints } from '../pages/pages.endpoints.js';
 import { identityEndpoints, memberEndpoints } from '../identity/identity.endpoints.js';
 import { logdataEndpoints } from '../logdata/logdata.endpoints.js';
 import { firmwareEndpoints } from '../firmware/firmware.endpoints.js';
+import { rolloutEndpoints } from '../firmware/rollout.endpoints.js';
 import { tagEndpoints } from '../tags/tags.endpoints.js';
 import { deviceEndpoints } from '../registry/registry.endpoints.js';
 import type { AnyEndpointDef, EndpointDef } from './endpoint.js';
@@ -21,11 +24,14 @@ const ALL_ENDPOINTS: readonly AnyEndpointDef[] = [
   ...protectionEndpoints,
   ...jobEndpoints,
   ...statsEndpoints,
+  ...backupEndpoints,
   ...consoleEndpoints,
+  ...pageEndpoints,
   ...logdataEndpoints,
   ...firmwareEndpoints,
   ...tagEndpoints,
   ...deviceEndpoints,
+  ...rolloutEndpoints,
 ];
 
 /** Every HTTP endpoint of the service. The gateway routes, validates and documents from this list only. */

@@ -17,6 +17,8 @@ import type {
   UpdateCheckParams,
   UpdateCheckQuery,
 } from './firmware.schemas.js';
+import type { BuildAudience, BuildAudienceQuery, UpdatePreview, UpdatePreviewQuery } from './rollout.schemas.js';
+import type { DeviceParams } from '../registry/registry.schemas.js';
 
 type NoParams = Record<string, never>;
 
@@ -67,6 +69,10 @@ export const FirmwareMessages = {
     timeoutMs: 5_000,
     byReference: true,
   }),
+  /** GET /firmware/{id}/audience: who the update check offers the build to now (asks the registry for the devices). */
+  audience: defineMessage<EndpointCall<FirmwareIdParams, BuildAudienceQuery, undefined>, BuildAudience>('firmware.audience'),
+  /** GET /devices/{hwid}/update-preview: the update check's answer for one device, without recording a sighting. */
+  previewUpdate: defineMessage<EndpointCall<DeviceParams, UpdatePreviewQuery, undefined>, UpdatePreview>('firmware.update-preview'),
   /** Per-customer build count, bytes stored (binaries plus notes) and distinct build tags, for the admin customer list. */
   counts: defineMessage<
     { readonly customerIds: readonly string[] },

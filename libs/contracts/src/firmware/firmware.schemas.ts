@@ -61,7 +61,33 @@ export const FirmwareBuild = Type.Object(
     download_count: Type.Integer({ description: 'Binary downloads through /dl links.' }),
     notes_download_count: Type.Integer(),
   },
-  { $id: 'FirmwareBuild' },
+  {
+    $id: 'FirmwareBuild',
+    examples: [
+      {
+        id: '3f6c2a9e-8d1b-4c57-9a0e-2b7d4e1f6a83',
+        fw_name: 'main',
+        hw_name: 'board-x',
+        hw_version: 'rev2',
+        fw_version: '1.5.0',
+        fw_type: 'AFI',
+        build_date: '2026-11-20T00:00:00.000Z',
+        tags: ['beta'],
+        tag_filter_disabled: false,
+        status: 'active',
+        general_release: true,
+        size_bytes: 1048576,
+        sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+        what_string: '1.5.0, 2026-11-20, AFI',
+        notes: null,
+        uploaded_at: '2026-11-20T09:12:44.120Z',
+        uploaded_by: 'token:6a1f0c2e-4b8d-4e3a-9c71-0d2f5b8e7a14',
+        updated_at: '2026-11-20T09:12:44.120Z',
+        download_count: 42,
+        notes_download_count: 0,
+      },
+    ],
+  },
 );
 export type FirmwareBuild = Static<typeof FirmwareBuild>;
 
@@ -207,6 +233,24 @@ export const UpdateItem = Type.Object(
     url: Type.String({ description: 'Absolute 5-minute /dl link to the binary' }),
     notes_url: Type.Union([Type.String(), Type.Null()], { description: 'Absolute 5-minute /dl link to the release notes, or null' }),
   },
-  { $id: 'UpdateItem' },
+  {
+    $id: 'UpdateItem',
+    examples: [
+      {
+        id: '3f6c2a9e-8d1b-4c57-9a0e-2b7d4e1f6a83',
+        fw_name: 'main',
+        fw_version: '1.5.0',
+        fw_type: 'AFI',
+        hw_name: 'board-x',
+        hw_version: 'rev2',
+        build_date: '2026-11-20T00:00:00.000Z',
+        general_release: true,
+        size_bytes: 1048576,
+        sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+        url: 'https://fw.example.com/dl/eyJhbGciOiJIUzI1NiJ9.eyJrIjoiYmluIn0.c2lnbmF0dXJl',
+        notes_url: null,
+      },
+    ],
+  },
 );
 export type UpdateItem = Static<typeof UpdateItem>;

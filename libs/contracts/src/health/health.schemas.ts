@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { BACKEND_APPS } from '../apps.js';
 
 export const ReadinessSchema = Type.Object(
   {
@@ -40,5 +41,42 @@ export const HealthDay = Type.Object({
   down: Type.Integer(),
   uptime_ratio: Type.Union([Type.Number(), Type.Null()], { description: 'ok samples / samples; null without samples' }),
 });
-export const HealthHistorySchema = Type.Object({ days: Type.Array(HealthDay) }, { $id: 'HealthHistory' });
+
+/**
+ * The parts of the service whose state the gateways sample (docs/api.md "Health history"): the
+ * gateway itself, the database, the object store and each backend app, in the order the
+ * health page shows them.
+ */
+export const HEALTH_PARTS = ['gateway', 'database', 'object_store', ...BACKEND_APPS] as const;
+export type HealthPart = (typeof HEALTH_PARTS)[number];
+export type PartState = 'up' | 'down';
+
+export const PartDay = Type.Object({
+  day: Type.String({ description: 'YYYY-MM-DD (UTC)' }),
+  samples: Type.Integer(),
+  up: Type.Integer(),
+  down: Type.Integer(),
+  uptime_ratio: Type.Union([Type.Number(), Type.Null()], { description: 'up samples / samples; null without samples (no data, not 100 %)' }),
+});
+export const PartHistory = Type.Object({
+  part: Type.String({ description: `One of ${HEALTH_PARTS.join(', ')}` }),
+  days: Type.Array(PartDay, { description: 'One entry per day, newest first' }),
+});
+
+export const HealthHistorySchema = Type.Object(
+  {
+    days: Type.Array(HealthDay, { description: 'The whole service (ok, degraded, down), one entry per day, newest first' }),
+    parts: Type.Array(PartHistory, { description: 'Each part of the service, up or down, one entry per day, newest first' }),
+  },
+  {
+    $id: 'HealthHistory',
+    examples: [
+      {
+        days: [{ day: '2026-11-26', samples: 1440, ok: 1438, degraded: 2, down: 0, uptime_ratio: 0.9986 }],
+        parts: [{ part: 'database', days: [{ day: '2026-11-26', samples: 1440, up: 1440, down: 0, uptime_ratio: 1 }] }],
+      },
+    ],
+  },
+);
 export type HealthHistory = Static<typeof HealthHistorySchema>;
+export type PartDayEntry = Static<typeof PartDay>;

@@ -18,7 +18,8 @@ export interface PageInput {
   readonly page?: string;
 }
 
-export function renderPage(input: PageInput): string {
+/** The start of every page up to `</head>`: its title, stylesheets and deferred scripts (all same-origin files). */
+export function pageHead(title: string, stylesheets: readonly string[], scripts: readonly string[] = []): string[] {
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -26,10 +27,16 @@ export function renderPage(input: PageInput): string {
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="referrer" content="same-origin">',
-    `<title>${escapeHtml(input.title)}</title>`,
-    '<link rel="stylesheet" href="/assets/console.css">',
-    input.script ? '<script src="/assets/console.js" defer></script>' : '',
+    `<title>${escapeHtml(title)}</title>`,
+    ...stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
+    ...scripts.map((src) => `<script src="${escapeHtml(src)}" defer></script>`),
     '</head>',
+  ];
+}
+
+export function renderPage(input: PageInput): string {
+  return [
+    ...pageHead(input.title, ['/assets/console.css'], input.script ? ['/assets/console.js'] : []),
     `<body${input.page ? ` data-page="${escapeHtml(input.page)}"` : ''}>`,
     '<main>',
     input.body,

@@ -63,7 +63,21 @@ export const CreatedToken = Type.Object(
     expires_at: Timestamp,
     token: Type.String({ description: 'The API token; shown only here' }),
   },
-  { $id: 'CreatedToken' },
+  {
+    $id: 'CreatedToken',
+    examples: [
+      {
+        id: '6a1f0c2e-4b8d-4e3a-9c71-0d2f5b8e7a14',
+        name: 'build server',
+        bundle: 'uploader',
+        scopes: ['fw:read', 'fw:write', 'logdata:write'],
+        created_by: 'user:0b5e3c1a-7d2f-4e8b-a9c6-1f4d7e2b8a30',
+        created_at: '2026-11-26T10:00:00.000Z',
+        expires_at: '2027-02-24T10:00:00.000Z',
+        token: 'eyJhbGciOiJFZERTQSIsImtpZCI6ImsxIn0.eyJzdWIiOiJ0b2tlbiJ9.c2lnbmF0dXJl',
+      },
+    ],
+  },
 );
 export type CreatedToken = Static<typeof CreatedToken>;
 
@@ -73,7 +87,7 @@ export const CreateTokenRequest = Type.Object(
     bundle: BundleSchema,
     expires_in_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, 'x-error': 'expires_in_days must be an integer from 1 to 365' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ name: 'build server', bundle: 'uploader', expires_in_days: 90 }] },
 );
 export type CreateTokenRequest = Static<typeof CreateTokenRequest>;
 

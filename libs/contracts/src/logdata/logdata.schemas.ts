@@ -21,7 +21,21 @@ export const LogFile = Type.Object(
     download_count: Type.Integer(),
     last_accessed_at: NullableTimestamp,
   },
-  { $id: 'LogFile' },
+  {
+    $id: 'LogFile',
+    examples: [
+      {
+        name: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a0880a00f0b51c6d51dc228b0b2b1f4fb3a510da55c0aaef2a956d7c488180d68f9',
+        size_bytes: 20480,
+        sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+        content_type: 'application/octet-stream',
+        uploaded_at: '2026-11-26T06:30:00.000Z',
+        uploaded_by: 'token:6a1f0c2e-4b8d-4e3a-9c71-0d2f5b8e7a14',
+        download_count: 1,
+        last_accessed_at: '2026-11-26T07:00:00.000Z',
+      },
+    ],
+  },
 );
 export type LogFile = Static<typeof LogFile>;
 

@@ -15,6 +15,7 @@ import {
   DeviceTags,
   UpdateDeviceRequest,
 } from './registry.schemas.js';
+import { FleetSummary, FleetSummaryQuery } from './fleet.schemas.js';
 
 const tag = 'Devices' as const;
 const NoParams = Type.Object({});
@@ -29,6 +30,22 @@ export function deviceUrl(baseUrl: string, hwid: string): string {
 const record = (device: Device) => ({ kind: 'json' as const, status: 200, body: device });
 
 export const deviceEndpoints = [
+  defineEndpoint({
+    // Not /devices/summary: that path is the device whose HW id is `summary`.
+    operationId: 'getFleetSummary',
+    method: 'GET',
+    path: '/fleet/summary',
+    tag,
+    summary: 'Active devices counted by last reported firmware version and by last-seen age, optionally of one tag or product line',
+    auth: { kind: 'principal', scope: 'devices:read', tenant: true },
+    errorMode: 'json',
+    params: NoParams,
+    query: FleetSummaryQuery,
+    body: { kind: 'none' },
+    responses: { 200: { description: 'The counts', schema: FleetSummary } },
+    errors: [400, 401, 403, 404, 503],
+    target: { kind: 'message', message: DeviceMessages.summary, reply: (summary) => ({ kind: 'json', status: 200, body: summary }) },
+  }),
   defineEndpoint({
     operationId: 'listDevices',
     method: 'GET',

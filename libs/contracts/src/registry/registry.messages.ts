@@ -13,6 +13,7 @@ import type {
   DeviceTags,
   UpdateDeviceRequest,
 } from './registry.schemas.js';
+import type { FleetSummary, FleetSummaryQuery } from './fleet.schemas.js';
 
 /**
  * What the firmware app's update check needs to know about a device: answered from an
@@ -41,9 +42,64 @@ export interface DeviceChanged {
   readonly hwid: string | null;
 }
 
+/**
+ * One update check that named a device: the product line and version it reported. The product
+ * line and version key are absent in sightings of senders older than them (a rolling upgrade):
+ * the registry then records the version only.
+ */
+export interface DeviceSeen {
+  readonly customerId: string;
+  readonly hwid: string;
+  readonly fwVersion: string;
+  readonly at: string;
+  readonly hwName?: string;
+  readonly hwVersion?: string;
+  readonly fwName?: string;
+  /** The firmware app's version order key of fwVersion, hex (compares bytewise like builds' version_key). */
+  readonly versionKey?: string;
+}
+
 /** Update checks that named a device, coalesced by the sender (one batch every few seconds). */
 export interface DevicesSeen {
-  readonly items: readonly { readonly customerId: string; readonly hwid: string; readonly fwVersion: string; readonly at: string }[];
+  readonly items: readonly DeviceSeen[];
+}
+
+/** A device as the update preview needs it: status, tags and what its last update check reported. */
+export interface DeviceProfile {
+  readonly status: 'active' | 'withdrawn';
+  readonly tags: readonly string[];
+  /** null: the device never checked in (or only before product lines were recorded: hwName null). */
+  readonly lastSeen: {
+    readonly at: string;
+    readonly fwVersion: string;
+    readonly hwName: string | null;
+    readonly hwVersion: string | null;
+    readonly fwName: string | null;
+  } | null;
+}
+
+/**
+ * The known, active devices a build is offered to by its rule (the firmware app decides the
+ * rule; see AudienceRule): every one (`known_devices`) or those sharing one of `tags`
+ * (`devices_sharing_tag`); counted among those whose last check named the product line with a
+ * version whose key is below `versionKey`, and among those that never checked in.
+ */
+export interface DeviceAudienceRequest {
+  readonly customerId: string;
+  readonly tags: readonly string[] | null;
+  readonly hwName: string;
+  readonly hwVersion: string;
+  readonly fwName: string;
+  /** The build's version order key, hex. */
+  readonly versionKey: string;
+  readonly limit: number;
+  readonly offset: number;
+}
+export interface DeviceAudience {
+  readonly devices: number;
+  readonly neverCheckedIn: number;
+  /** `limit` devices from `offset` among `devices`, by HW id. */
+  readonly items: readonly { readonly hwid: string; readonly lastFwVersion: string; readonly lastSeenAt: string }[];
 }
 
 export interface CustomerTagRequest {
@@ -66,6 +122,10 @@ export const RegistryMessages = {
    * the answers are cached as they are, never changed.
    */
   lookupDevices: defineMessage<DeviceLookupBatchRequest, (DeviceLookup | null)[]>('registry.devices.lookup-many', { timeoutMs: 2_000, byReference: true }),
+  /** The update preview's view of one device; null: no such device. */
+  deviceProfile: defineMessage<DeviceLookupRequest, DeviceProfile | null>('registry.devices.profile'),
+  /** A build's audience among the customer's devices (GET /firmware/{id}/audience), from indexes. */
+  audience: defineMessage<DeviceAudienceRequest, DeviceAudience>('registry.devices.audience', { timeoutMs: 30_000 }),
   /** Tags API (owned by firmware's tags use cases): counts, rename with merge, delete. Idempotent. */
   tagCounts: defineMessage<{ readonly customerId: string }, TagCounts>('registry.tags.counts'),
   renameTag: defineMessage<CustomerTagRename, { readonly devices: number }>('registry.tags.rename', { timeoutMs: 60_000 }),
@@ -102,4 +162,6 @@ export const DeviceMessages = {
   replaceTags: defineMessage<DeviceCall<DeviceTags>, DeviceTags>('registry.devices.tags.replace'),
   addTag: defineMessage<EndpointCall<DeviceTagParams, DeviceCustomerQuery, undefined>, void>('registry.devices.tags.add'),
   removeTag: defineMessage<EndpointCall<DeviceTagParams, DeviceCustomerQuery, undefined>, void>('registry.devices.tags.remove'),
+  /** GET /fleet/summary. */
+  summary: defineMessage<EndpointCall<NoParams, FleetSummaryQuery, undefined>, FleetSummary>('registry.fleet.summary', { timeoutMs: 30_000 }),
 } as const;

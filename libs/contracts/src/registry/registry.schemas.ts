@@ -86,7 +86,23 @@ export const Device = Type.Object(
     last_seen_at: NullableTimestamp,
     last_fw_version: Type.Union([Type.String(), Type.Null()]),
   },
-  { $id: 'Device' },
+  {
+    $id: 'Device',
+    examples: [
+      {
+        hwid: 'SN-0001',
+        status: 'active',
+        tags: ['beta'],
+        attributes: { site: 'Berlin', model: 'X2' },
+        keys: [],
+        has_keys: false,
+        created_at: '2026-11-20T08:00:00.000Z',
+        updated_at: '2026-11-20T08:00:00.000Z',
+        last_seen_at: '2026-11-26T07:59:12.000Z',
+        last_fw_version: '1.4.2',
+      },
+    ],
+  },
 );
 export type Device = Static<typeof Device>;
 
@@ -132,7 +148,7 @@ export const CreateDeviceRequest = Type.Object(
     attributes: Type.Optional(DeviceAttributes),
     keys: Type.Optional(DeviceKeys),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ hwid: 'SN-0001', tags: ['beta'], attributes: { site: 'Berlin', model: 'X2' } }] },
 );
 export type CreateDeviceRequest = Static<typeof CreateDeviceRequest>;
 

@@ -55,6 +55,12 @@ export interface ServiceConfig {
   readonly securityDetectors: SecurityDetectorSettings;
   /** Days of request-log entries kept: older daily partitions are dropped whole (RequestLogRetention). */
   readonly requestLogRetentionDays: number;
+  /** How often each gateway samples every part's state for the health history (ServiceHealth). */
+  readonly healthSampleSeconds: number;
+  /** How often the admin app rolls the samples up into daily uptime (the health-rollup job). */
+  readonly healthRollupSeconds: number;
+  /** Backups (docs/operations.md "Backups and restores"). */
+  readonly backup: BackupConfig;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
   readonly otelEnabled: boolean;
 }
@@ -72,6 +78,25 @@ export interface S3Config {
   readonly secretAccessKey: string | null;
   readonly forcePathStyle: boolean;
 }
+
+export interface BackupConfig {
+  /** The age recipient (`age1…`) archives are encrypted to; null: backups are refused. */
+  readonly publicKey: string | null;
+  /** The local backend's directory. */
+  readonly dir: string;
+  /** The off-site backend (BACKUP_S3_BUCKET set); it replaces the directory. */
+  readonly s3: S3Config | null;
+  /** Period of the scheduled backup; null: no scheduled backups. */
+  readonly everyMs: number | null;
+  /** Archives kept: after each backup the older ones beyond this many are removed. */
+  readonly keep: number;
+}
+
+/** An X25519 age recipient (the public half of a backup key pair). */
+const AGE_RECIPIENT = /^age1[02-9ac-hj-np-z]{58}$/;
+/** BACKUP_SCHEDULE: `off` or an interval such as `24h`, `6h`, `90m`. */
+const INTERVAL = /^(\d+)(s|m|h|d)$/;
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 export class ConfigError extends Error {}
 
@@ -173,8 +198,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     refreshReuseGraceSeconds: Math.min(integer(env, 'REFRESH_REUSE_GRACE_SECONDS', 0, 0), 60),
     securityDetectors: securityDetectors(env),
     requestLogRetentionDays: integer(env, 'REQUEST_LOG_RETENTION_DAYS', 30, 1),
+    healthSampleSeconds: integer(env, 'HEALTH_SAMPLE_INTERVAL_SECONDS', 60, 1),
+    healthRollupSeconds: integer(env, 'HEALTH_ROLLUP_INTERVAL_SECONDS', 3600, 1),
+    backup: backupConfig(env, resolve(optional(env, 'DATA_DIR') ?? './data')),
     logLevel: level,
     otelEnabled: Object.entries(env).some(([k, v]) => k.startsWith('OTEL_') && k !== 'OTEL_SDK_DISABLED' && !!v?.trim()) && env.OTEL_SDK_DISABLED !== 'true',
+  };
+}
+
+function backupConfig(env: NodeJS.ProcessEnv, dataDir: string): BackupConfig {
+  const publicKey = optional(env, 'BACKUP_PUBLIC_KEY');
+  if (publicKey && !AGE_RECIPIENT.test(publicKey))
+    throw new ConfigError('BACKUP_PUBLIC_KEY must be an age X25519 recipient (age1...), as `npm run cli -- backup keygen` prints');
+  const schedule = (optional(env, 'BACKUP_SCHEDULE') ?? '24h').toLowerCase();
+  const interval = INTERVAL.exec(schedule);
+  if (schedule !== 'off' && (!interval || Number(interval[1]) === 0))
+    throw new ConfigError(`BACKUP_SCHEDULE must be off or an interval such as 24h, 6h or 90m, got "${schedule}"`);
+  const bucket = optional(env, 'BACKUP_S3_BUCKET');
+  return {
+    publicKey,
+    dir: resolve(optional(env, 'BACKUP_DIR') ?? `${dataDir}/backups`),
+    s3: bucket
+      ? {
+          endpoint: optional(env, 'BACKUP_S3_ENDPOINT'),
+          publicEndpoint: null,
+          bucket,
+          region: optional(env, 'BACKUP_S3_REGION') ?? 'us-east-1',
+          accessKeyId: optional(env, 'BACKUP_S3_ACCESS_KEY_ID'),
+          secretAccessKey: optional(env, 'BACKUP_S3_SECRET_ACCESS_KEY'),
+          forcePathStyle: bool(env, 'BACKUP_S3_FORCE_PATH_STYLE', false),
+        }
+      : null,
+    everyMs: interval ? Number(interval[1]) * UNIT_MS[interval[2] as keyof typeof UNIT_MS] : null,
+    keep: integer(env, 'BACKUP_KEEP', 7, 1),
   };
 }
 

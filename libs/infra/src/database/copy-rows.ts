@@ -32,7 +32,7 @@ export async function copyRows(
   rows: readonly (readonly CopyValue[])[],
   options: CopyOptions = {},
 ): Promise<boolean> {
-  if (rows.length === 0 && !options.guard) return true;
+  if (rows.length === 0 && !options.guard && !options.first?.length) return true;
   const into = `${quoteIdent(assertSchemaName(target.schema))}.${quoteIdent(target.table)} (${target.columns.map(quoteIdent).join(', ')})`;
   const data = Buffer.from(copyText(rows, target.columns.length), 'utf8');
   const runner = dataSource.createQueryRunner();
@@ -43,12 +43,19 @@ export async function copyRows(
       if (connection instanceof SessionLease) await connection.copyFrom(into, data);
       else await copyThroughPg(connection, `COPY ${into} FROM STDIN`, data);
     };
-    if (!options.guard && !options.after) {
+    const first = options.first ?? [];
+    if (first.length && !(connection instanceof SessionLease) && !options.guard && !options.after) {
+      // One simple-query message: its statements run as one transaction, the COPY's data follows.
+      await copyThroughPg(connection, [...first, `COPY ${into} FROM STDIN`].join(';\n'), data);
+      return true;
+    }
+    if (!options.guard && !options.after && !first.length) {
       await copy();
       return true;
     }
     await runner.startTransaction();
     try {
+      for (const statement of first) await runner.query(statement);
       if (options.guard) {
         const claimed = (await runner.query(options.guard.sql, [...options.guard.parameters])) as unknown[];
         if (claimed.length === 0) {
@@ -70,6 +77,14 @@ export async function copyRows(
 }
 
 export interface CopyOptions {
+  /**
+   * Statements without parameters (values inlined with sqlLiteral, no result rows) run before
+   * the COPY in its transaction. On PostgreSQL they travel in the COPY's own message, so the
+   * whole costs one round trip, against one per statement of a transaction. One that fails
+   * fails the whole, with PostgreSQL's error (a unique key naming a batch seen before, say: the
+   * caller tells by its code and constraint).
+   */
+  readonly first?: readonly string[];
   /**
    * A statement run first, in one transaction with the COPY: when it returns no row nothing is
    * copied (false). For copying a batch once: `INSERT INTO <seen batches> ... ON CONFLICT DO
@@ -100,7 +115,7 @@ const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n'
  * character or a number that is not finite is refused here, naming the row, rather than
  * by PostgreSQL with a less helpful message.
  */
-function copyText(rows: readonly (readonly CopyValue[])[], width: number): string {
+export function copyText(rows: readonly (readonly CopyValue[])[], width: number): string {
   let text = '';
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r];

@@ -83,6 +83,39 @@ export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
+/**
+ * A value as an SQL literal, for the rare statement that cannot take parameters (one sent in a
+ * multi-statement message: see copyRows' `first`): text quoted (an E'' string when it holds a
+ * backslash, whatever standard_conforming_strings says), a safe integer as it is, null as NULL,
+ * an array as the text of an array value (`'{1,2}'`: array_in reads it far faster than an
+ * `ARRAY[...]` expression of as many constants is parsed), to be cast to its type. Anything
+ * else, and text holding NUL, is refused.
+ */
+export function sqlLiteral(value: string | number | null | readonly (string | number | null)[]): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number') return safeInteger(value);
+  if (typeof value === 'string') return quotedText(value);
+  return quotedText(`{${value.map(arrayElement).join(',')}}`);
+}
+
+function safeInteger(value: number): string {
+  if (!Number.isSafeInteger(value)) throw new TypeError(`not a safe integer for an SQL literal: ${value}`);
+  return String(value);
+}
+
+function quotedText(value: string): string {
+  if (value.includes('\0')) throw new TypeError('text for an SQL literal cannot contain NUL');
+  const quoted = `'${value.replace(/'/g, "''")}'`;
+  return value.includes('\\') ? `E${quoted.replace(/\\/g, '\\\\')}` : quoted;
+}
+
+/** An element of an array value's text: NULL, a number, or text double-quoted with `"` and `\` escaped. */
+function arrayElement(value: string | number | null): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number') return safeInteger(value);
+  return `"${value.replace(/["\\]/g, '\\$&')}"`;
+}
+
 /** The rows of a raw query (TypeORM's `query()`): TypeORM answers UPDATE and DELETE as [rows, affected], everything else as rows. */
 export async function rowsOf(result: Promise<unknown>): Promise<Row[]> {
   const raw = await result;

@@ -12,6 +12,7 @@ import {
   type JobRecord,
   type JobStatus,
   payloadOf,
+  SCHEDULED_RUNS_KEPT,
   splitTraceContext,
   withTraceContext,
 } from './job-queue.js';
@@ -43,6 +44,11 @@ export interface BullMqJobQueueOptions {
 
 /** Finished jobs kept for inspection (GET /admin/jobs), bounded. */
 const KEEP_COMPLETED = { count: 1000, age: 24 * 3600 };
+/**
+ * Finished runs kept of each scheduled job: a job repeated every second would otherwise fill the
+ * newest 1000 and hide the hourly ones (docs/operations.md "Background jobs").
+ */
+const KEEP_SCHEDULED_RUNS = { count: SCHEDULED_RUNS_KEPT, age: 24 * 3600 };
 const KEEP_FAILED = { count: 5000, age: 7 * 24 * 3600 };
 
 /**
@@ -155,8 +161,8 @@ export class BullMqJobQueue extends JobQueue {
         opts: {
           attempts: DEFAULT_ATTEMPTS,
           backoff: { type: 'exponential', delay: this.backoffMs },
-          removeOnComplete: KEEP_COMPLETED,
-          removeOnFail: KEEP_FAILED,
+          removeOnComplete: KEEP_SCHEDULED_RUNS,
+          removeOnFail: KEEP_SCHEDULED_RUNS,
         },
       },
     );

@@ -11,6 +11,8 @@ import {
   type JobRecord,
   type JobStatus,
   payloadOf,
+  SCHEDULED_RUNS_KEPT,
+  SCHEDULED_SLOT,
   splitTraceContext,
   withTraceContext,
 } from './job-queue.js';
@@ -139,7 +141,7 @@ export class InProcessJobQueue extends JobQueue {
     // Like BullMQ's `every` scheduler: a first run now, then one per period. The fixed jobId
     // keeps a slow run from piling up copies of itself.
     const fire = (): void => {
-      this.add(queue, name, data, { jobId: `schedule:${scheduleId}` }).catch((err: unknown) =>
+      this.add(queue, name, data, { jobId: `${SCHEDULED_SLOT}${scheduleId}` }).catch((err: unknown) =>
         this.logger.error(`could not add scheduled job: ${(err as Error).message}`, { queue, schedule: scheduleId }),
       );
     };
@@ -171,6 +173,11 @@ export class InProcessJobQueue extends JobQueue {
     job.finishedAt = Date.now();
     this.live.delete(job);
     this.finished.push(job);
+    if (job.dedupId?.startsWith(SCHEDULED_SLOT)) {
+      // Each scheduled job keeps its newest runs only, so a frequent one cannot crowd out the rest.
+      const runs = this.finished.filter((j) => j.queue === job.queue && j.dedupId === job.dedupId);
+      if (runs.length > SCHEDULED_RUNS_KEPT) this.finished.splice(this.finished.indexOf(runs[0]), 1);
+    }
     if (this.finished.length > KEEP_FINISHED) this.finished.shift();
   }
 

@@ -44,6 +44,11 @@ export interface JobRecord {
   readonly finished_at: string | null;
 }
 
+/** The slot of a scheduled job's runs: `schedule:<schedule id>`. */
+export const SCHEDULED_SLOT = 'schedule:';
+/** Finished runs kept of each scheduled job (the newest), in both runtimes. */
+export const SCHEDULED_RUNS_KEPT = 100;
+
 /** The data key that carries the W3C trace context of whoever queued a job (stripped before handlers see the data). */
 export const JOB_TRACE_KEY = '_trace';
 

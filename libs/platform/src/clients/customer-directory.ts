@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { IdentityEvents, IdentityMessages, type CustomerInfo } from '@app/contracts';
+import { AppDataEvents, IdentityEvents, IdentityMessages, type CustomerInfo } from '@app/contracts';
 import { MessageBus, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG } from '../tokens.js';
 import { TtlCache } from './ttl-cache.js';
@@ -16,7 +16,7 @@ import { TtlCache } from './ttl-cache.js';
 export class CustomerDirectory implements OnModuleInit, OnModuleDestroy {
   private readonly cache: TtlCache<string, CustomerInfo | null>;
   private readonly allOrigins: TtlCache<'all', ReadonlySet<string>>;
-  private unsubscribe?: () => void;
+  private readonly unsubscribe: Array<() => void> = [];
 
   constructor(
     @Inject(MessageBus) private readonly bus: MessageBus,
@@ -27,16 +27,23 @@ export class CustomerDirectory implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
-    this.unsubscribe = this.bus.subscribe(IdentityEvents.customerChanged, ({ id, domain, previousDomain }) => {
-      this.cache.delete(`id:${id}`);
-      this.cache.delete(`domain:${domain}`);
-      if (previousDomain) this.cache.delete(`domain:${previousDomain}`);
-      this.allOrigins.delete('all');
-    });
+    this.unsubscribe.push(
+      this.bus.subscribe(IdentityEvents.customerChanged, ({ id, domain, previousDomain }) => {
+        this.cache.delete(`id:${id}`);
+        this.cache.delete(`domain:${domain}`);
+        if (previousDomain) this.cache.delete(`domain:${previousDomain}`);
+        this.allOrigins.delete('all');
+      }),
+      // A restore replaced every customer: everything goes.
+      this.bus.subscribe(AppDataEvents.replaced('identity'), () => {
+        this.cache.clear();
+        this.allOrigins.clear();
+      }),
+    );
   }
 
   onModuleDestroy(): void {
-    this.unsubscribe?.();
+    for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
   }
 
   byId(id: string): Promise<CustomerInfo | null> {

@@ -193,6 +193,20 @@ describe('DeviceSightings', () => {
     expect(batches(bus)).toHaveLength(2);
   });
 
+  it('carries the product line the check named and the version key as hex, the latest check winning', () => {
+    const bus = new FakeBus();
+    const sightings = new DeviceSightings(bus, { intervalMs: 60_000 });
+    const line = { hw_name: 'board', hw_version: 'rev1', fw_name: 'main' };
+    sightings.record(C1, 'a', '1.0', 1_000, line, '\u0002\u00ff');
+    sightings.record(C1, 'a', '1.1', 2_000, { ...line, fw_name: 'other' }, '\u0003');
+    sightings.record(C1, 'b', '2.0', 1_000);
+    sightings.flush();
+    expect(batches(bus).flat()).toEqual([
+      { customerId: C1, hwid: 'a', fwVersion: '1.1', at: new Date(2_000).toISOString(), hwName: 'board', hwVersion: 'rev1', fwName: 'other', versionKey: '03' },
+      { customerId: C1, hwid: 'b', fwVersion: '2.0', at: new Date(1_000).toISOString() },
+    ]);
+  });
+
   it('spreads the batches of a periodic flush over turns of the event loop', async () => {
     const bus = new FakeBus();
     const sightings = new DeviceSightings(bus, { batchSize: 2, intervalMs: 60_000 });

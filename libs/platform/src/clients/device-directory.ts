@@ -1,5 +1,16 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
-import { type DeviceChanged, type DeviceLookup, isHwid, MAX_DEVICE_LOOKUP_BATCH, RegistryEvents, RegistryMessages } from '@app/contracts';
+import {
+  AppDataEvents,
+  type DeviceAudience,
+  type DeviceAudienceRequest,
+  type DeviceChanged,
+  type DeviceLookup,
+  type DeviceProfile,
+  isHwid,
+  MAX_DEVICE_LOOKUP_BATCH,
+  RegistryEvents,
+  RegistryMessages,
+} from '@app/contracts';
 import { MessageBus } from '@app/infra';
 import { BatchLoader } from './batch-loader.js';
 import { GroupedTtlCache } from './ttl-cache.js';
@@ -42,7 +53,7 @@ export const DEVICE_DIRECTORY_DEFAULTS = { ttlMs: 300_000, maxEntries: 100_000 }
 export class DeviceDirectory implements OnModuleInit, OnModuleDestroy {
   private readonly cache: GroupedTtlCache<string, string, DeviceLookup | null>;
   private readonly registry: BatchLoader<string, string, DeviceLookup | null>;
-  private unsubscribe?: () => void;
+  private readonly unsubscribe: Array<() => void> = [];
 
   constructor(
     @Inject(MessageBus) private readonly bus: MessageBus,
@@ -53,17 +64,31 @@ export class DeviceDirectory implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
-    this.unsubscribe = this.bus.subscribe(RegistryEvents.deviceChanged, (event) => this.invalidate(event));
+    this.unsubscribe.push(
+      this.bus.subscribe(RegistryEvents.deviceChanged, (event) => this.invalidate(event)),
+      // A restore replaced every device: every entry goes (and no lookup in flight is kept).
+      this.bus.subscribe(AppDataEvents.replaced('registry'), () => this.cache.clear()),
+    );
   }
 
   onModuleDestroy(): void {
-    this.unsubscribe?.();
+    for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
   }
 
   /** Status and tags of the device, or null when the customer has no device with this HW id; a cached answer comes back as it is. */
   lookup(customerId: string, hwid: string): DeviceLookup | null | Promise<DeviceLookup | null> {
     if (!isHwid(hwid)) return null; // no device can have it: no need to ask
     return this.cache.valueOrLoad(customerId, hwid, () => this.registry.load(customerId, hwid));
+  }
+
+  /** The device with what its last update check reported (the update preview: asked each time, not cached); null when unknown. */
+  profile(customerId: string, hwid: string): Promise<DeviceProfile | null> {
+    return this.bus.send(RegistryMessages.deviceProfile, { customerId, hwid });
+  }
+
+  /** The devices a build's audience rule selects, counted and paged by the registry (not cached). */
+  audience(request: DeviceAudienceRequest): Promise<DeviceAudience> {
+    return this.bus.send(RegistryMessages.audience, request);
   }
 
   /** What a deviceChanged event does; public for callers that learn of a change otherwise. */

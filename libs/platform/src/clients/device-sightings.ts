@@ -18,12 +18,22 @@ export const DEVICE_SIGHTINGS_DEFAULTS = { intervalMs: 5_000, batchSize: 1_000, 
 const MAX_FW_VERSION = 255;
 
 type Sighting = DevicesSeen['items'][number];
-/** As held until sent: the time as epoch milliseconds (formatted once, when sent). */
+
+/** The product line an update check named (its path parameters). */
+export interface SightedLine {
+  readonly hw_name: string;
+  readonly hw_version: string;
+  readonly fw_name: string;
+}
+
+/** As held until sent: the time as epoch milliseconds and the key as latin1 text (both converted once, when sent). */
 interface Held {
   readonly customerId: string;
   readonly hwid: string;
   fwVersion: string;
   at: number;
+  line: SightedLine | undefined;
+  versionKey: string | undefined;
 }
 
 /**
@@ -63,8 +73,13 @@ export class DeviceSightings implements OnModuleInit, OnModuleDestroy {
     this.flush();
   }
 
-  /** Notes one update check of a device. Invalid HW ids are ignored (no device can have them). */
-  record(customerId: string, hwid: string, fwVersion: string, at: Date | number = Date.now()): void {
+  /**
+   * Notes one update check of a device: its version, and the product line it named with the
+   * version's order key (versionOrderKey of the firmware app, a latin1 string) when given.
+   * Invalid HW ids are ignored (no device can have them). The line is kept by reference (the
+   * check's own parameters: nothing is copied per check).
+   */
+  record(customerId: string, hwid: string, fwVersion: string, at: Date | number = Date.now(), line?: SightedLine, versionKey?: string): void {
     if (typeof customerId !== 'string' || typeof fwVersion !== 'string' || !isHwid(hwid)) return;
     const time = typeof at === 'number' ? at : at.getTime();
     let devices = this.pending.get(customerId);
@@ -75,10 +90,12 @@ export class DeviceSightings implements OnModuleInit, OnModuleDestroy {
       if (previous.at <= time) {
         previous.fwVersion = fwVersion.slice(0, MAX_FW_VERSION);
         previous.at = time;
+        previous.line = line;
+        previous.versionKey = versionKey;
       }
       return;
     }
-    devices.set(hwid, { customerId, hwid, fwVersion: fwVersion.slice(0, MAX_FW_VERSION), at: time });
+    devices.set(hwid, { customerId, hwid, fwVersion: fwVersion.slice(0, MAX_FW_VERSION), at: time, line, versionKey });
     if (++this.pendingCount >= this.maxPending) this.flush();
   }
 
@@ -91,8 +108,7 @@ export class DeviceSightings implements OnModuleInit, OnModuleDestroy {
     if (this.pendingCount === 0) return 0;
     const items: Sighting[] = [];
     for (const devices of this.pending.values()) {
-      for (const held of devices.values())
-        items.push({ customerId: held.customerId, hwid: held.hwid, fwVersion: held.fwVersion, at: new Date(held.at).toISOString() });
+      for (const held of devices.values()) items.push(toSighting(held));
     }
     this.pending = new Map();
     this.pendingCount = 0;
@@ -112,4 +128,16 @@ export class DeviceSightings implements OnModuleInit, OnModuleDestroy {
   get size(): number {
     return this.pendingCount;
   }
+}
+
+function toSighting(held: Held): Sighting {
+  const sighting = { customerId: held.customerId, hwid: held.hwid, fwVersion: held.fwVersion, at: new Date(held.at).toISOString() };
+  if (!held.line || held.versionKey === undefined) return sighting;
+  return {
+    ...sighting,
+    hwName: held.line.hw_name,
+    hwVersion: held.line.hw_version,
+    fwName: held.line.fw_name,
+    versionKey: Buffer.from(held.versionKey, 'latin1').toString('hex'),
+  };
 }

@@ -1,4 +1,4 @@
-import { type CustomerId, type DevicesSeen, isHwid } from '@app/contracts';
+import { type CustomerId, type DevicesSeen, isHwid, NAME_PATTERN } from '@app/contracts';
 import { requireCustomerId } from '@app/platform';
 import type { Sighting } from '../../repositories/device-sighting.repository.js';
 
@@ -44,7 +44,7 @@ function latestByCustomer(event: DevicesSeen): { byCustomer: Map<CustomerId, Sig
 
 function parseItem(item: unknown, customers: Map<unknown, CustomerId | null>): { customerId: CustomerId; sighting: Sighting } | null {
   if (!item || typeof item !== 'object') return null;
-  const { customerId: rawCustomerId, hwid, fwVersion, at } = item as Record<string, unknown>;
+  const { customerId: rawCustomerId, hwid, fwVersion, at, hwName, hwVersion, fwName, versionKey } = item as Record<string, unknown>;
   if (!isHwid(hwid) || typeof fwVersion !== 'string' || typeof at !== 'string') return null;
   let customerId = customers.get(rawCustomerId);
   if (customerId === undefined) {
@@ -58,5 +58,17 @@ function parseItem(item: unknown, customers: Map<unknown, CustomerId | null>): {
   if (customerId === null) return null;
   const time = new Date(at);
   if (Number.isNaN(time.getTime())) return null;
-  return { customerId, sighting: { hwid, fwVersion: fwVersion.replace(/\u0000/g, '').slice(0, MAX_FW_VERSION), at: time } };
+  const line =
+    isProductName(hwName) && isProductName(hwVersion) && isProductName(fwName) && typeof versionKey === 'string' && VERSION_KEY.test(versionKey)
+      ? { hwName, hwVersion, fwName, versionKey }
+      : null;
+  return { customerId, sighting: { hwid, fwVersion: fwVersion.replace(/\u0000/g, '').slice(0, MAX_FW_VERSION), at: time, line } };
 }
+
+/** The update check's rule for hw_name, hw_version and fw_name (the product line is recorded only when it holds). */
+const PRODUCT_NAME = new RegExp(NAME_PATTERN);
+function isProductName(value: unknown): value is string {
+  return typeof value === 'string' && PRODUCT_NAME.test(value);
+}
+/** A version order key as hex: a version of at most 64 characters encodes to well under 1 KiB. */
+const VERSION_KEY = /^(?:[0-9a-f]{2}){0,1024}$/;

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type {
+  BackupList,
+  BackupRunDetail,
+  BackupRunIdParams,
+  BackupRunQueued,
+  BackupRunView,
+  BackupsQuery,
+  EndpointCall,
+  VerifyReportRequest,
+} from '@app/contracts';
+import { ServiceError } from '@app/contracts';
+import { archiveName, BackupStore, JobQueue, type ServiceConfig } from '@app/infra';
+import { SERVICE_CONFIG } from '@app/platform';
+import { AuditService } from '../audit/audit.service.js';
+import { Clock } from '../services/clock.js';
+import { auditBackup } from './backup-audit.js';
+import { BackupRunRepository } from './backup-run.repository.js';
+
+type NoParams = Record<string, never>;
+
+/** The job queue of backups: its data is the run id only. */
+export const BACKUP_JOB = { queue: 'backup' } as const;
+const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The run records (docs/api.md "Backups and restores"): listing, reading, queueing a backup, recording an outside verify. */
+@Injectable()
+export class BackupRuns {
+  constructor(
+    @Inject(BackupRunRepository) private readonly runs: BackupRunRepository,
+    @Inject(BackupStore) private readonly store: BackupStore,
+    @Inject(JobQueue) private readonly jobs: JobQueue,
+    @Inject(AuditService) private readonly audit: AuditService,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  async list(call: EndpointCall<NoParams, BackupsQuery, undefined>): Promise<BackupList> {
+    return { backend: this.store.kind, items: await this.runs.list(call.query?.limit ?? 50) };
+  }
+
+  async get(call: EndpointCall<BackupRunIdParams, NoParams, undefined>): Promise<BackupRunDetail> {
+    const run = RUN_ID.test(call.params.id) ? await this.runs.get(call.params.id.toLowerCase()) : null;
+    if (!run) throw ServiceError.notFound('backup run not found');
+    return run;
+  }
+
+  /** POST /admin/backups, and the schedule (`initiatedBy` 'schedule'). Null from the schedule when one is already active. */
+  async queue(initiatedBy: string): Promise<BackupRunQueued> {
+    if (!this.config.backup.publicKey) throw ServiceError.conflict('backups are not configured: set BACKUP_PUBLIC_KEY to the public half of a backup key pair');
+    const id = randomUUID();
+    const createdAt = this.clock.now();
+    const inserted = await this.runs.insert({ id, kind: 'backup', status: 'queued', archiveName: archiveName(createdAt, id), initiatedBy, createdAt });
+    if (!inserted) throw ServiceError.conflict('a backup or restore is already queued or running');
+    await auditBackup(this.audit, initiatedBy, 'backup.start', id, { archive_name: archiveName(createdAt, id) });
+    await this.jobs.add(BACKUP_JOB.queue, BACKUP_JOB.queue, { runId: id }, { jobId: `backup:${id}`, attempts: 1 });
+    return { id, kind: 'backup', status: 'queued' };
+  }
+
+  /** POST /admin/backups/verify-report: a finished `verify` run as an outside verifier saw it. */
+  async report(call: EndpointCall<NoParams, NoParams, VerifyReportRequest>): Promise<BackupRunView> {
+    const id = randomUUID();
+    const now = this.clock.now();
+    const { archive_name, ok } = call.body;
+    const detail = call.body.detail?.trim() ?? '';
+    await this.runs.insert(
+      { id, kind: 'verify', status: ok ? 'succeeded' : 'failed', archiveName: archive_name, initiatedBy: `verify-report:${call.ctx.actor}`, createdAt: now },
+      { startedAt: now, finishedAt: now, error: ok ? null : detail || 'the outside verifier reported a failure', log: ok && detail ? `${detail}\n` : '' },
+    );
+    await auditBackup(this.audit, call.ctx.actor, 'backup.verify_report', id, { archive_name, ok });
+    const run = await this.runs.get(id);
+    const { log: _log, ...view } = run!;
+    return view;
+  }
+}

@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { AppDataMessages, BACKUP_APPS, type BackupApp, type BackupRunQueued, ServiceError } from '@app/contracts';
+import { BackupStore, DUMP_ENTRY_PREFIX, FILE_ENTRY_PREFIX, JsonLogger, MessageBus, ObjectStore, readArchive } from '@app/infra';
+import { AuditService } from '../../audit/audit.service.js';
+import { auditBackup } from '../../backups/backup-audit.js';
+import { BackupRunRepository } from '../../backups/backup-run.repository.js';
+import { BACKUP_WORK_PREFIX, errorText, removeWork, RunLog, workKey } from '../../backups/run-log.js';
+import type { MaintenanceRow } from '../../protection/protection.repository.js';
+import { ProtectionService } from '../../protection/protection.service.js';
+import { Clock } from '../../services/clock.js';
+import type { RestoreBackupCommand } from './restore-backup.command.js';
+
+/** The 503 message while a restore runs. */
+export const RESTORE_MAINTENANCE_MESSAGE = 'a backup is being restored: writes are paused, try again later';
+
+/**
+ * POST /admin/restores (docs/operations.md "Restoring"): replaces every app's data and every
+ * stored file by the archive's, in maintenance mode.
+ *
+ * 1. Remember the maintenance setting, turn maintenance on.
+ * 2. Read the whole archive once, checking it against its manifest: nothing is replaced unless
+ *    all of it verifies (a failure here puts the earlier maintenance setting back).
+ * 3. Read it again: put every stored file back under its key, each dump into the object store.
+ * 4. Each app imports its dump (one transaction per app, its caches reset on every replica).
+ * 5. Remove the stored files the archive does not hold: data replaced, not merged.
+ * 6. Put the earlier maintenance setting back.
+ *
+ * A failure from step 3 on leaves maintenance ON and the run failed with the reason: the
+ * service never answers half-restored as if nothing happened. The run records themselves are
+ * not part of any archive, so a restore keeps them. Like a verify, it runs in the process that
+ * accepted it, holding the secret key in memory only.
+ */
+@Injectable()
+export class RestoreBackup {
+  private readonly logger = new JsonLogger('admin');
+
+  constructor(
+    @Inject(BackupRunRepository) private readonly runs: BackupRunRepository,
+    @Inject(BackupStore) private readonly store: BackupStore,
+    @Inject(ObjectStore) private readonly objects: ObjectStore,
+    @Inject(MessageBus) private readonly bus: MessageBus,
+    @Inject(ProtectionService) private readonly protection: ProtectionService,
+    @Inject(AuditService) private readonly audit: AuditService,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  async start(command: RestoreBackupCommand): Promise<BackupRunQueued> {
+    if (!(await this.store.list()).some((a) => a.name === command.archiveName)) {
+      throw ServiceError.notFound(`no archive ${command.archiveName} on the ${this.store.kind} backend`);
+    }
+    const id = randomUUID();
+    const inserted = await this.runs.insert({
+      id,
+      kind: 'restore',
+      status: 'queued',
+      archiveName: command.archiveName,
+      initiatedBy: command.actor,
+      createdAt: this.clock.now(),
+    });
+    if (!inserted) throw ServiceError.conflict('a backup or restore is already queued or running');
+    await auditBackup(this.audit, command.actor, 'backup.restore', id, { archive_name: command.archiveName });
+    void this.run(id, command);
+    return { id, kind: 'restore', status: 'queued' };
+  }
+
+  private async run(id: string, command: RestoreBackupCommand): Promise<void> {
+    const log = new RunLog(this.runs, id, this.clock);
+    const actor = `restore:${command.actor}`;
+    let earlier: MaintenanceRow | null = null;
+    let replacing = false;
+    try {
+      await this.runs.start(id, this.clock.now());
+      earlier = await this.protection.maintenanceRow();
+      await this.protection.switchMaintenance({ enabled: true, message: RESTORE_MAINTENANCE_MESSAGE }, actor);
+      await log.line(`maintenance on (it was ${earlier.enabled ? 'on' : 'off'}); checking ${command.archiveName} on the ${this.store.kind} backend`);
+      const checked = await readArchive(await this.archive(command.archiveName), command.identity);
+      await log.line(`archive verified: ${checked.objectCount} entries, ${checked.totalBytes} bytes, made ${checked.manifest.created_at}`);
+      const apps = importOrder(checked.manifest.dumps.map((d) => d.app));
+
+      replacing = true;
+      const dumps = new Map(checked.manifest.dumps.map((d) => [d.entry, d]));
+      const kept = new Set<string>();
+      let filesPut = 0;
+      const summary = await readArchive(await this.archive(command.archiveName), command.identity, async (entry) => {
+        if (entry.name.startsWith(FILE_ENTRY_PREFIX)) {
+          const key = entry.name.slice(FILE_ENTRY_PREFIX.length);
+          await this.objects.put(key, entry.body, { sizeBytes: entry.size });
+          kept.add(key);
+          filesPut++;
+        } else if (entry.name.startsWith(DUMP_ENTRY_PREFIX) && dumps.has(entry.name)) {
+          await this.objects.put(workKey(id, dumps.get(entry.name)!.app), entry.body, { sizeBytes: entry.size });
+        }
+      });
+      await log.line(`${filesPut} stored files put back`);
+
+      for (const app of apps) {
+        const dump = summary.manifest.dumps.find((d) => d.app === app)!;
+        const reply = await this.bus.send(AppDataMessages.import(app), { runId: id, objectKey: workKey(id, app), sha256: dump.sha256 });
+        await log.line(`${app}: imported ${reply.tables.map((t) => `${t.table} ${t.rows}`).join(', ')}`);
+      }
+
+      let removed = 0;
+      for await (const object of this.objects.list('')) {
+        if (kept.has(object.key) || object.key.startsWith(BACKUP_WORK_PREFIX)) continue;
+        await this.objects.delete(object.key);
+        removed++;
+      }
+      await log.line(`${removed} stored files not in the archive removed`);
+      await removeWork(this.objects, id);
+
+      await this.protection.switchMaintenance(earlier, actor);
+      await log.line(`maintenance ${earlier.enabled ? 'left on, as it was' : 'off again'}; restore done`);
+      await this.runs.finish(id, { status: 'succeeded', objectCount: summary.objectCount, totalBytes: summary.totalBytes, finishedAt: this.clock.now() });
+      // The admin app's own audit log was just replaced by the archive's: record the restore in the new one.
+      await auditBackup(this.audit, command.actor, 'backup.restored', id, { archive_name: command.archiveName });
+    } catch (err) {
+      const error = errorText(err);
+      this.logger.warn('restore failed', { id, error });
+      await log.line(`failed: ${error}`).catch(() => undefined);
+      if (!replacing && earlier) {
+        await this.protection.switchMaintenance(earlier, actor).catch(() => undefined);
+        await log.line('nothing was replaced; the earlier maintenance setting is back').catch(() => undefined);
+      } else if (replacing) {
+        await log.line('maintenance stays on: the data may be partly replaced; restore again or fix and end maintenance').catch(() => undefined);
+      }
+      await removeWork(this.objects, id).catch(() => undefined);
+      await this.runs
+        .finish(id, { status: 'failed', error, finishedAt: this.clock.now() })
+        .catch((e: unknown) => this.logger.error('restore run not recorded', { id, error: errorText(e) }));
+    } finally {
+      log.stop();
+    }
+  }
+
+  private async archive(name: string) {
+    const body = await this.store.read(name);
+    if (!body) throw new Error(`archive ${name} is gone from the ${this.store.kind} backend`);
+    return body;
+  }
+}
+
+/** The apps in their load order (BACKUP_APPS: the admin app last); an app the archive lacks fails the restore. */
+function importOrder(inArchive: readonly string[]): BackupApp[] {
+  for (const app of BACKUP_APPS) if (!inArchive.includes(app)) throw new Error(`the archive holds no dump of ${app}`);
+  return [...BACKUP_APPS];
+}

@@ -1,0 +1,31 @@
+import { ServiceError } from '@app/contracts';
+import { ArchiveError, identityFromBase64 } from '@app/infra';
+
+/** The age identity from `backup_key_b64`; 400 naming the problem when it is none. Held in memory only. */
+export function backupIdentity(keyB64: unknown): string {
+  if (typeof keyB64 !== 'string' || !keyB64.trim()) throw ServiceError.badRequest('backup_key_b64 is required: the service holds only the public key');
+  try {
+    return identityFromBase64(keyB64);
+  } catch (err) {
+    if (err instanceof ArchiveError) throw ServiceError.badRequest('backup_key_b64 must be the base64 of an age secret key (AGE-SECRET-KEY-1...)');
+    throw err;
+  }
+}
+
+/** POST /admin/backups/verify. `archiveName` null: the latest archive. */
+export class VerifyBackupCommand {
+  private constructor(
+    readonly archiveName: string | null,
+    readonly identity: string,
+    readonly actor: string,
+  ) {}
+
+  static create(input: { archiveName?: string; keyB64: unknown; actor: string }): VerifyBackupCommand {
+    return new VerifyBackupCommand(input.archiveName ?? null, backupIdentity(input.keyB64), input.actor);
+  }
+
+  /** Never the key: a command may end up in a log line. */
+  toJSON(): Record<string, unknown> {
+    return { archiveName: this.archiveName, actor: this.actor };
+  }
+}

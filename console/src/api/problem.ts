@@ -1,0 +1,45 @@
+/** An answer other than success, carrying the service's own message (problem+json `detail`). */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+interface ProblemLike {
+  detail?: unknown;
+  title?: unknown;
+}
+
+/** The service's message for a failed answer: problem+json `detail`, a text error line, or the status. */
+export function messageOf(status: number, body: unknown, retryAfter?: string | null): string {
+  const problem = (typeof body === 'object' && body !== null ? body : {}) as ProblemLike;
+  let message =
+    typeof problem.detail === 'string' && problem.detail
+      ? problem.detail
+      : typeof body === 'string' && body.trim()
+        ? body.trim()
+        : typeof problem.title === 'string'
+          ? problem.title
+          : `The service answered ${status}`;
+  if (status === 429 && retryAfter) message += ` (try again in ${retryAfter} s)`;
+  return message;
+}
+
+export async function errorOf(response: Response): Promise<ApiError> {
+  const text = await response.text().catch(() => '');
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // a text/plain error line
+  }
+  return new ApiError(messageOf(response.status, body, response.headers.get('Retry-After')), response.status);
+}
+
+/** Any thrown value as one line for a person. */
+export function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

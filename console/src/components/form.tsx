@@ -1,0 +1,63 @@
+import { cloneElement, type ComponentChildren, type VNode } from 'preact';
+import { useId } from 'preact/hooks';
+
+/** What the API checks on one field (console/src/api/limits.gen.ts, generated from the OpenAPI document). */
+export interface FieldLimits {
+  readonly pattern?: string;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly maxItems?: number;
+  readonly message?: string;
+  readonly items?: FieldLimits;
+  readonly oneOf?: readonly (string | number | boolean)[];
+}
+
+/** The API's own message when `value` breaks the field's limits, else null (checked before sending). */
+export function check(limits: FieldLimits | undefined, value: string | number | readonly string[]): string | null {
+  if (!limits) return null;
+  const fail = (what: string) => limits.message ?? what;
+  if (Array.isArray(value)) {
+    if (limits.maxItems !== undefined && value.length > limits.maxItems) return fail(`at most ${limits.maxItems} values`);
+    for (const item of value) {
+      const problem = check(limits.items, item as string);
+      if (problem) return `${item}: ${problem}`;
+    }
+    return null;
+  }
+  if (typeof value === 'number') {
+    if (!Number.isInteger(value) || (limits.minimum !== undefined && value < limits.minimum) || (limits.maximum !== undefined && value > limits.maximum)) {
+      return fail(`must be from ${limits.minimum} to ${limits.maximum}`);
+    }
+    return null;
+  }
+  const text = value as string;
+  if (limits.minLength !== undefined && text.length < limits.minLength) return fail(`at least ${limits.minLength} characters`);
+  if (limits.maxLength !== undefined && text.length > limits.maxLength) return fail(`at most ${limits.maxLength} characters`);
+  if (limits.pattern !== undefined && !new RegExp(limits.pattern).test(text)) return fail(`must match ${limits.pattern}`);
+  return null;
+}
+
+/** The HTML attributes that state the same limits to the browser and to assistive technology. */
+export function inputLimits(limits: FieldLimits | undefined): { minLength?: number; maxLength?: number; min?: number; max?: number } {
+  return { minLength: limits?.minLength, maxLength: limits?.maxLength, min: limits?.minimum, max: limits?.maximum };
+}
+
+/** A labelled control (label `for` its id) with an optional hint that describes it. */
+export function Field({ label, hint, children, inline }: { label: string; hint?: ComponentChildren; children: VNode; inline?: boolean }) {
+  const id = useId();
+  const control = cloneElement(children, { id, ...(hint ? { 'aria-describedby': `${id}-hint` } : {}) });
+  return (
+    <div class={inline ? 'field inline' : 'field'}>
+      {inline && control}
+      <label for={id}>{label}</label>
+      {!inline && control}
+      {hint && (
+        <span id={`${id}-hint`} class="hint">
+          {hint}
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import { render } from 'preact';
+import { describe, errorOf } from './api/problem';
+import { session } from './api/session';
+import { App } from './app/app';
+import type { Identity } from './app/identity';
+import './styles.css';
+
+/** Who is logged in (GET /auth/me, alone: it may renew the session), then the session's timing, then the app. */
+async function start(root: HTMLElement): Promise<void> {
+  const response = await fetch('/auth/me', { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+  if (response.status === 401) {
+    window.location.replace('/login');
+    return;
+  }
+  if (!response.ok) throw await errorOf(response);
+  const identity = (await response.json()) as Identity;
+  session.start(identity.csrf_token);
+  await session.renew();
+  root.textContent = '';
+  render(<App identity={identity} />, root);
+}
+
+const root = document.getElementById('app')!;
+start(root).catch((error: unknown) => {
+  root.textContent = '';
+  const message = document.createElement('p');
+  message.className = 'error';
+  message.setAttribute('role', 'alert');
+  message.textContent = `The console could not start: ${describe(error)}`;
+  root.append(message);
+});

@@ -1,0 +1,221 @@
+import { useState } from 'preact/hooks';
+import { api, ok, type Paths } from '../../api/client';
+import { addFirmwareTag as tagLimits } from '../../api/limits.gen';
+import { session } from '../../api/session';
+import { useMe } from '../../app/identity';
+import { Link } from '../../app/router';
+import { Empty, ErrorMessage, Loading, Notice } from '../../components/feedback';
+import { bytes, when } from '../../components/format';
+import { Pager } from '../../components/pager';
+import { Table } from '../../components/table';
+import { TagEditor } from '../../components/tags';
+import { useAction, useLoad } from '../../components/use-load';
+import type { PageProps } from '../../routes';
+
+type Build = Paths['/firmware/{id}']['get']['responses'][200]['content']['application/json'];
+type Audience = Paths['/firmware/{id}/audience']['get']['responses'][200]['content']['application/json'];
+
+const AUDIENCE_SIZE = 50;
+
+function ruleText(audience: Audience): string {
+  switch (audience.rule) {
+    case 'nobody':
+      return 'Nobody: the build is withdrawn.';
+    case 'every_caller':
+      return 'Every update check of its product line with an older version (a general release), device known or not.';
+    case 'known_devices':
+      return 'Every known, active device whose update check names it, whatever its tags (tag filter off).';
+    case 'devices_sharing_tag':
+      return audience.tags.length
+        ? `Known, active devices sharing one of its tags (${audience.tags.join(', ')}).`
+        : 'Nobody yet: give it a tag its devices have, make it a general release, or switch the tag filter off.';
+  }
+}
+
+/** "Who gets this build": the update check's own rule and the devices it offers the build to now. */
+function BuildAudience({ id, version }: { id: string; version: number }) {
+  const [offset, setOffset] = useState(0);
+  const audience = useLoad(
+    async () => ok(await api.GET('/firmware/{id}/audience', { params: { path: { id }, query: { limit: AUDIENCE_SIZE, offset } } })),
+    [id, offset, version],
+  );
+  return (
+    <section class="panel" aria-labelledby="audience-heading">
+      <h2 id="audience-heading">Who gets this build</h2>
+      <ErrorMessage error={audience.error} />
+      {audience.data === undefined ? (
+        audience.loading && <Loading what="the audience" />
+      ) : (
+        <>
+          <p id="audience-rule">{ruleText(audience.data)}</p>
+          <dl class="facts">
+            <dt>Devices offered it at their next check</dt>
+            <dd id="audience-devices">{audience.data.devices}</dd>
+            <dt>In the rule but never checked in</dt>
+            <dd>{audience.data.never_checked_in}</dd>
+            <dt>Unknown devices too</dt>
+            <dd>{audience.data.unknown_devices ? 'yes' : 'no'}</dd>
+          </dl>
+          {audience.data.items.length === 0 ? (
+            <Empty>No known device would be offered this build now (devices count once they have checked in on its product line with an older version).</Empty>
+          ) : (
+            <Table columns={['Device', 'Runs now', 'Last seen']}>
+              {audience.data.items.map((device) => (
+                <tr key={device.hwid}>
+                  <td>
+                    <Link href={`/console/devices/${encodeURIComponent(device.hwid)}`}>{device.hwid}</Link>
+                  </td>
+                  <td>{device.last_fw_version}</td>
+                  <td>{when(device.last_seen_at)}</td>
+                </tr>
+              ))}
+            </Table>
+          )}
+          <Pager offset={offset} limit={AUDIENCE_SIZE} nextOffset={audience.data.next_offset} onOffset={setOffset} />
+          <div class="actions">
+            <button type="button" onClick={audience.reload} disabled={audience.loading}>
+              Refresh
+            </button>
+            <span class="hint">Devices count once their update checks have been recorded (within seconds).</span>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+/** A build: its fields, tags, release settings, withdraw/reactivate (If-Match), downloads, and who gets it. */
+export function FirmwareBuildPage({ params }: PageProps) {
+  const me = useMe();
+  const id = params.id;
+  const [version, setVersion] = useState(0);
+  const [notice, setNotice] = useState<string | null>(null);
+  const build = useLoad(async () => {
+    const result = await api.GET('/firmware/{id}', { params: { path: { id } } });
+    return { record: ok(result), etag: result.response.headers.get('ETag') ?? '' };
+  }, [id, version]);
+  const refresh = () => setVersion((n) => n + 1);
+  const patch = useAction(async (change: { status?: 'active' | 'withdrawn'; tag_filter_disabled?: boolean }, done: string) => {
+    // If-Match: the change applies only to the build as shown (412 when someone changed it meanwhile).
+    ok(await api.PATCH('/firmware/{id}', { params: { path: { id } }, body: change, headers: { 'If-Match': build.data?.etag ?? '' } }));
+    setNotice(done);
+    refresh();
+  });
+  if (build.data === undefined) return build.loading ? <Loading what="the build" /> : <ErrorMessage error={build.error} />;
+  const b: Build = build.data.record;
+  const canWrite = me.can('fw:write');
+  const canTag = me.can('tags:write');
+  return (
+    <section>
+      <p>
+        <Link href="/console/firmware">Back to the builds</Link>
+      </p>
+      <h1>
+        {b.fw_name} {b.fw_version} <span class={`status-${b.status}`}>({b.status})</span>
+      </h1>
+      {notice && <Notice>{notice}</Notice>}
+      <ErrorMessage error={patch.error ?? build.error} />
+      <div class="panel">
+        <dl class="facts">
+          <dt>Product line</dt>
+          <dd class="mono">
+            {b.hw_name} / {b.hw_version} / {b.fw_name}
+          </dd>
+          <dt>Version</dt>
+          <dd>{b.fw_version}</dd>
+          <dt>Type</dt>
+          <dd>{b.fw_type}</dd>
+          <dt>Build date</dt>
+          <dd>{when(b.build_date)}</dd>
+          <dt>What string</dt>
+          <dd class="mono">{b.what_string ?? '(none: values given at upload)'}</dd>
+          <dt>Size</dt>
+          <dd>{bytes(b.size_bytes)}</dd>
+          <dt>SHA-256</dt>
+          <dd class="mono">{b.sha256}</dd>
+          <dt>General release</dt>
+          <dd id="general-release">{b.general_release ? 'yes: offered to every device' : 'no'}</dd>
+          <dt>Uploaded</dt>
+          <dd>
+            {when(b.uploaded_at)} by <span class="mono">{b.uploaded_by}</span>
+          </dd>
+          <dt>Downloads</dt>
+          <dd>
+            {b.download_count} (notes: {b.notes_download_count})
+          </dd>
+        </dl>
+        <div class="actions">
+          <a class="button" href={session.url(`/firmware/${encodeURIComponent(id)}/binary`)} download>
+            Download the binary
+          </a>
+          {b.notes ? (
+            <a class="button" href={session.url(`/firmware/${encodeURIComponent(id)}/notes`)} download>
+              Download the release notes ({bytes(b.notes.size_bytes)})
+            </a>
+          ) : (
+            <span class="hint">No release notes.</span>
+          )}
+        </div>
+      </div>
+      <div class="panel">
+        <h2>Release</h2>
+        <h3>Tags</h3>
+        <p class="hint">Devices sharing one of these tags are offered the build.</p>
+        <TagEditor
+          label="Tags of the build"
+          tags={b.tags}
+          limits={tagLimits.tag}
+          edit={
+            canTag
+              ? {
+                  add: async (tag) => ok(await api.PUT('/firmware/{id}/tags/{tag}', { params: { path: { id, tag } } })),
+                  remove: async (tag) => ok(await api.DELETE('/firmware/{id}/tags/{tag}', { params: { path: { id, tag } } })),
+                  changed: (message) => {
+                    setNotice(message);
+                    refresh();
+                  },
+                }
+              : undefined
+          }
+        />
+        <h3>Tag filter</h3>
+        <p>
+          {b.tag_filter_disabled
+            ? 'Off: every known, active device that names this product line is offered the build, whatever its tags.'
+            : 'On: only devices sharing a tag (or everyone, for a general release).'}
+        </p>
+        {canWrite && (
+          <div class="actions">
+            <button
+              type="button"
+              disabled={patch.busy}
+              onClick={() =>
+                void patch.run(
+                  { tag_filter_disabled: !b.tag_filter_disabled },
+                  b.tag_filter_disabled ? 'Tag filter on: only devices sharing a tag get it.' : 'Tag filter off: every known device gets it.',
+                )
+              }
+            >
+              {b.tag_filter_disabled ? 'Switch the tag filter on' : 'Switch the tag filter off'}
+            </button>
+            {b.status === 'active' ? (
+              <button
+                type="button"
+                class="danger"
+                disabled={patch.busy}
+                onClick={() => void patch.run({ status: 'withdrawn' }, 'The build is withdrawn: no update check offers it.')}
+              >
+                Withdraw the build
+              </button>
+            ) : (
+              <button type="button" disabled={patch.busy} onClick={() => void patch.run({ status: 'active' }, 'The build is active again.')}>
+                Reactivate the build
+              </button>
+            )}
+          </div>
+        )}
+      </div>
+      {me.can('devices:read') && <BuildAudience id={id} version={version} />}
+    </section>
+  );
+}

@@ -1,0 +1,262 @@
+import { createCipheriv, createDecipheriv, hkdfSync } from 'node:crypto';
+import { Transform, type TransformCallback } from 'node:stream';
+import { Decrypter, Encrypter, type Recipient, type Stanza } from 'age-encryption';
+
+/**
+ * The age v1 file format (https://age-encryption.org/v1), byte for byte, as streams. The
+ * age-encryption library does the header: file key, recipient stanzas (X25519 wrapping),
+ * header MAC and payload nonce. Only the payload (spec section "Payload") is sealed here, with
+ * node:crypto's native ChaCha20-Poly1305 (about ten times the library's pure-JS cipher, see
+ * docs/performance.md): payload key = HKDF-SHA-256(ikm = file key, salt = the 16-byte nonce,
+ * info = "payload"); the plaintext in 64 KiB chunks, each sealed under the 12-byte nonce
+ * "11-byte big-endian chunk counter || last-chunk flag (0x01 for the last, else 0x00)"; the
+ * last chunk may be short and is empty only when the whole plaintext is.
+ */
+const CHUNK_SIZE = 64 * 1024;
+const TAG_SIZE = 16;
+const SEALED_CHUNK_SIZE = CHUNK_SIZE + TAG_SIZE;
+const PAYLOAD_NONCE_SIZE = 16;
+/** Longest header read (ours is one X25519 stanza, under 200 bytes). */
+const MAX_HEADER_BYTES = 64 * 1024;
+/** The header ends with its MAC line, "--- <base64 MAC>\n"; no earlier line starts with "---". */
+const MAC_LINE_START = Buffer.from('\n---');
+const VERSION_LINE = Buffer.from('age-encryption.org/v1\n');
+
+export enum AgeFailure {
+  NotAge = 'not_age',
+  WrongKey = 'wrong_key',
+  HeaderAltered = 'header_altered',
+  /** The input ended inside the header. */
+  HeaderTruncated = 'header_truncated',
+  /** A chunk before the last failed authentication: altered or corrupted data. */
+  ChunkAltered = 'chunk_altered',
+  /** The last chunk failed authentication (or was missing): the input was cut short or its end altered. */
+  FinalChunkFailed = 'final_chunk_failed',
+}
+
+export class AgeStreamError extends Error {
+  constructor(
+    readonly failure: AgeFailure,
+    message: string,
+    /** Encrypted bytes read when it failed. */
+    readonly inputBytes: number,
+  ) {
+    super(message);
+    this.name = 'AgeStreamError';
+  }
+}
+
+/** Length of the header (through its MAC line) at the start of `bytes`, or -1 if it is not all there. */
+function headerLength(bytes: Buffer): number {
+  const macLine = bytes.indexOf(MAC_LINE_START);
+  if (macLine < 0) return -1;
+  const end = bytes.indexOf(0x0a, macLine + 1);
+  return end < 0 ? -1 : end + 1;
+}
+
+function payloadKey(fileKey: Uint8Array, nonce: Buffer): Buffer {
+  return Buffer.from(hkdfSync('sha256', fileKey, nonce, 'payload', 32));
+}
+
+/** The 11-byte big-endian counter and the last-chunk flag. */
+function chunkNonce(counter: number, last: boolean): Buffer {
+  const nonce = Buffer.alloc(12);
+  nonce.writeUIntBE(counter, 5, 6);
+  nonce[11] = last ? 1 : 0;
+  return nonce;
+}
+
+/**
+ * Cuts a byte stream into chunks of `size`. A full chunk is handed on only once more bytes
+ * follow it: the last chunk (full or not) is sealed and opened with the last-chunk flag.
+ */
+class Chunker {
+  private readonly buffer: Buffer;
+  private used = 0;
+  constructor(size: number) {
+    this.buffer = Buffer.alloc(size);
+  }
+  add(data: Buffer, onFull: (chunk: Buffer) => void): void {
+    let offset = 0;
+    while (offset < data.length) {
+      if (this.used === this.buffer.length) onFull(this.take());
+      const n = data.copy(this.buffer, this.used, offset, Math.min(data.length, offset + this.buffer.length - this.used));
+      this.used += n;
+      offset += n;
+    }
+  }
+  /** What is held (valid until the next `add`), and empties it. */
+  take(): Buffer {
+    const chunk = this.buffer.subarray(0, this.used);
+    this.used = 0;
+    return chunk;
+  }
+}
+
+/**
+ * Keeps the file key the library generates for one file: a recipient with no stanza of its own,
+ * added next to the real one, so the header holds exactly the real recipient's stanza.
+ */
+class FileKeyObserver implements Recipient {
+  fileKey: Uint8Array | null = null;
+  wrapFileKey(fileKey: Uint8Array): Stanza[] {
+    this.fileKey = Uint8Array.from(fileKey);
+    return [];
+  }
+}
+
+/** The header and payload nonce for a new file to `recipient`, and the file key, from the library. */
+async function newHeader(recipient: string): Promise<{ prefix: Buffer; key: Buffer }> {
+  const observer = new FileKeyObserver();
+  const encrypter = new Encrypter();
+  encrypter.addRecipient(recipient);
+  encrypter.addRecipient(observer);
+  // A payload that never arrives: the library emits the header and nonce and seals nothing.
+  const never = new ReadableStream<Uint8Array>();
+  const reader = (await encrypter.encrypt(never)).getReader();
+  let prefix = Buffer.alloc(0);
+  let length = -1;
+  while (length < 0 || prefix.length < length + PAYLOAD_NONCE_SIZE) {
+    const next = await reader.read();
+    if (next.done) throw new Error('age header incomplete');
+    prefix = Buffer.concat([prefix, next.value]);
+    length = headerLength(prefix);
+  }
+  await reader.cancel();
+  if (!observer.fileKey) throw new Error('age file key not seen');
+  const nonce = prefix.subarray(length, length + PAYLOAD_NONCE_SIZE);
+  return { prefix: prefix.subarray(0, length + PAYLOAD_NONCE_SIZE), key: payloadKey(observer.fileKey, nonce) };
+}
+
+/** Encrypts to an X25519 recipient (`age1…`): plaintext in, the age file out. */
+export class AgeEncryptStream extends Transform {
+  private key: Buffer | null = null;
+  private readonly chunks = new Chunker(CHUNK_SIZE);
+  private counter = 0;
+
+  constructor(private readonly recipient: string) {
+    super();
+  }
+
+  override _construct(done: (err?: Error | null) => void): void {
+    newHeader(this.recipient).then(({ prefix, key }) => {
+      this.key = key;
+      this.push(prefix);
+      done();
+    }, done);
+  }
+
+  override _transform(data: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    this.chunks.add(data, (chunk) => this.seal(chunk, false));
+    done();
+  }
+
+  override _flush(done: TransformCallback): void {
+    this.seal(this.chunks.take(), true);
+    done();
+  }
+
+  private seal(plain: Buffer, last: boolean): void {
+    const cipher = createCipheriv('chacha20-poly1305', this.key!, chunkNonce(this.counter++, last), { authTagLength: TAG_SIZE });
+    const sealed = cipher.update(plain);
+    cipher.final();
+    this.push(Buffer.concat([sealed, cipher.getAuthTag()]));
+  }
+}
+
+/** Decrypts an age file with an X25519 identity (`AGE-SECRET-KEY-1…`); fails with AgeStreamError. */
+export class AgeDecryptStream extends Transform {
+  private readonly decrypter = new Decrypter();
+  private header: Buffer | null = Buffer.alloc(0);
+  private key: Buffer | null = null;
+  private readonly chunks = new Chunker(SEALED_CHUNK_SIZE);
+  private counter = 0;
+  /** Encrypted bytes received. */
+  inputBytes = 0;
+
+  constructor(identity: string) {
+    super();
+    this.decrypter.addIdentity(identity);
+  }
+
+  override _transform(data: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    this.inputBytes += data.length;
+    if (this.header) {
+      this.readHeader(data).then((rest) => {
+        try {
+          if (rest) this.chunks.add(rest, (chunk) => this.openChunk(chunk, false));
+          done();
+        } catch (err) {
+          done(err as Error);
+        }
+      }, done);
+      return;
+    }
+    try {
+      this.chunks.add(data, (chunk) => this.openChunk(chunk, false));
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
+  }
+
+  override _flush(done: TransformCallback): void {
+    if (this.header) {
+      done(this.fail(AgeFailure.HeaderTruncated, `the input ends after ${this.inputBytes} bytes, inside the age header`));
+      return;
+    }
+    try {
+      this.openChunk(this.chunks.take(), true);
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
+  }
+
+  /** Collects the header and nonce; once both are in, derives the key and returns the bytes after them. */
+  private async readHeader(data: Buffer): Promise<Buffer | null> {
+    const bytes = Buffer.concat([this.header!, data]);
+    const start = Math.min(bytes.length, VERSION_LINE.length);
+    if (!bytes.subarray(0, start).equals(VERSION_LINE.subarray(0, start))) throw this.fail(AgeFailure.NotAge, 'not an age file (no age v1 version line)');
+    const length = headerLength(bytes);
+    if (length < 0 || bytes.length < length + PAYLOAD_NONCE_SIZE) {
+      if (bytes.length > MAX_HEADER_BYTES) throw this.fail(AgeFailure.NotAge, 'no age header in the first 64 KiB');
+      this.header = bytes;
+      return null;
+    }
+    let fileKey: Uint8Array;
+    try {
+      fileKey = await this.decrypter.decryptHeader(bytes.subarray(0, length));
+    } catch (err) {
+      // The library reports these only as messages.
+      const message = (err as Error).message ?? String(err);
+      if (message.includes('no identity matched')) throw this.fail(AgeFailure.WrongKey, 'the file was not encrypted for this key');
+      if (message.includes('header HMAC')) throw this.fail(AgeFailure.HeaderAltered, 'the age header was altered (header authentication failed)');
+      throw this.fail(AgeFailure.NotAge, `not an age file (${message})`);
+    }
+    this.key = payloadKey(fileKey, bytes.subarray(length, length + PAYLOAD_NONCE_SIZE));
+    this.header = null;
+    return bytes.subarray(length + PAYLOAD_NONCE_SIZE);
+  }
+
+  private openChunk(sealed: Buffer, last: boolean): void {
+    const failure = last ? AgeFailure.FinalChunkFailed : AgeFailure.ChunkAltered;
+    const what = `chunk ${this.counter} (${last ? 'the last' : 'not the last'}, ${this.inputBytes} encrypted bytes read)`;
+    if (sealed.length < TAG_SIZE) throw this.fail(failure, `${what} is shorter than its authentication tag`);
+    const decipher = createDecipheriv('chacha20-poly1305', this.key!, chunkNonce(this.counter, last), { authTagLength: TAG_SIZE });
+    decipher.setAuthTag(sealed.subarray(sealed.length - TAG_SIZE));
+    const plain = decipher.update(sealed.subarray(0, sealed.length - TAG_SIZE));
+    try {
+      decipher.final();
+    } catch {
+      throw this.fail(failure, `${what} does not authenticate`);
+    }
+    if (last && plain.length === 0 && this.counter > 0) throw this.fail(failure, `${what} is empty`);
+    this.counter++;
+    this.push(plain);
+  }
+
+  private fail(failure: AgeFailure, message: string): AgeStreamError {
+    return new AgeStreamError(failure, message, this.inputBytes);
+  }
+}

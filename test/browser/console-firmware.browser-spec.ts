@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ConsoleHarness, type Person } from './support/console-harness.js';
+
+/**
+ * Firmware in the console: an editor uploads a build by drag and drop (the what string parsed
+ * first), tags it and sees who gets it, withdraws it; a viewer sees the build without the
+ * controls.
+ */
+describe('console: firmware', () => {
+  const DOMAIN = 'firmware.browser.test';
+  const OWNER = 'owner@firmware.browser.test';
+  const VIEWER = 'viewer@firmware.browser.test';
+  let harness: ConsoleHarness;
+  let owner: Person;
+  let buildUrl: string;
+
+  beforeAll(async () => {
+    ({ harness, owner } = await ConsoleHarness.withCustomer(DOMAIN, OWNER));
+    // A device tagged beta that last checked in running 1.4.0 on the build's product line.
+    expect((await owner.api.send('POST', '/devices', { hwid: 'SN-0001', tags: ['beta'] })).status).toBe(201);
+    expect((await owner.api.send('POST', '/devices', { hwid: 'SN-0002', tags: ['stable'] })).status).toBe(201);
+    for (const hwid of ['SN-0001', 'SN-0002']) {
+      const check = await owner.context.request.get(`${harness.base}/firmware/${DOMAIN}/board-x/rev2/main/1.4.0/${hwid}`);
+      expect(check.status()).toBe(200);
+    }
+    // Sightings are recorded within seconds (docs/api.md "Devices").
+    await harness.until(async () => ((await owner.api.get('/devices/SN-0002')) as { last_fw_version: string | null }).last_fw_version === '1.4.0');
+    await harness.until(async () => ((await owner.api.get('/devices/SN-0001')) as { last_fw_version: string | null }).last_fw_version === '1.4.0');
+  });
+  afterAll(async () => harness?.close());
+
+  it('uploads a build by drag and drop: the parsed what string first, then progress, then the build page', async () => {
+    const { page } = owner;
+    await page.goto(`${harness.base}/console/firmware`);
+    await page.getByText('No builds yet.').waitFor();
+    await harness.check(page, 'firmware-empty');
+    await page.getByRole('link', { name: 'Upload a build' }).first().click();
+    await page.waitForURL(`${harness.base}/console/firmware/upload`);
+    // A file dropped on the drop zone, as a person drags it from their desktop.
+    const dropped = await page.evaluateHandle(`(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new TextEncoder().encode('boot code\\0@(#)1.5.0, 2026-11-20, AFI\\0@(#)junk\\0more code')], 'build-1.5.0.bin'));
+      return transfer;
+    })()`);
+    await page.dispatchEvent('.dropzone', 'drop', { dataTransfer: dropped });
+    const parsed = page.getByRole('form', { name: 'Build details' });
+    await parsed.getByRole('heading', { name: 'build-1.5.0.bin' }).waitFor();
+    expect(await parsed.getByRole('row', { name: /1\.5\.0, 2026-11-20, AFI/ }).count()).toBe(1);
+    expect(await parsed.getByRole('radio', { name: 'Use what string 0' }).isChecked()).toBe(true);
+    await harness.check(page, 'firmware-upload-parsed');
+    await parsed.getByLabel('Hardware name').fill('board-x');
+    await parsed.getByLabel('Hardware version').fill('rev2');
+    await parsed.getByLabel('Firmware name').fill('bad name');
+    await parsed.getByRole('button', { name: 'Store the build' }).click();
+    await page.getByText('fw_name must be 1 to 64 printable ASCII characters without spaces').waitFor();
+    await parsed.getByLabel('Firmware name').fill('main');
+    await parsed.getByLabel('Release notes (optional)').fill('Fixes the boot loop.');
+    await parsed.getByRole('button', { name: 'Store the build' }).click();
+    await page.waitForURL(/\/console\/firmware\/[0-9a-f-]{36}$/);
+    buildUrl = page.url();
+    await page.getByRole('heading', { name: 'main 1.5.0 (active)' }).waitFor();
+    expect(await page.getByRole('link', { name: /Download the release notes/ }).count()).toBe(1);
+    await page.locator('#audience-rule').getByText('Nobody yet').waitFor();
+  });
+
+  it('tags the build and shows who gets it, then withdraws it (If-Match) and reactivates it', async () => {
+    const { page } = owner;
+    await page.goto(buildUrl);
+    await page.getByLabel('Add a tag').fill('bad tag');
+    await page.getByRole('button', { name: 'Add tag' }).click();
+    await page.getByText('tag must match').waitFor();
+    await page.getByLabel('Add a tag').fill('beta');
+    await page.getByRole('button', { name: 'Add tag' }).click();
+    await page.getByText('Tag beta added.').waitFor();
+    await page.locator('#audience-rule').getByText('sharing one of its tags (beta)').waitFor();
+    expect(await page.locator('#audience-devices').textContent()).toBe('1');
+    const audience = page.getByRole('region', { name: 'Who gets this build' });
+    expect(await audience.getByRole('link', { name: 'SN-0001' }).count()).toBe(1);
+    expect(await audience.getByRole('link', { name: 'SN-0002' }).count()).toBe(0);
+    await harness.check(page, 'firmware-build');
+
+    await page.getByRole('button', { name: 'Withdraw the build' }).click();
+    await page.getByRole('status').getByText('The build is withdrawn: no update check offers it.').waitFor();
+    await page.getByRole('heading', { name: 'main 1.5.0 (withdrawn)' }).waitFor();
+    await page.locator('#audience-rule').getByText('Nobody: the build is withdrawn.').waitFor();
+    // The deep link survives a reload.
+    await page.reload();
+    await page.getByRole('heading', { name: 'main 1.5.0 (withdrawn)' }).waitFor();
+    await page.getByRole('button', { name: 'Reactivate the build' }).click();
+    await page.getByRole('heading', { name: 'main 1.5.0 (active)' }).waitFor();
+
+    // The list, filtered by tag and status (kept in the address).
+    await page.goto(`${harness.base}/console/firmware?tag=beta&status=active`);
+    await page.getByRole('link', { name: '1.5.0' }).waitFor();
+    expect(await page.getByLabel('Tag', { exact: true }).inputValue()).toBe('beta');
+    await harness.check(page, 'firmware-list');
+    await page.getByLabel('Status', { exact: true }).selectOption('withdrawn');
+    await page.getByText('No build matches these filters').waitFor();
+    expect(page.url()).toContain('status=withdrawn');
+    expect(harness.problems).toEqual([]);
+  });
+
+  it('shows a viewer the build without the controls their role may not use', async () => {
+    expect((await owner.api.send('POST', '/members', { email: VIEWER, role: 'viewer' })).status).toBe(201);
+    const viewer = await harness.login(VIEWER, { width: 390, height: 844 });
+    const { page } = viewer;
+    await page.goto(buildUrl);
+    await page.getByRole('heading', { name: 'main 1.5.0 (active)' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Withdraw the build' }).count()).toBe(0);
+    expect(await page.getByLabel('Add a tag').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Remove tag beta' }).count()).toBe(0);
+    await harness.check(page, 'firmware-build-viewer-390px');
+    await page.goto(`${harness.base}/console/firmware/upload`);
+    await page.getByText('does not allow this page').waitFor();
+    expect(harness.problems).toEqual([]);
+  });
+});
