@@ -2,17 +2,21 @@
 import { exitUnlessSupportedNode } from '../../../libs/infra/src/runtime/supported-node.js';
 
 exitUnlessSupportedNode();
-const { assertDistributedConfig, JsonLogger, loadConfig, startTelemetry } = await import('@app/infra');
+const { assertDistributedConfig, closeMessageBuses, closeOnSignals, JsonLogger, loadConfig, startTelemetry } = await import('@app/infra');
 const { startGateway } = await import('./start-gateway.js');
 
 const logger = new JsonLogger('gateway');
+const signals = closeOnSignals(logger);
 try {
   const config = loadConfig();
   assertDistributedConfig(config, { nats: true, s3: true, downloadSecret: true });
   await startTelemetry('gateway', config.otelEnabled);
   const gateway = await startGateway(config);
   // A signal closes the gateway (the HTTP server drains), then ends the process.
-  gateway.app.enableShutdownHooks();
+  signals.started(async () => {
+    await gateway.app.close();
+    await closeMessageBuses();
+  });
 } catch (err) {
   logger.error(err instanceof Error ? err : new Error(String(err)), 'failed to start');
   process.exit(1);

@@ -23,3 +23,4 @@ export * from './config/security-detectors.js';
 export * from './backup/backup-archive.js';
 export * from './backup/backup-store.js';
 export * from './backup/create.js';
+export * from './runtime/close-on-signals.js';

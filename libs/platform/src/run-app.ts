@@ -6,6 +6,7 @@ import {
   assertDistributedConfig,
   closeDatabases,
   closeMessageBuses,
+  closeOnSignals,
   createMessageServer,
   JsonLogger,
   loadConfig,
@@ -36,20 +37,17 @@ export async function startBackendApp(app: BackendApp, moduleFactory: AppModuleF
  */
 export async function runDistributedApp(app: BackendApp, moduleFactory: AppModuleFactory): Promise<void> {
   const logger = new JsonLogger(app);
+  const signals = closeOnSignals(logger);
   try {
     const config = loadConfig();
     assertDistributedConfig(config, { database: true, nats: true, redis: true, s3: true, downloadSecret: true });
     await startTelemetry(app, config.otelEnabled);
     const microservice = await startBackendApp(app, moduleFactory, config);
-    const stop = async (signal: string) => {
-      logger.info('stopping', { signal });
+    signals.started(async () => {
       await microservice.close();
       await closeMessageBuses();
       await closeDatabases();
-      process.exit(0);
-    };
-    process.once('SIGTERM', () => void stop('SIGTERM'));
-    process.once('SIGINT', () => void stop('SIGINT'));
+    });
   } catch (err) {
     logger.error(err instanceof Error ? err : new Error(String(err)), 'failed to start');
     process.exit(1);

@@ -17,6 +17,7 @@ interface LogLine {
   readonly app?: string;
   readonly msg?: string;
   readonly context?: string;
+  readonly level?: string;
 }
 
 function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
@@ -57,6 +58,7 @@ function startService(env: NodeJS.ProcessEnv) {
     });
     void exit.then(({ code }) => reject(new Error(`the service exited (${code}) before it was ready`)));
   });
+  ready.catch(() => undefined); // a test that stops the service while it starts does not wait for it
   return { child, exit, lines, ready };
 }
 
@@ -140,6 +142,30 @@ describe('standalone process and the operator CLI on its data directory', () => 
       } finally {
         await admin.destroy();
       }
+    },
+    STARTUP_MS,
+  );
+
+  it(
+    'a SIGTERM while it is still starting stops it as soon as it has started: exit code 0, no service.lock',
+    async () => {
+      await closeDatabases(); // the previous test's look into the data directory holds its lock
+      const { child, exit, lines } = startService(env);
+      service = child;
+      // The first app's first line: the process is up, the lock taken, the apps not yet started.
+      await new Promise<void>((resolve) => {
+        const poll = setInterval(() => {
+          if (lines.length > 0) {
+            clearInterval(poll);
+            resolve();
+          }
+        }, 5);
+      });
+      child.kill('SIGTERM');
+      const exitStatus = await exit;
+      expect({ ...exitStatus, errors: lines.filter((l) => l.level === 'error') }).toEqual({ code: 0, signal: null, errors: [] });
+      expect(lines.filter((l) => l.msg === 'stopping').map((l) => l.app)).toEqual(['standalone']);
+      expect(existsSync(join(dataDir, 'service.lock'))).toBe(false);
     },
     STARTUP_MS,
   );
