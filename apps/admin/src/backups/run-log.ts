@@ -1,5 +1,4 @@
-import { createInterface } from 'node:readline';
-import { APP_DATA_OBJECT_PREFIX, type StoredFileRef } from '@app/contracts';
+import { APP_DATA_OBJECT_PREFIX } from '@app/contracts';
 import type { ObjectStore } from '@app/infra';
 import type { Clock } from '../services/clock.js';
 import type { BackupRunRepository } from './backup-run.repository.js';
@@ -17,6 +16,11 @@ function runPrefix(runId: string): string {
 
 export function workKey(runId: string, app: string): string {
   return `${runPrefix(runId)}${app}.dump`;
+}
+
+/** Where a restore puts a stored file while the archive is still being checked. */
+export function stagedFileKey(runId: string, key: string): string {
+  return `${runPrefix(runId)}files/${key}`;
 }
 
 /** How often a working run shows it is alive (see ABANDONED_AFTER_MS). */
@@ -46,19 +50,6 @@ export class RunLog {
 
   stop(): void {
     clearInterval(this.timer);
-  }
-}
-
-/** The stored files listed next to a dump (one JSON object `{key, size}` per line), read as a stream. */
-export async function* storedFileRefs(objects: ObjectStore, listKey: string): AsyncIterable<StoredFileRef> {
-  const body = await objects.get(listKey);
-  if (!body) throw new Error(`the list of stored files ${listKey} is missing`);
-  for await (const line of createInterface({ input: body, crlfDelay: Infinity })) {
-    if (!line.trim()) continue;
-    const ref = JSON.parse(line) as StoredFileRef;
-    if (typeof ref?.key !== 'string' || !Number.isSafeInteger(ref.size) || ref.size < 0)
-      throw new Error(`${listKey}: not a stored-file line: ${line.slice(0, 200)}`);
-    yield ref;
   }
 }
 

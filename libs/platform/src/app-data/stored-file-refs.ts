@@ -15,17 +15,23 @@ export async function* readStoredFileRefs(store: ObjectStore, filesObjectKey: st
     for await (const chunk of body) {
       const lines = (partial + decoder.write(chunk as Buffer)).split('\n');
       partial = lines.pop()!;
-      for (const line of lines) if (line) yield storedFileRef(line);
+      for (const line of lines) if (line.trim()) yield storedFileRef(filesObjectKey, line);
     }
     partial += decoder.end();
-    if (partial) yield storedFileRef(partial);
+    if (partial.trim()) yield storedFileRef(filesObjectKey, partial);
   } finally {
     body.destroy();
   }
 }
 
-function storedFileRef(line: string): StoredFileRef {
-  const value = JSON.parse(line) as Partial<StoredFileRef>;
-  if (typeof value?.key !== 'string' || typeof value.size !== 'number') throw new Error('bad line in a stored-file list');
-  return { key: value.key, size: value.size };
+function storedFileRef(listKey: string, line: string): StoredFileRef {
+  let value: Partial<StoredFileRef> | null = null;
+  try {
+    value = JSON.parse(line) as Partial<StoredFileRef>;
+  } catch {
+    // reported below with the line
+  }
+  if (typeof value?.key !== 'string' || !Number.isSafeInteger(value.size) || value.size! < 0)
+    throw new Error(`${listKey}: not a stored-file line: ${line.slice(0, 200)}`);
+  return { key: value.key, size: value.size! };
 }
