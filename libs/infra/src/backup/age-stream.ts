@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, type KeyObject } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 import { Decrypter, Encrypter, type Recipient, type Stanza } from 'age-encryption';
 
@@ -54,9 +54,13 @@ function headerLength(bytes: Buffer): number {
   return end < 0 ? -1 : end + 1;
 }
 
-function payloadKey(fileKey: Uint8Array, nonce: Buffer): Buffer {
-  return Buffer.from(hkdfSync('sha256', fileKey, nonce, 'payload', 32));
+/** As a KeyObject: a raw key given to createCipheriv is imported anew for every chunk. */
+function payloadKey(fileKey: Uint8Array, nonce: Buffer): KeyObject {
+  return createSecretKey(Buffer.from(hkdfSync('sha256', fileKey, nonce, 'payload', 32)));
 }
+
+/** Stream buffers of a few sealed chunks: crypto and the disk or network on either side overlap. */
+const STREAM_BUFFER_BYTES = 1024 * 1024;
 
 /** The 11-byte big-endian counter and the last-chunk flag. */
 function chunkNonce(counter: number, last: boolean): Buffer {
@@ -106,7 +110,7 @@ class FileKeyObserver implements Recipient {
 }
 
 /** The header and payload nonce for a new file to `recipient`, and the file key, from the library. */
-async function newHeader(recipient: string): Promise<{ prefix: Buffer; key: Buffer }> {
+async function newHeader(recipient: string): Promise<{ prefix: Buffer; key: KeyObject }> {
   const observer = new FileKeyObserver();
   const encrypter = new Encrypter();
   encrypter.addRecipient(recipient);
@@ -130,12 +134,12 @@ async function newHeader(recipient: string): Promise<{ prefix: Buffer; key: Buff
 
 /** Encrypts to an X25519 recipient (`age1…`): plaintext in, the age file out. */
 export class AgeEncryptStream extends Transform {
-  private key: Buffer | null = null;
+  private key: KeyObject | null = null;
   private readonly chunks = new Chunker(CHUNK_SIZE);
   private counter = 0;
 
   constructor(private readonly recipient: string) {
-    super();
+    super({ highWaterMark: STREAM_BUFFER_BYTES });
   }
 
   override _construct(done: (err?: Error | null) => void): void {
@@ -158,9 +162,9 @@ export class AgeEncryptStream extends Transform {
 
   private seal(plain: Buffer, last: boolean): void {
     const cipher = createCipheriv('chacha20-poly1305', this.key!, chunkNonce(this.counter++, last), { authTagLength: TAG_SIZE });
-    const sealed = cipher.update(plain);
+    this.push(cipher.update(plain));
     cipher.final();
-    this.push(Buffer.concat([sealed, cipher.getAuthTag()]));
+    this.push(cipher.getAuthTag());
   }
 }
 
@@ -168,14 +172,14 @@ export class AgeEncryptStream extends Transform {
 export class AgeDecryptStream extends Transform {
   private readonly decrypter = new Decrypter();
   private header: Buffer | null = Buffer.alloc(0);
-  private key: Buffer | null = null;
+  private key: KeyObject | null = null;
   private readonly chunks = new Chunker(SEALED_CHUNK_SIZE);
   private counter = 0;
   /** Encrypted bytes received. */
   inputBytes = 0;
 
   constructor(identity: string) {
-    super();
+    super({ highWaterMark: STREAM_BUFFER_BYTES });
     this.decrypter.addIdentity(identity);
   }
 

@@ -16,6 +16,7 @@ export const ARCHIVE_FORMAT_VERSION = 1;
 export const MANIFEST_ENTRY = 'manifest.json';
 export const DUMP_ENTRY_PREFIX = 'dumps/';
 export const FILE_ENTRY_PREFIX = 'files/';
+const PACK_BUFFER_BYTES = 1024 * 1024;
 /** Largest manifest read back (a line per file: 10,000 files take about 2 MiB). */
 const MAX_MANIFEST_BYTES = 256 * 1024 * 1024;
 
@@ -113,7 +114,8 @@ class Digest extends Transform {
  * while entries are added (back-pressure bounds the memory).
  */
 export class ArchiveWriter {
-  private readonly pack = tar.pack();
+  /** A larger buffer than streamx's 16 KiB: a small file's entry goes through in one piece. */
+  private readonly pack = tar.pack({ highWaterMark: PACK_BUFFER_BYTES });
   readonly output: Promise<Readable>;
   private readonly mtime = new Date();
   /** Rejects once the writer is aborted: a write waiting for room gives up. */
@@ -130,7 +132,8 @@ export class ArchiveWriter {
   }
 
   /** Adds an entry of a known size; resolves with its SHA-256 once written. A size that differs fails. */
-  async add(name: string, size: number, body: Readable): Promise<string> {
+  async add(name: string, size: number, body: Readable | Buffer): Promise<string> {
+    if (Buffer.isBuffer(body)) return this.addWhole(name, size, body);
     const digest = new Digest();
     let entryDone: (err?: Error | null) => void = () => undefined;
     const written = new Promise<void>((resolve, reject) => {
@@ -158,10 +161,26 @@ export class ArchiveWriter {
     return digest.hash.digest('hex');
   }
 
+  /** An entry held whole in memory: one write, no stream. */
+  private async addWhole(name: string, size: number, body: Buffer): Promise<string> {
+    if (body.length !== size) {
+      const err = new Error(`${name}: ${body.length} bytes where ${size} were expected`);
+      this.pack.destroy(err);
+      throw err;
+    }
+    const sha256 = sha256Hex(body);
+    const written = new Promise<void>((resolve, reject) => {
+      this.pack.entry({ name, size, mtime: this.mtime, mode: 0o600 }, body, (err) => (err ? reject(err) : resolve()));
+    });
+    written.catch(() => undefined);
+    await Promise.race([written, this.aborted]);
+    return sha256;
+  }
+
   /** Writes the manifest as the last entry and ends the tar stream. */
   async finish(manifest: ArchiveManifest): Promise<void> {
     const body = Buffer.from(JSON.stringify(manifest));
-    await this.add(MANIFEST_ENTRY, body.length, Readable.from([body]));
+    await this.add(MANIFEST_ENTRY, body.length, body);
     this.pack.finalize();
   }
 

@@ -19,7 +19,7 @@ export class LocalBackupStore extends BackupStore {
     await mkdir(this.dir, { recursive: true });
     const tmp = join(this.dir, `${name}.partial-${randomBytes(6).toString('hex')}`);
     try {
-      await pipeline(body, createWriteStream(tmp, { flags: 'wx', flush: true }));
+      await pipeline(body, createWriteStream(tmp, { flags: 'wx', flush: true, highWaterMark: 1024 * 1024 }));
       await rename(tmp, join(this.dir, name));
     } catch (err) {
       await unlink(tmp).catch(() => undefined);
@@ -32,7 +32,7 @@ export class LocalBackupStore extends BackupStore {
     assertArchiveName(name);
     const file = join(this.dir, name);
     if (!(await stat(file).catch(() => null))) return null;
-    return createReadStream(file, { highWaterMark: 256 * 1024 });
+    return createReadStream(file, { highWaterMark: 1024 * 1024 });
   }
 
   async list(): Promise<StoredArchive[]> {

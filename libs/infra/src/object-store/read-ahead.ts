@@ -1,0 +1,74 @@
+import type { Readable } from 'node:stream';
+import type { ObjectStore } from './object-store.js';
+
+export interface ReadAheadOptions {
+  /** Objects read at the same time. */
+  readonly concurrency: number;
+  /** Objects up to this size are read whole, ahead of their turn; larger ones are streamed at their turn. */
+  readonly maxObjectBytes: number;
+  /** Bytes held ahead at most (the objects read whole and not yet handed on). */
+  readonly maxBufferedBytes: number;
+}
+
+export interface ReadAheadItem<T> {
+  readonly ref: T;
+  /** The object: whole (small ones) or as a stream (large ones); null when absent. */
+  readonly body: Buffer | Readable | null;
+}
+
+async function readWhole(store: ObjectStore, key: string): Promise<Buffer | null> {
+  const body = await store.get(key);
+  if (!body) return null;
+  const parts: Buffer[] = [];
+  for await (const chunk of body as AsyncIterable<Buffer>) parts.push(chunk);
+  return Buffer.concat(parts);
+}
+
+/**
+ * Hands on the objects `refs` name, in their order, reading the small ones ahead of their turn
+ * several at a time: a run over many small files (a backup) then waits for no single read,
+ * whatever each read's latency (a disk seek, an S3 round trip). Memory stays within
+ * `maxBufferedBytes` plus one large object's stream buffer. A read that fails fails at its turn.
+ */
+export async function* readAhead<T extends { readonly key: string; readonly size: number }>(
+  store: ObjectStore,
+  refs: AsyncIterable<T>,
+  options: ReadAheadOptions,
+): AsyncGenerator<ReadAheadItem<T>> {
+  const source = refs[Symbol.asyncIterator]();
+  const queue: Array<{ ref: T; whole: Promise<Buffer | null> | null }> = [];
+  let buffered = 0;
+  let exhausted = false;
+  const fill = async (): Promise<void> => {
+    // Nothing is read past a large object waiting for its turn.
+    while (!exhausted && queue.length < options.concurrency && buffered < options.maxBufferedBytes && queue.every((q) => q.whole !== null)) {
+      const next = await source.next();
+      if (next.done) {
+        exhausted = true;
+        return;
+      }
+      const ref = next.value;
+      const small = ref.size <= options.maxObjectBytes;
+      const whole = small ? readWhole(store, ref.key) : null;
+      whole?.catch(() => undefined); // reported at its turn; never unhandled if the run stops first
+      if (small) buffered += ref.size;
+      queue.push({ ref, whole });
+    }
+  };
+  try {
+    for (;;) {
+      await fill();
+      const head = queue.shift();
+      if (!head) return;
+      if (head.whole) {
+        const body = await head.whole;
+        buffered -= head.ref.size;
+        yield { ref: head.ref, body };
+      } else {
+        yield { ref: head.ref, body: await store.get(head.ref.key) };
+      }
+    }
+  } finally {
+    await source.return?.();
+  }
+}
