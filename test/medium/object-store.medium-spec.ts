@@ -132,6 +132,21 @@ describe.each([
     expect((await readAll((await h.store.get('over/empty'))!)).length).toBe(0);
   });
 
+  it('moves an object to another key (replacing it), and flushes what was written without durability', async () => {
+    await h.store.put('move/staged/a.bin', Readable.from([Buffer.from('archive bytes')]), { sizeBytes: 13, durable: false });
+    await h.store.put('move/final/a.bin', Readable.from([Buffer.from('older')]), { sizeBytes: 5 });
+    await h.store.move('move/staged/a.bin', 'move/final/a.bin', { durable: false });
+    await h.store.move('move/final/a.bin', 'move/other/deeper/a.bin');
+    await h.store.flush();
+    expect(await h.store.head('move/staged/a.bin')).toBeNull();
+    expect(await h.store.head('move/final/a.bin')).toBeNull();
+    expect((await readAll((await h.store.get('move/other/deeper/a.bin'))!)).toString()).toBe('archive bytes');
+    await expect(h.store.move('move/absent', 'move/anywhere')).rejects.toThrow();
+    expect(await h.store.head('move/anywhere')).toBeNull();
+    await h.store.flush(); // nothing pending: nothing to do
+    expect(await h.leftovers()).toBe(0);
+  });
+
   it('lists the objects under a prefix with their modification time', async () => {
     const before = Date.now() - 5_000;
     for (const key of ['list/2026-11-20/a', 'list/2026-11-20/b', 'list/2026-11-21/c', 'listed-not/d']) {

@@ -25,3 +25,4 @@ export * from './backup/backup-store.js';
 export * from './backup/create.js';
 export * from './runtime/close-on-signals.js';
 export * from './object-store/read-ahead.js';
+export * from './object-store/write-behind.js';

@@ -27,6 +27,13 @@ class MemoryStore extends ObjectStore {
   async delete(key: string): Promise<void> {
     this.objects.delete(key);
   }
+  async move(from: string, to: string): Promise<void> {
+    const data = this.objects.get(from);
+    if (!data) throw new Error(`no object ${from}`);
+    this.objects.set(to, data);
+    this.objects.delete(from);
+  }
+  async flush(): Promise<void> {}
   async *list(prefix: string): AsyncIterable<ListedObject> {
     for (const key of this.objects.keys()) if (key.startsWith(prefix)) yield { key, lastModified: new Date() };
   }

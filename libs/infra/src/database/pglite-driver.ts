@@ -86,6 +86,12 @@ export class SessionLease extends EventEmitter {
     await this.owner.copyFromBlob(into, data);
   }
 
+  /** `COPY (<query>) TO` in the text format, whole, as PGlite hands COPY output over: a blob. */
+  async copyTo(query: string): Promise<Buffer> {
+    if (this.released) throw new Error('embedded database: copy on a released connection');
+    return this.owner.copyToBlob(query);
+  }
+
   /** pg-pool style: give the session back to the next waiter. */
   release(_err?: unknown): void {
     if (this.released) return;
@@ -102,6 +108,11 @@ export class EmbeddedDatabase {
   private transactionStatus = 'I';
   private closed = false;
   private readonly logger = new JsonLogger('database');
+  /**
+   * The wire-protocol client and the COPY blobs (PGlite's own query) must never overlap on the
+   * session: a ROLLBACK sent while a COPY runs (a reader that stopped early) hung both.
+   */
+  private sessionWork: Promise<unknown> = Promise.resolve();
 
   private constructor(
     readonly directory: string,
@@ -166,12 +177,24 @@ export class EmbeddedDatabase {
 
   /** @internal */
   run(text: string, values: unknown[] | undefined): Promise<pg.QueryResult> {
-    return this.client.query(text, values);
+    return this.oneAtATime(() => this.client.query(text, values));
+  }
+
+  private oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.sessionWork.then(work, work);
+    this.sessionWork = result.catch(() => undefined);
+    return result;
   }
 
   /** @internal The session is held by the caller's lease, so nothing else runs meanwhile. */
   async copyFromBlob(into: string, data: Buffer): Promise<void> {
-    await this.pglite.query(`COPY ${into} FROM '/dev/blob'`, [], { blob: new Blob([data]) });
+    await this.oneAtATime(() => this.pglite.query(`COPY ${into} FROM '/dev/blob'`, [], { blob: new Blob([data]) }));
+  }
+
+  /** @internal As copyFromBlob. */
+  async copyToBlob(query: string): Promise<Buffer> {
+    const result = await this.oneAtATime(() => this.pglite.query(`COPY (${query}) TO '/dev/blob'`));
+    return result.blob ? Buffer.from(await result.blob.arrayBuffer()) : Buffer.alloc(0);
   }
 
   /** @internal Called by SessionLease.release. */

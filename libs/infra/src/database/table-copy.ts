@@ -4,7 +4,6 @@ import { finished } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import type { EntityManager } from 'typeorm';
-import { copyText, type CopyValue } from './copy-rows.js';
 import { SessionLease } from './pglite-driver.js';
 import { sql } from './sql-runner.js';
 import { assertSchemaName, quoteIdent, toInt } from './sql.js';
@@ -18,8 +17,8 @@ import { assertSchemaName, quoteIdent, toInt } from './sql.js';
  *   transaction's own connection (so inside its snapshot).
  * - Embedded PGlite: its wire protocol takes no COPY data. Out: the table is read a few heap
  *   blocks at a time (`ctid` ranges: a TID range scan, no sort, no index needed, whatever the
- *   keys), each column cast to text, which is the type's output as COPY writes it. In: each
- *   chunk of rows is one `COPY ... FROM '/dev/blob'` on the transaction's session.
+ *   keys), each range one `COPY (SELECT ...) TO '/dev/blob'`. In: each chunk of rows is one
+ *   `COPY ... FROM '/dev/blob'` on the transaction's session.
  */
 
 /** Heap blocks (8 KiB each) per embedded read: about 1 MiB of rows a query. */
@@ -79,7 +78,7 @@ export async function* copyTableOut(manager: EntityManager, source: TableSource)
   const connection = await connectionOf(manager);
   const columns = source.columns.map(quoteIdent);
   if (connection instanceof SessionLease) {
-    yield* embeddedTableOut(manager, source);
+    yield* embeddedTableOut(manager, connection, source);
     return;
   }
   const from = source.where ? `(SELECT ${columns.join(', ')} FROM ${qualified(source)} WHERE ${source.where})` : `${qualified(source)} (${columns.join(', ')})`;
@@ -99,17 +98,16 @@ export async function* copyTableOut(manager: EntityManager, source: TableSource)
   }
 }
 
-async function* embeddedTableOut(manager: EntityManager, source: TableSource): AsyncGenerator<Buffer> {
+async function* embeddedTableOut(manager: EntityManager, session: SessionLease, source: TableSource): AsyncGenerator<Buffer> {
   const { rows } = await sql(manager, `SELECT pg_relation_size($1::regclass) / current_setting('block_size')::bigint AS blocks`, [qualified(source)]);
   const blocks = toInt(rows[0].blocks);
-  const select = source.columns.map((c, i) => `${quoteIdent(c)}::text AS c${i}`).join(', ');
+  const select = source.columns.map(quoteIdent).join(', ');
   const where = source.where ? ` AND (${source.where})` : '';
-  const text = `SELECT ${select} FROM ${qualified(source)} WHERE ctid >= $1::tid AND ctid < $2::tid${where}`;
   for (let block = 0; block < blocks; block += EMBEDDED_PAGE_BLOCKS) {
-    const page = await sql(manager, text, [`(${block},0)`, `(${block + EMBEDDED_PAGE_BLOCKS},0)`]);
-    if (page.rows.length === 0) continue;
-    const values = page.rows.map((row) => source.columns.map((_, i) => row[`c${i}`] as CopyValue));
-    yield Buffer.from(copyText(values, source.columns.length), 'utf8');
+    // COPY takes no parameters: the block numbers are integers written here.
+    const range = `ctid >= '(${block},0)'::tid AND ctid < '(${block + EMBEDDED_PAGE_BLOCKS},0)'::tid`;
+    const chunk = await session.copyTo(`SELECT ${select} FROM ${qualified(source)} WHERE ${range}${where}`);
+    if (chunk.length > 0) yield chunk;
   }
 }
 

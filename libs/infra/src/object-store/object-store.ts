@@ -16,6 +16,17 @@ export interface ObjectRange {
   readonly end: number;
 }
 
+export interface PutOptions {
+  readonly sizeBytes?: number;
+  readonly contentType?: string;
+  /**
+   * false: resolve once the object is in place but maybe not yet on disk; {@link ObjectStore.flush}
+   * makes it durable. For many objects written in a row (a restore): one flush at the end costs
+   * far less than a disk flush per object. Default true.
+   */
+  readonly durable?: boolean;
+}
+
 export interface PresignOptions {
   readonly expiresInSeconds: number;
   readonly contentType?: string;
@@ -32,9 +43,20 @@ export abstract class ObjectStore {
 
   /**
    * Stores a stream. `sizeBytes` is given when known (Content-Length); without it the
-   * adapter must still stream (S3: multipart). Resolves once the object is durable.
+   * adapter must still stream (S3: multipart). Resolves once the object is durable (unless
+   * `durable: false`).
    */
-  abstract put(key: string, body: Readable, options: { sizeBytes?: number; contentType?: string }): Promise<void>;
+  abstract put(key: string, body: Readable, options: PutOptions): Promise<void>;
+
+  /**
+   * Moves an object to another key, replacing what is there (filesystem: a rename; S3: a
+   * server-side copy, then the delete: objects up to 5 GiB). Durable when it resolves unless
+   * `durable: false`. Throws when `from` is absent.
+   */
+  abstract move(from: string, to: string, options?: { durable?: boolean }): Promise<void>;
+
+  /** Makes every put and move done so far with `durable: false` durable (S3: they already are). */
+  abstract flush(): Promise<void>;
 
   /** Streams an object or a range of it; null when absent. */
   abstract get(key: string, range?: ObjectRange): Promise<Readable | null>;

@@ -1,4 +1,5 @@
 import {
+  CopyObjectCommand,
   CreateBucketCommand,
   DeleteObjectCommand,
   GetObjectCommand,
@@ -14,7 +15,15 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Readable } from 'node:stream';
 import type { S3Config } from '../config/config.js';
 import { LengthCheck } from './length-check.js';
-import { assertObjectKey, type ListedObject, ObjectStore, type ObjectRange, type PresignOptions, type StoredObjectInfo } from './object-store.js';
+import {
+  assertObjectKey,
+  type ListedObject,
+  ObjectStore,
+  type ObjectRange,
+  type PresignOptions,
+  type PutOptions,
+  type StoredObjectInfo,
+} from './object-store.js';
 
 /** PutObject accepts at most 5 GiB; larger known sizes go through multipart as well. */
 const MAX_SINGLE_PUT_BYTES = 5 * 1024 ** 3;
@@ -78,7 +87,8 @@ export class S3ObjectStore extends ObjectStore {
     }
   }
 
-  async put(key: string, body: Readable, options: { sizeBytes?: number; contentType?: string } = {}): Promise<void> {
+  /** `durable` changes nothing: S3 stores an object durably before it answers. */
+  async put(key: string, body: Readable, options: PutOptions = {}): Promise<void> {
     assertObjectKey(key);
     const { sizeBytes, contentType } = options;
     // The check also turns "stream ended early" into an error instead of a hanging request.
@@ -122,6 +132,18 @@ export class S3ObjectStore extends ObjectStore {
       fail(err);
       throw failure ?? err;
     }
+  }
+
+  async move(from: string, to: string): Promise<void> {
+    assertObjectKey(from);
+    assertObjectKey(to);
+    // Keys are made of [A-Za-z0-9._-/] only: nothing in CopySource needs escaping.
+    await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: `${this.bucket}/${from}` }));
+    await this.delete(from);
+  }
+
+  async flush(): Promise<void> {
+    // every put and move is durable when it resolves
   }
 
   async get(key: string, range?: ObjectRange): Promise<Readable | null> {

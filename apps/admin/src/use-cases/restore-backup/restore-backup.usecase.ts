@@ -1,15 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppDataMessages, BACKUP_APPS, type BackupApp, type BackupRunQueued, ServiceError } from '@app/contracts';
-import { BackupStore, DUMP_ENTRY_PREFIX, FILE_ENTRY_PREFIX, JsonLogger, MessageBus, ObjectStore, readArchive } from '@app/infra';
+import {
+  BackupStore,
+  DUMP_ENTRY_PREFIX,
+  FILE_ENTRY_PREFIX,
+  forEachConcurrently,
+  JsonLogger,
+  MessageBus,
+  ObjectStore,
+  readArchive,
+  WriteBehind,
+} from '@app/infra';
 import { AuditService } from '../../audit/audit.service.js';
 import { auditBackup } from '../../backups/backup-audit.js';
 import { BackupRunRepository } from '../../backups/backup-run.repository.js';
-import { BACKUP_WORK_PREFIX, errorText, removeWork, RunLog, workKey } from '../../backups/run-log.js';
+import { BACKUP_WORK_PREFIX, errorText, removeWork, RunLog, stagedFileKey, workKey } from '../../backups/run-log.js';
 import type { MaintenanceRow } from '../../protection/protection.repository.js';
 import { ProtectionService } from '../../protection/protection.service.js';
 import { Clock } from '../../services/clock.js';
 import type { RestoreBackupCommand } from './restore-backup.command.js';
+
+/** Staging the archive's files: small ones put in the background, several at a time (each put waits for the disk or S3). */
+const STAGING = { concurrency: 8, maxObjectBytes: 1024 * 1024, maxBufferedBytes: 32 * 1024 * 1024, put: { durable: false } } as const;
 
 /** The 503 message while a restore runs. */
 export const RESTORE_MAINTENANCE_MESSAGE = 'a backup is being restored: writes are paused, try again later';
@@ -19,9 +32,11 @@ export const RESTORE_MAINTENANCE_MESSAGE = 'a backup is being restored: writes a
  * stored file by the archive's, in maintenance mode.
  *
  * 1. Remember the maintenance setting, turn maintenance on.
- * 2. Read the whole archive once, checking it against its manifest: nothing is replaced unless
- *    all of it verifies (a failure here puts the earlier maintenance setting back).
- * 3. Read it again: put every stored file back under its key, each dump into the object store.
+ * 2. Read the archive once, checking it against its manifest, and stage its stored files and
+ *    dumps in the run's working area of the object store (not yet durable: one flush later
+ *    costs far less than one per file). Nothing is replaced unless all of it verifies (a
+ *    failure here removes what was staged and puts the earlier maintenance setting back).
+ * 3. Move every staged file to its key (a rename on the filesystem), then flush them to disk.
  * 4. Each app imports its dump (one transaction per app, its caches reset on every replica).
  * 5. Remove the stored files the archive does not hold: data replaced, not merged.
  * 6. Put the earlier maintenance setting back.
@@ -69,30 +84,33 @@ export class RestoreBackup {
     const actor = `restore:${command.actor}`;
     let earlier: MaintenanceRow | null = null;
     let replacing = false;
+    let staging: WriteBehind | null = null;
     try {
       await this.runs.start(id, this.clock.now());
       earlier = await this.protection.maintenanceRow();
       await this.protection.switchMaintenance({ enabled: true, message: RESTORE_MAINTENANCE_MESSAGE }, actor);
       await log.line(`maintenance on (it was ${earlier.enabled ? 'on' : 'off'}); checking ${command.archiveName} on the ${this.store.kind} backend`);
-      const checked = await readArchive(await this.archive(command.archiveName), command.identity);
-      await log.line(`archive verified: ${checked.objectCount} entries, ${checked.totalBytes} bytes, made ${checked.manifest.created_at}`);
-      const apps = importOrder(checked.manifest.dumps.map((d) => d.app));
-
-      replacing = true;
-      const dumps = new Map(checked.manifest.dumps.map((d) => [d.entry, d]));
-      const kept = new Set<string>();
-      let filesPut = 0;
+      const staged: string[] = [];
+      staging = new WriteBehind(this.objects, STAGING);
+      const writes = staging;
       const summary = await readArchive(await this.archive(command.archiveName), command.identity, async (entry) => {
         if (entry.name.startsWith(FILE_ENTRY_PREFIX)) {
           const key = entry.name.slice(FILE_ENTRY_PREFIX.length);
-          await this.objects.put(key, entry.body, { sizeBytes: entry.size });
-          kept.add(key);
-          filesPut++;
-        } else if (entry.name.startsWith(DUMP_ENTRY_PREFIX) && dumps.has(entry.name)) {
-          await this.objects.put(workKey(id, dumps.get(entry.name)!.app), entry.body, { sizeBytes: entry.size });
+          await writes.add(stagedFileKey(id, key), entry.size, entry.body);
+          staged.push(key);
+        } else if (entry.name.startsWith(DUMP_ENTRY_PREFIX)) {
+          const app = entry.name.slice(DUMP_ENTRY_PREFIX.length).replace(/\.dump$/, '');
+          if (isBackupApp(app)) await writes.add(workKey(id, app), entry.size, entry.body);
         }
       });
-      await log.line(`${filesPut} stored files put back`);
+      await writes.finish();
+      await log.line(`archive verified: ${summary.objectCount} entries, ${summary.totalBytes} bytes, made ${summary.manifest.created_at}`);
+      const apps = importOrder(summary.manifest.dumps.map((d) => d.app));
+
+      replacing = true;
+      await forEachConcurrently(staged, STAGING.concurrency, (key) => this.objects.move(stagedFileKey(id, key), key, { durable: false }));
+      await this.objects.flush();
+      await log.line(`${staged.length} stored files put back`);
 
       for (const app of apps) {
         const dump = summary.manifest.dumps.find((d) => d.app === app)!;
@@ -100,6 +118,7 @@ export class RestoreBackup {
         await log.line(`${app}: imported ${reply.tables.map((t) => `${t.table} ${t.rows}`).join(', ')}`);
       }
 
+      const kept = new Set(staged);
       let removed = 0;
       for await (const object of this.objects.list('')) {
         if (kept.has(object.key) || object.key.startsWith(BACKUP_WORK_PREFIX)) continue;
@@ -120,10 +139,11 @@ export class RestoreBackup {
       await log.line(`failed: ${error}`).catch(() => undefined);
       if (!replacing && earlier) {
         await this.protection.switchMaintenance(earlier, actor).catch(() => undefined);
-        await log.line('nothing was replaced; the earlier maintenance setting is back').catch(() => undefined);
+        await log.line('nothing was replaced (what was staged is removed); the earlier maintenance setting is back').catch(() => undefined);
       } else if (replacing) {
         await log.line('maintenance stays on: the data may be partly replaced; restore again or fix and end maintenance').catch(() => undefined);
       }
+      await staging?.finish().catch(() => undefined); // puts still under way end before their files are removed
       await removeWork(this.objects, id).catch(() => undefined);
       await this.runs
         .finish(id, { status: 'failed', error, finishedAt: this.clock.now() })
@@ -141,6 +161,10 @@ export class RestoreBackup {
 }
 
 /** The apps in their load order (BACKUP_APPS: the admin app last); an app the archive lacks fails the restore. */
+function isBackupApp(app: string): app is BackupApp {
+  return (BACKUP_APPS as readonly string[]).includes(app);
+}
+
 function importOrder(inArchive: readonly string[]): BackupApp[] {
   for (const app of BACKUP_APPS) if (!inArchive.includes(app)) throw new Error(`the archive holds no dump of ${app}`);
   return [...BACKUP_APPS];
