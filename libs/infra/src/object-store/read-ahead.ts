@@ -16,12 +16,16 @@ export interface ReadAheadItem<T> {
   readonly body: Buffer | Readable | null;
 }
 
-async function readWhole(store: ObjectStore, key: string): Promise<Buffer | null> {
-  const body = await store.get(key);
-  if (!body) return null;
+/** A stream's bytes, whole (for objects known to be small). */
+export async function bytesOf(body: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const chunk of body as AsyncIterable<Buffer>) parts.push(chunk);
   return Buffer.concat(parts);
+}
+
+async function readWhole(store: ObjectStore, key: string): Promise<Buffer | null> {
+  const body = await store.get(key);
+  return body ? bytesOf(body) : null;
 }
 
 /**

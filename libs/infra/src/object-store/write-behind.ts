@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ObjectStore, PutOptions } from './object-store.js';
+import { bytesOf } from './read-ahead.js';
 
 export interface WriteBehindOptions {
   /** Puts under way at the same time. */
@@ -36,9 +37,7 @@ export class WriteBehind {
       await this.store.put(key, body, { ...this.options.put, sizeBytes: size });
       return;
     }
-    const parts: Buffer[] = [];
-    for await (const chunk of body as AsyncIterable<Buffer>) parts.push(chunk);
-    const data = Buffer.concat(parts);
+    const data = await bytesOf(body);
     await this.room(data.length);
     this.buffered += data.length;
     const put = this.store

@@ -84,26 +84,24 @@ export class RestoreBackup {
     const actor = `restore:${command.actor}`;
     let earlier: MaintenanceRow | null = null;
     let replacing = false;
-    let staging: WriteBehind | null = null;
+    const staging = new WriteBehind(this.objects, STAGING);
     try {
       await this.runs.start(id, this.clock.now());
       earlier = await this.protection.maintenanceRow();
       await this.protection.switchMaintenance({ enabled: true, message: RESTORE_MAINTENANCE_MESSAGE }, actor);
       await log.line(`maintenance on (it was ${earlier.enabled ? 'on' : 'off'}); checking ${command.archiveName} on the ${this.store.kind} backend`);
       const staged: string[] = [];
-      staging = new WriteBehind(this.objects, STAGING);
-      const writes = staging;
       const summary = await readArchive(await this.archive(command.archiveName), command.identity, async (entry) => {
         if (entry.name.startsWith(FILE_ENTRY_PREFIX)) {
           const key = entry.name.slice(FILE_ENTRY_PREFIX.length);
-          await writes.add(stagedFileKey(id, key), entry.size, entry.body);
+          await staging.add(stagedFileKey(id, key), entry.size, entry.body);
           staged.push(key);
         } else if (entry.name.startsWith(DUMP_ENTRY_PREFIX)) {
           const app = entry.name.slice(DUMP_ENTRY_PREFIX.length).replace(/\.dump$/, '');
-          if (isBackupApp(app)) await writes.add(workKey(id, app), entry.size, entry.body);
+          if (isBackupApp(app)) await staging.add(workKey(id, app), entry.size, entry.body);
         }
       });
-      await writes.finish();
+      await staging.finish();
       await log.line(`archive verified: ${summary.objectCount} entries, ${summary.totalBytes} bytes, made ${summary.manifest.created_at}`);
       const apps = importOrder(summary.manifest.dumps.map((d) => d.app));
 
@@ -143,7 +141,7 @@ export class RestoreBackup {
       } else if (replacing) {
         await log.line('maintenance stays on: the data may be partly replaced; restore again or fix and end maintenance').catch(() => undefined);
       }
-      await staging?.finish().catch(() => undefined); // puts still under way end before their files are removed
+      await staging.finish().catch(() => undefined); // puts still under way end before their files are removed
       await removeWork(this.objects, id).catch(() => undefined);
       await this.runs
         .finish(id, { status: 'failed', error, finishedAt: this.clock.now() })

@@ -39,7 +39,8 @@ async function* notSeenBefore(refs: AsyncIterable<StoredFileRef>, seen: Set<stri
  * data from one snapshot into the object store, then one archive is streamed to the backup
  * store: each dump, every stored file the dumps list (read from the object store; a missing
  * one fails the run naming it), and the manifest; encrypted to BACKUP_PUBLIC_KEY on the way.
- * Memory stays bounded whatever the size: one entry streams at a time. Idempotent: a run
+ * Memory stays bounded whatever the size: one entry goes into the archive at a time, the next
+ * small files read ahead of it up to READ_AHEAD's bytes. Idempotent: a run
  * already finished is left alone; one found running (its process died) starts over.
  */
 @Injectable()
