@@ -147,6 +147,25 @@ describe.each([
     expect(await h.leftovers()).toBe(0);
   });
 
+  it('puts and gets small objects held whole in memory (durable or flushed later)', async () => {
+    const data = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7) % 256));
+    await h.store.putBytes('whole/a.bin', data);
+    await h.store.putBytes('whole/b.bin', Buffer.from('staged'), { durable: false });
+    await h.store.putBytes('whole/a.bin', Buffer.from('replaced'), { durable: false });
+    await h.store.putBytes('whole/empty', Buffer.alloc(0));
+    await h.store.flush();
+    expect((await h.store.getBytes('whole/a.bin'))?.toString()).toBe('replaced');
+    expect((await h.store.getBytes('whole/b.bin'))?.toString()).toBe('staged');
+    expect((await h.store.getBytes('whole/empty'))?.length).toBe(0);
+    await h.store.putBytes('whole/c.bin', data);
+    expect((await h.store.getBytes('whole/c.bin'))?.equals(data)).toBe(true);
+    expect(await h.store.getBytes('whole/absent')).toBeNull();
+    expect(await h.store.getBytes('whole')).toBeNull(); // a "directory" of other objects is no object
+    await expect(h.store.putBytes('../x', data)).rejects.toThrow(/invalid object key/);
+    await expect(h.store.getBytes('a//b')).rejects.toThrow(/invalid object key/);
+    expect(await h.leftovers()).toBe(0);
+  });
+
   it('lists the objects under a prefix with their modification time', async () => {
     const before = Date.now() - 5_000;
     for (const key of ['list/2026-11-20/a', 'list/2026-11-20/b', 'list/2026-11-21/c', 'listed-not/d']) {

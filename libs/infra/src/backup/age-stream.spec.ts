@@ -43,7 +43,8 @@ async function failureOf(promise: Promise<unknown>): Promise<AgeFailure> {
 }
 
 describe('age stream (age v1 with a native payload cipher)', () => {
-  const sizes = [0, 1, 64 * KiB - 1, 64 * KiB, 64 * KiB + 1, 128 * KiB, 300 * KiB + 5];
+  // Past 1 MiB the chunks go to the cipher thread in several batches, several under way at once.
+  const sizes = [0, 1, 64 * KiB - 1, 64 * KiB, 64 * KiB + 1, 128 * KiB, 300 * KiB + 5, 1024 * KiB, 1024 * KiB + 1, 5 * 1024 * KiB + 3];
 
   it.each(sizes)('what it encrypts, age-encryption decrypts (%i bytes)', async (size) => {
     const identity = await generateX25519Identity();
@@ -113,5 +114,21 @@ describe('age stream (age v1 with a native payload cipher)', () => {
     expect(await failureOf(oursOpen(identity, randomBytes(1000)))).toBe(AgeFailure.NotAge);
     expect(await failureOf(oursOpen(identity, Buffer.from('age-encryption.org/v1\n-> X25519 x\n\n--- abc\n' + 'x'.repeat(40))))).toBe(AgeFailure.NotAge);
     expect(await failureOf(oursOpen(identity, randomBytes(70 * KiB)))).toBe(AgeFailure.NotAge);
+  });
+
+  it('names the chunk that fails in a later batch, and the cut-short end of a long file', async () => {
+    const identity = await generateX25519Identity();
+    const plain = randomBytes(3 * 1024 * KiB + 7);
+    const encrypted = await ours(await identityToRecipient(identity), plain);
+    const headerAndNonce = encrypted.length - plain.length - 49 * 16;
+
+    const altered = Buffer.from(encrypted);
+    altered[headerAndNonce + 37 * SEALED_CHUNK + 100] ^= 0x80;
+    const err = await oursOpen(identity, altered).catch((e: unknown) => e as AgeStreamError);
+    expect(err).toBeInstanceOf(AgeStreamError);
+    expect((err as AgeStreamError).failure).toBe(AgeFailure.ChunkAltered);
+    expect((err as AgeStreamError).message).toMatch(/^chunk 37 \(not the last, \d+ encrypted bytes read\) does not authenticate$/);
+
+    expect(await failureOf(oursOpen(identity, encrypted.subarray(0, headerAndNonce + 32 * SEALED_CHUNK)))).toBe(AgeFailure.FinalChunkFailed);
   });
 });

@@ -1,20 +1,20 @@
-import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, type KeyObject } from 'node:crypto';
+import { createSecretKey, hkdfSync, type KeyObject } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 import { Decrypter, Encrypter, type Recipient, type Stanza } from 'age-encryption';
+import { AGE_CHUNK_SIZE, AGE_TAG_SIZE, ChunkOpenError, CryptoThread, SpareBuffers } from './crypto-thread.js';
 
 /**
  * The age v1 file format (https://age-encryption.org/v1), byte for byte, as streams. The
  * age-encryption library does the header: file key, recipient stanzas (X25519 wrapping),
- * header MAC and payload nonce. Only the payload (spec section "Payload") is sealed here, with
- * node:crypto's native ChaCha20-Poly1305 (about ten times the library's pure-JS cipher, see
+ * header MAC and payload nonce. Only the payload (spec section "Payload") is sealed here, on a
+ * worker thread (crypto-thread.ts) with node:crypto's native ChaCha20-Poly1305 (about ten times the library's pure-JS cipher, see
  * docs/performance.md): payload key = HKDF-SHA-256(ikm = file key, salt = the 16-byte nonce,
  * info = "payload"); the plaintext in 64 KiB chunks, each sealed under the 12-byte nonce
  * "11-byte big-endian chunk counter || last-chunk flag (0x01 for the last, else 0x00)"; the
  * last chunk may be short and is empty only when the whole plaintext is.
  */
-const CHUNK_SIZE = 64 * 1024;
-const TAG_SIZE = 16;
-const SEALED_CHUNK_SIZE = CHUNK_SIZE + TAG_SIZE;
+const CHUNK_SIZE = AGE_CHUNK_SIZE;
+const SEALED_CHUNK_SIZE = CHUNK_SIZE + AGE_TAG_SIZE;
 const PAYLOAD_NONCE_SIZE = 16;
 /** Longest header read (ours is one X25519 stanza, under 200 bytes). */
 const MAX_HEADER_BYTES = 64 * 1024;
@@ -61,40 +61,56 @@ function payloadKey(fileKey: Uint8Array, nonce: Buffer): KeyObject {
 
 /** Stream buffers of a few sealed chunks: crypto and the disk or network on either side overlap. */
 const STREAM_BUFFER_BYTES = 1024 * 1024;
-
-/** The 11-byte big-endian counter and the last-chunk flag. */
-function chunkNonce(counter: number, last: boolean): Buffer {
-  const nonce = Buffer.alloc(12);
-  nonce.writeUIntBE(counter, 5, 6);
-  nonce[11] = last ? 1 : 0;
-  return nonce;
-}
+/** Chunks handed to the cipher thread at once (1 MiB), and batches under way at once: memory stays bounded. */
+const BATCH_CHUNKS = 16;
+const BATCHES_UNDER_WAY = 4;
 
 /**
- * Cuts a byte stream into chunks of `size`. A full chunk is handed on only once more bytes
- * follow it: the last chunk (full or not) is sealed and opened with the last-chunk flag.
+ * Cuts a byte stream into batches of `size`. A full batch is handed on only once more bytes
+ * follow it: the last batch (full or not) holds the last chunk, sealed and opened with the
+ * last-chunk flag. Each batch is a buffer of its own, handed over to the cipher thread.
  */
-class Chunker {
-  private readonly buffer: Buffer;
+class Batcher {
+  readonly buffers: SpareBuffers;
+  private buffer: Buffer;
   private used = 0;
-  constructor(size: number) {
-    this.buffer = Buffer.alloc(size);
+  constructor(private readonly size: number) {
+    this.buffers = new SpareBuffers(size, BATCHES_UNDER_WAY + 1);
+    this.buffer = this.buffers.take();
   }
-  add(data: Buffer, onFull: (chunk: Buffer) => void): void {
+  add(data: Buffer, onFull: (batch: Buffer) => void): void {
     let offset = 0;
     while (offset < data.length) {
-      if (this.used === this.buffer.length) onFull(this.take());
-      const n = data.copy(this.buffer, this.used, offset, Math.min(data.length, offset + this.buffer.length - this.used));
+      if (this.used === this.size) onFull(this.take());
+      const n = data.copy(this.buffer, this.used, offset, Math.min(data.length, offset + this.size - this.used));
       this.used += n;
       offset += n;
     }
   }
-  /** What is held (valid until the next `add`), and empties it. */
+  /** What is held, and starts a new batch. */
   take(): Buffer {
-    const chunk = this.buffer.subarray(0, this.used);
+    const batch = this.buffer.subarray(0, this.used);
+    this.buffer = this.buffers.take();
     this.used = 0;
-    return chunk;
+    return batch;
   }
+}
+
+/** The batches handed to the cipher thread, pushed on in their order as they come back. */
+class BatchesUnderWay {
+  private readonly batches: Promise<Buffer>[] = [];
+  add(batch: Promise<Buffer>): void {
+    batch.catch(() => undefined); // reported when its turn comes
+    this.batches.push(batch);
+  }
+  /** Pushes the oldest results until at most `room` batches are under way. */
+  async drain(room: number, push: (data: Buffer) => void): Promise<void> {
+    while (this.batches.length > room) push(await this.batches.shift()!);
+  }
+}
+
+function chunksIn(bytes: number, chunkSize: number): number {
+  return Math.max(1, Math.ceil(bytes / chunkSize));
 }
 
 /**
@@ -134,8 +150,9 @@ async function newHeader(recipient: string): Promise<{ prefix: Buffer; key: KeyO
 
 /** Encrypts to an X25519 recipient (`age1…`): plaintext in, the age file out. */
 export class AgeEncryptStream extends Transform {
-  private key: KeyObject | null = null;
-  private readonly chunks = new Chunker(CHUNK_SIZE);
+  private thread: CryptoThread | null = null;
+  private readonly batches = new Batcher(CHUNK_SIZE * BATCH_CHUNKS);
+  private readonly underWay = new BatchesUnderWay();
   private counter = 0;
 
   constructor(private readonly recipient: string) {
@@ -144,27 +161,35 @@ export class AgeEncryptStream extends Transform {
 
   override _construct(done: (err?: Error | null) => void): void {
     newHeader(this.recipient).then(({ prefix, key }) => {
-      this.key = key;
+      this.thread = new CryptoThread();
+      this.thread.useKey(key);
       this.push(prefix);
       done();
     }, done);
   }
 
   override _transform(data: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    this.chunks.add(data, (chunk) => this.seal(chunk, false));
-    done();
+    this.batches.add(data, (batch) => this.seal(batch, false));
+    this.underWay.drain(BATCHES_UNDER_WAY - 1, (sealed) => this.push(sealed)).then(() => done(), done);
   }
 
   override _flush(done: TransformCallback): void {
-    this.seal(this.chunks.take(), true);
-    done();
+    this.seal(this.batches.take(), true);
+    this.underWay
+      .drain(0, (sealed) => this.push(sealed))
+      .then(() => this.thread!.close())
+      .then(() => done(), done);
+  }
+
+  override _destroy(err: Error | null, done: (err?: Error | null) => void): void {
+    void this.thread?.close();
+    done(err);
   }
 
   private seal(plain: Buffer, last: boolean): void {
-    const cipher = createCipheriv('chacha20-poly1305', this.key!, chunkNonce(this.counter++, last), { authTagLength: TAG_SIZE });
-    this.push(cipher.update(plain));
-    cipher.final();
-    this.push(cipher.getAuthTag());
+    const counter = this.counter;
+    this.counter += chunksIn(plain.length, CHUNK_SIZE);
+    this.underWay.add(this.thread!.seal(counter, last, plain, this.batches.buffers));
   }
 }
 
@@ -172,8 +197,9 @@ export class AgeEncryptStream extends Transform {
 export class AgeDecryptStream extends Transform {
   private readonly decrypter = new Decrypter();
   private header: Buffer | null = Buffer.alloc(0);
-  private key: KeyObject | null = null;
-  private readonly chunks = new Chunker(SEALED_CHUNK_SIZE);
+  private thread: CryptoThread | null = null;
+  private readonly batches = new Batcher(SEALED_CHUNK_SIZE * BATCH_CHUNKS);
+  private readonly underWay = new BatchesUnderWay();
   private counter = 0;
   /** Encrypted bytes received. */
   inputBytes = 0;
@@ -185,23 +211,13 @@ export class AgeDecryptStream extends Transform {
 
   override _transform(data: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.inputBytes += data.length;
-    if (this.header) {
-      this.readHeader(data).then((rest) => {
-        try {
-          if (rest) this.chunks.add(rest, (chunk) => this.openChunk(chunk, false));
-          done();
-        } catch (err) {
-          done(err as Error);
-        }
-      }, done);
-      return;
-    }
-    try {
-      this.chunks.add(data, (chunk) => this.openChunk(chunk, false));
-      done();
-    } catch (err) {
-      done(err as Error);
-    }
+    const payload = this.header ? this.readHeader(data) : Promise.resolve(data);
+    payload
+      .then((bytes) => {
+        if (bytes) this.batches.add(bytes, (batch) => this.open(batch, false));
+        return this.underWay.drain(BATCHES_UNDER_WAY - 1, (plain) => this.push(plain));
+      })
+      .then(() => done(), done);
   }
 
   override _flush(done: TransformCallback): void {
@@ -209,12 +225,16 @@ export class AgeDecryptStream extends Transform {
       done(this.fail(AgeFailure.HeaderTruncated, `the input ends after ${this.inputBytes} bytes, inside the age header`));
       return;
     }
-    try {
-      this.openChunk(this.chunks.take(), true);
-      done();
-    } catch (err) {
-      done(err as Error);
-    }
+    this.open(this.batches.take(), true);
+    this.underWay
+      .drain(0, (plain) => this.push(plain))
+      .then(() => this.thread!.close())
+      .then(() => done(), done);
+  }
+
+  override _destroy(err: Error | null, done: (err?: Error | null) => void): void {
+    void this.thread?.close();
+    done(err);
   }
 
   /** Collects the header and nonce; once both are in, derives the key and returns the bytes after them. */
@@ -238,26 +258,26 @@ export class AgeDecryptStream extends Transform {
       if (message.includes('header HMAC')) throw this.fail(AgeFailure.HeaderAltered, 'the age header was altered (header authentication failed)');
       throw this.fail(AgeFailure.NotAge, `not an age file (${message})`);
     }
-    this.key = payloadKey(fileKey, bytes.subarray(length, length + PAYLOAD_NONCE_SIZE));
+    this.thread = new CryptoThread();
+    this.thread.useKey(payloadKey(fileKey, bytes.subarray(length, length + PAYLOAD_NONCE_SIZE)));
     this.header = null;
     return bytes.subarray(length + PAYLOAD_NONCE_SIZE);
   }
 
-  private openChunk(sealed: Buffer, last: boolean): void {
-    const failure = last ? AgeFailure.FinalChunkFailed : AgeFailure.ChunkAltered;
-    const what = `chunk ${this.counter} (${last ? 'the last' : 'not the last'}, ${this.inputBytes} encrypted bytes read)`;
-    if (sealed.length < TAG_SIZE) throw this.fail(failure, `${what} is shorter than its authentication tag`);
-    const decipher = createDecipheriv('chacha20-poly1305', this.key!, chunkNonce(this.counter, last), { authTagLength: TAG_SIZE });
-    decipher.setAuthTag(sealed.subarray(sealed.length - TAG_SIZE));
-    const plain = decipher.update(sealed.subarray(0, sealed.length - TAG_SIZE));
-    try {
-      decipher.final();
-    } catch {
-      throw this.fail(failure, `${what} does not authenticate`);
-    }
-    if (last && plain.length === 0 && this.counter > 0) throw this.fail(failure, `${what} is empty`);
-    this.counter++;
-    this.push(plain);
+  private open(sealed: Buffer, last: boolean): void {
+    const counter = this.counter;
+    this.counter += chunksIn(sealed.length, SEALED_CHUNK_SIZE);
+    const inputBytes = this.inputBytes;
+    this.underWay.add(
+      this.thread!.open(counter, last, sealed, this.batches.buffers).catch((err: unknown) => {
+        if (!(err instanceof ChunkOpenError)) throw err;
+        const { chunk, last: lastChunk, reason } = err.failure;
+        const what = `chunk ${counter + chunk} (${lastChunk ? 'the last' : 'not the last'}, ${inputBytes} encrypted bytes read)`;
+        const failure = lastChunk ? AgeFailure.FinalChunkFailed : AgeFailure.ChunkAltered;
+        const problem = { short: 'is shorter than its authentication tag', unauthentic: 'does not authenticate', empty: 'is empty' }[reason];
+        throw this.fail(failure, `${what} ${problem}`);
+      }),
+    );
   }
 
   private fail(failure: AgeFailure, message: string): AgeStreamError {

@@ -33,10 +33,10 @@ const dump = Buffer.from('{"table":"devices"}\n{"hwid":"SN-1"}\n');
 async function archive(publicKey: string, name = 'backup-20261126T181500Z-3f9a2c1b.age'): Promise<Buffer> {
   const writer = new ArchiveWriter(publicKey);
   const out = writer.output.then(collect);
-  const sha = await writer.add(dumpEntryName('registry'), dump.length, Readable.from([dump]));
+  const sha = await (await writer.add(dumpEntryName('registry'), dump.length, Readable.from([dump]))).sha256;
   const listed: ManifestFile[] = [];
   for (const f of files)
-    listed.push({ key: f.key, size: f.body.length, sha256: await writer.add(fileEntryName(f.key), f.body.length, Readable.from([f.body])) });
+    listed.push({ key: f.key, size: f.body.length, sha256: await (await writer.add(fileEntryName(f.key), f.body.length, Readable.from([f.body]))).sha256 });
   await writer.finish({
     format: ARCHIVE_FORMAT,
     format_version: ARCHIVE_FORMAT_VERSION,

@@ -3,6 +3,7 @@ import { pipeline, Readable, Transform, type TransformCallback } from 'node:stre
 import { generateX25519Identity, identityToRecipient } from 'age-encryption';
 import tar from 'tar-stream';
 import { AgeDecryptStream, AgeEncryptStream, AgeFailure, AgeStreamError } from './age-stream.js';
+import { HashingThread, type ThreadHash } from './crypto-thread.js';
 
 /**
  * The backup archive (docs/operations.md "Backups and restores"): one tar stream, encrypted as
@@ -97,20 +98,31 @@ export function sha256Hex(data: Buffer | string): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** Counts and hashes what passes through. */
-class Digest extends Transform {
-  readonly hash = createHash('sha256');
-  bytes = 0;
+/** Hands what passes through to a hash on the hashing thread (and counts it). */
+class HashTap extends Transform {
+  constructor(readonly hash: ThreadHash) {
+    super();
+  }
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    this.hash.update(chunk);
-    this.bytes += chunk.length;
-    done(null, chunk);
+    this.hash.update(chunk).then(() => done(null, chunk), done);
   }
 }
 
+/** An entry written into the archive; its SHA-256 comes from the hashing thread. */
+export interface WrittenEntry {
+  readonly sha256: Promise<string>;
+}
+
+/** The digest, marked as handled: a run that stops early never leaves it unhandled. */
+function digestOf(hash: ThreadHash): WrittenEntry {
+  const sha256 = hash.digest();
+  sha256.catch(() => undefined);
+  return { sha256 };
+}
+
 /**
- * Writes an archive: entries one after the other (each streamed, hashed on the way), then the
- * manifest. `output` is the encrypted byte stream; the caller pipes it to the backup store
+ * Writes an archive: entries one after the other (each streamed, hashed on the way on a thread
+ * of its own), then the manifest. `output` is the encrypted byte stream; the caller pipes it to the backup store
  * while entries are added (back-pressure bounds the memory).
  */
 export class ArchiveWriter {
@@ -118,6 +130,7 @@ export class ArchiveWriter {
   private readonly pack = tar.pack({ highWaterMark: PACK_BUFFER_BYTES });
   readonly output: Promise<Readable>;
   private readonly mtime = new Date();
+  private readonly hashing = new HashingThread();
   /** Rejects once the writer is aborted: a write waiting for room gives up. */
   private readonly aborted: Promise<never>;
   private abortWith: (err: Error) => void = () => undefined;
@@ -131,10 +144,13 @@ export class ArchiveWriter {
     this.aborted.catch(() => undefined);
   }
 
-  /** Adds an entry of a known size; resolves with its SHA-256 once written. A size that differs fails. */
-  async add(name: string, size: number, body: Readable | Buffer): Promise<string> {
+  /**
+   * Adds an entry of a known size; resolves once it is in the tar stream, with its SHA-256 to
+   * come (await it before the manifest). A size that differs fails.
+   */
+  async add(name: string, size: number, body: Readable | Buffer): Promise<WrittenEntry> {
     if (Buffer.isBuffer(body)) return this.addWhole(name, size, body);
-    const digest = new Digest();
+    const hash = this.hashing.stream();
     let entryDone: (err?: Error | null) => void = () => undefined;
     const written = new Promise<void>((resolve, reject) => {
       entryDone = (err) => (err ? reject(err) : resolve());
@@ -143,38 +159,39 @@ export class ArchiveWriter {
     const entry = this.pack.entry({ name, size, mtime: this.mtime, mode: 0o600 }, (err) => entryDone(err));
     entry.on('error', () => undefined); // reported through the callback
     written.catch(() => undefined); // awaited below unless an earlier failure ends the entry
-    body.once('error', (err) => digest.destroy(err));
     try {
-      for await (const chunk of body.pipe(digest) as AsyncIterable<Buffer>) {
-        if (digest.bytes > size) throw new Error(`${name}: more than the ${size} bytes expected`);
+      for await (const chunk of body as AsyncIterable<Buffer>) {
+        if (hash.bytes + chunk.length > size) throw new Error(`${name}: more than the ${size} bytes expected`);
+        await hash.update(chunk);
         if (!entry.write(chunk)) await Promise.race([new Promise<void>((resolve) => entry.once('drain', () => resolve())), this.aborted]);
       }
-      if (digest.bytes !== size) throw new Error(`${name}: ${digest.bytes} bytes where ${size} were expected`);
+      if (hash.bytes !== size) throw new Error(`${name}: ${hash.bytes} bytes where ${size} were expected`);
       (entry as unknown as { end(): void }).end();
       await Promise.race([written, this.aborted]);
     } catch (err) {
       body.destroy();
       entry.destroy();
-      this.pack.destroy(err as Error);
+      this.abort(err as Error);
       throw err;
     }
-    return digest.hash.digest('hex');
+    return digestOf(hash);
   }
 
   /** An entry held whole in memory: one write, no stream. */
-  private async addWhole(name: string, size: number, body: Buffer): Promise<string> {
+  private async addWhole(name: string, size: number, body: Buffer): Promise<WrittenEntry> {
     if (body.length !== size) {
       const err = new Error(`${name}: ${body.length} bytes where ${size} were expected`);
-      this.pack.destroy(err);
+      this.abort(err);
       throw err;
     }
-    const sha256 = sha256Hex(body);
+    const hash = this.hashing.stream();
+    await hash.update(body);
     const written = new Promise<void>((resolve, reject) => {
       this.pack.entry({ name, size, mtime: this.mtime, mode: 0o600 }, body, (err) => (err ? reject(err) : resolve()));
     });
     written.catch(() => undefined);
     await Promise.race([written, this.aborted]);
-    return sha256;
+    return digestOf(hash);
   }
 
   /** Writes the manifest as the last entry and ends the tar stream. */
@@ -182,11 +199,13 @@ export class ArchiveWriter {
     const body = Buffer.from(JSON.stringify(manifest));
     await this.add(MANIFEST_ENTRY, body.length, body);
     this.pack.finalize();
+    await this.hashing.close();
   }
 
   abort(err: Error): void {
     this.abortWith(err);
     this.pack.destroy(err);
+    void this.hashing.close();
   }
 }
 
@@ -229,9 +248,10 @@ function decryptionError(err: unknown, plainBytes: number): ArchiveError {
  */
 export async function readArchive(encrypted: Readable, identity: string, visit?: (entry: ArchiveEntry) => Promise<void>): Promise<ArchiveSummary> {
   const decrypt = new AgeDecryptStream(identity);
+  const hashing = new HashingThread();
   let plain: Readable | null = null;
   let plainBytes = 0;
-  const seen = new Map<string, { size: number; sha256: string }>();
+  const seen = new Map<string, { size: number; sha256: Promise<string> }>();
   let manifestText: string | null = null;
   try {
     const counted = new Transform({
@@ -257,20 +277,23 @@ export async function readArchive(encrypted: Readable, identity: string, visit?:
         manifestText = Buffer.concat(parts).toString('utf8');
         continue;
       }
-      const digest = new Digest();
-      const body = entry.pipe(digest);
+      const tap = new HashTap(hashing.stream());
+      const body = entry.pipe(tap);
       if (visit) await visit({ name, size, body });
       for await (const chunk of body) void chunk; // drains what the visitor left
-      seen.set(name, { size: digest.bytes, sha256: digest.hash.digest('hex') });
+      seen.set(name, { size: tap.hash.bytes, sha256: digestOf(tap.hash).sha256 });
     }
+    if (manifestText === null) throw new ArchiveError(ArchiveProblem.ManifestMismatch, 'the archive has no manifest');
+    const manifest = parseManifest(manifestText);
+    const digests = new Map<string, { size: number; sha256: string }>();
+    for (const [name, { size, sha256 }] of seen) digests.set(name, { size, sha256: await sha256 });
+    return checkAgainstManifest(manifest, digests);
   } catch (err) {
     throw decryptionError(err, plainBytes);
   } finally {
     plain?.destroy(); // stops reading the input if the entries were left early
+    await hashing.close();
   }
-  if (manifestText === null) throw new ArchiveError(ArchiveProblem.ManifestMismatch, 'the archive has no manifest');
-  const manifest = parseManifest(manifestText);
-  return checkAgainstManifest(manifest, seen);
 }
 
 export function parseManifest(text: string): ArchiveManifest {

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 
 export interface StoredObjectInfo {
   readonly sizeBytes: number;
@@ -60,6 +60,18 @@ export abstract class ObjectStore {
 
   /** Streams an object or a range of it; null when absent. */
   abstract get(key: string, range?: ObjectRange): Promise<Readable | null>;
+  /**
+   * A small object's bytes, whole; null when absent. For runs over many small objects (a
+   * backup): an adapter may read it in one go, without a stream (filesystem: one readFile).
+   */
+  async getBytes(key: string): Promise<Buffer | null> {
+    const body = await this.get(key);
+    return body ? bytesOf(body) : null;
+  }
+  /** Stores bytes held in memory, as `put` does (a restore writing many small objects). */
+  async putBytes(key: string, data: Buffer, options: Omit<PutOptions, 'sizeBytes'> = {}): Promise<void> {
+    await this.put(key, Readable.from([data]), { ...options, sizeBytes: data.length });
+  }
 
   abstract head(key: string): Promise<StoredObjectInfo | null>;
 
@@ -74,6 +86,13 @@ export abstract class ObjectStore {
 
   /** Readiness probe: the store answers. */
   abstract check(): Promise<boolean>;
+}
+
+/** A stream's bytes, whole (for objects known to be small). */
+export async function bytesOf(body: Readable): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of body as AsyncIterable<Buffer>) parts.push(chunk);
+  return Buffer.concat(parts);
 }
 
 const KEY_PATTERN = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;

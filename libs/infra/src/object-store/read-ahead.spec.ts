@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from '@jest/globals';
-import type { ObjectStore } from './object-store.js';
+import { ObjectStore } from './object-store.js';
 import { readAhead } from './read-ahead.js';
 
 /** A store whose reads take a while (longer for earlier keys), recording what is read when. */
@@ -19,6 +19,7 @@ function slowStore(objects: Map<string, Buffer>) {
       open--;
       return data ? Readable.from([data.subarray(0, 3), data.subarray(3)]) : null;
     },
+    getBytes: ObjectStore.prototype.getBytes, // the default: get, then read whole
   } as unknown as ObjectStore;
   return { store, events, maxOpen: () => maxOpen };
 }
@@ -116,6 +117,7 @@ describe('readAhead', () => {
         if (key === 'bad') throw new Error('disk error');
         return Readable.from([Buffer.from('ok')]);
       },
+      getBytes: ObjectStore.prototype.getBytes,
     } as unknown as ObjectStore;
     const got: string[] = [];
     const run = async () => {

@@ -16,18 +16,6 @@ export interface ReadAheadItem<T> {
   readonly body: Buffer | Readable | null;
 }
 
-/** A stream's bytes, whole (for objects known to be small). */
-export async function bytesOf(body: Readable): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of body as AsyncIterable<Buffer>) parts.push(chunk);
-  return Buffer.concat(parts);
-}
-
-async function readWhole(store: ObjectStore, key: string): Promise<Buffer | null> {
-  const body = await store.get(key);
-  return body ? bytesOf(body) : null;
-}
-
 /**
  * Hands on the objects `refs` name, in their order, reading the small ones ahead of their turn
  * several at a time: a run over many small files (a backup) then waits for no single read,
@@ -53,7 +41,7 @@ export async function* readAhead<T extends { readonly key: string; readonly size
       }
       const ref = next.value;
       const small = ref.size <= options.maxObjectBytes;
-      const whole = small ? readWhole(store, ref.key) : null;
+      const whole = small ? store.getBytes(ref.key) : null;
       whole?.catch(() => undefined); // reported at its turn; never unhandled if the run stops first
       if (small) buffered += ref.size;
       queue.push({ ref, whole });

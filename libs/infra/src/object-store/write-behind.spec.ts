@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from '@jest/globals';
-import type { ObjectStore, PutOptions } from './object-store.js';
+import { ObjectStore, type PutOptions } from './object-store.js';
 import { forEachConcurrently, WriteBehind } from './write-behind.js';
 
 /** A store whose puts take a while, recording what was put with which options. */
@@ -19,6 +19,7 @@ function slowStore(failKey?: string) {
       if (key === failKey) throw new Error(`disk full at ${key}`);
       stored.set(key, { data: Buffer.concat(parts), options });
     },
+    putBytes: ObjectStore.prototype.putBytes, // the default: put of the bytes with their size
   } as unknown as ObjectStore;
   return { store, stored, maxOpen: () => maxOpen };
 }

@@ -1,6 +1,5 @@
-import { Readable } from 'node:stream';
-import type { ObjectStore, PutOptions } from './object-store.js';
-import { bytesOf } from './read-ahead.js';
+import type { Readable } from 'node:stream';
+import { bytesOf, type ObjectStore, type PutOptions } from './object-store.js';
 
 export interface WriteBehindOptions {
   /** Puts under way at the same time. */
@@ -40,8 +39,9 @@ export class WriteBehind {
     const data = await bytesOf(body);
     await this.room(data.length);
     this.buffered += data.length;
+    if (data.length !== size) throw new Error(`${key}: ${data.length} bytes where ${size} were expected`);
     const put = this.store
-      .put(key, Readable.from([data]), { ...this.options.put, sizeBytes: size })
+      .putBytes(key, data, this.options.put)
       .catch((err: unknown) => {
         this.failure ??= err instanceof Error ? err : new Error(String(err));
       })

@@ -99,7 +99,8 @@ export class RunBackup {
     // A failure of the store ends the writing at once (not only once every entry was added).
     written.catch((err: unknown) => writer.abort(err instanceof Error ? err : new Error(String(err))));
     const dumps: ManifestDump[] = [];
-    const files: ManifestFile[] = [];
+    /** The files' hashes come from the hashing thread while the next files are written. */
+    const files: Array<Omit<ManifestFile, 'sha256'> & { sha256: Promise<string> }> = [];
     const keys = new Set<string>();
     let totalBytes = 0;
     try {
@@ -107,7 +108,7 @@ export class RunBackup {
         const body = await this.objects.get(e.objectKey);
         if (!body) throw new Error(`the dump of ${e.app} is missing from the object store`);
         const entry = dumpEntryName(e.app);
-        const sha256 = await writer.add(entry, e.bytes, body);
+        const sha256 = await (await writer.add(entry, e.bytes, body)).sha256;
         if (sha256 !== e.sha256) throw new Error(`the dump of ${e.app} changed after its export (SHA-256 differs)`);
         dumps.push({ app: e.app, entry, bytes: e.bytes, sha256, format_version: e.formatVersion, tables: e.tables });
         totalBytes += e.bytes;
@@ -116,7 +117,7 @@ export class RunBackup {
         const refs = readStoredFileRefs(this.objects, e.filesObjectKey);
         for await (const { ref, body } of readAhead(this.objects, notSeenBefore(refs, keys), READ_AHEAD)) {
           if (!body) throw new Error(`stored file ${ref.key} (a row of ${e.app} refers to it) is missing from the object store`);
-          const sha256 = await writer.add(fileEntryName(ref.key), ref.size, body).catch((err: unknown) => {
+          const { sha256 } = await writer.add(fileEntryName(ref.key), ref.size, body).catch((err: unknown) => {
             throw new Error(`stored file ${ref.key} of ${e.app}: ${errorText(err)}`);
           });
           files.push({ key: ref.key, size: ref.size, sha256 });
@@ -130,7 +131,7 @@ export class RunBackup {
         archive_name: archiveName,
         created_at: this.clock.now().toISOString(),
         dumps,
-        files,
+        files: await Promise.all(files.map(async (f) => ({ ...f, sha256: await f.sha256 }))),
       });
     } catch (err) {
       writer.abort(err instanceof Error ? err : new Error(String(err)));
