@@ -7,6 +7,7 @@ import {
   FILE_ENTRY_PREFIX,
   forEachConcurrently,
   JsonLogger,
+  type ManifestDump,
   MessageBus,
   ObjectStore,
   readArchive,
@@ -36,10 +37,11 @@ export const RESTORE_MAINTENANCE_MESSAGE = 'a backup is being restored: writes a
  *    dumps in the run's working area of the object store (not yet durable: one flush later
  *    costs far less than one per file). Nothing is replaced unless all of it verifies (a
  *    failure here removes what was staged and puts the earlier maintenance setting back).
- * 3. Move every staged file to its key (a rename on the filesystem), then flush them to disk.
- * 4. Each app imports its dump (one transaction per app, its caches reset on every replica).
- * 5. Remove the stored files the archive does not hold: data replaced, not merged.
- * 6. Put the earlier maintenance setting back.
+ * 3. Move every staged file to its key (a rename on the filesystem), then flush them to disk;
+ *    meanwhile each app imports its dump (one transaction per app, its caches reset on every
+ *    replica).
+ * 4. Remove the stored files the archive does not hold: data replaced, not merged.
+ * 5. Put the earlier maintenance setting back.
  *
  * A failure from step 3 on leaves maintenance ON and the run failed with the reason: the
  * service never answers half-restored as if nothing happened. The run records themselves are
@@ -106,15 +108,9 @@ export class RestoreBackup {
       const apps = importOrder(summary.manifest.dumps.map((d) => d.app));
 
       replacing = true;
-      await forEachConcurrently(staged, STAGING.concurrency, (key) => this.objects.move(stagedFileKey(id, key), key, { durable: false }));
-      await this.objects.flush();
-      await log.line(`${staged.length} stored files put back`);
-
-      for (const app of apps) {
-        const dump = summary.manifest.dumps.find((d) => d.app === app)!;
-        const reply = await this.bus.send(AppDataMessages.import(app), { runId: id, objectKey: workKey(id, app), sha256: dump.sha256 });
-        await log.line(`${app}: imported ${reply.tables.map((t) => `${t.table} ${t.rows}`).join(', ')}`);
-      }
+      // The files go into place (renames, then one flush that waits for the disk) while the apps
+      // import their dumps (database work): both must be done before the restore is.
+      await allDone([this.putFilesBack(id, staged, log), this.importDumps(id, apps, summary.manifest.dumps, log)]);
 
       const kept = new Set(staged);
       let removed = 0;
@@ -151,6 +147,20 @@ export class RestoreBackup {
     }
   }
 
+  private async putFilesBack(id: string, staged: readonly string[], log: RunLog): Promise<void> {
+    await forEachConcurrently(staged, STAGING.concurrency, (key) => this.objects.move(stagedFileKey(id, key), key, { durable: false }));
+    await this.objects.flush();
+    await log.line(`${staged.length} stored files put back`);
+  }
+
+  private async importDumps(id: string, apps: readonly BackupApp[], dumps: readonly ManifestDump[], log: RunLog): Promise<void> {
+    for (const app of apps) {
+      const dump = dumps.find((d) => d.app === app)!;
+      const reply = await this.bus.send(AppDataMessages.import(app), { runId: id, objectKey: workKey(id, app), sha256: dump.sha256 });
+      await log.line(`${app}: imported ${reply.tables.map((t) => `${t.table} ${t.rows}`).join(', ')}`);
+    }
+  }
+
   private async archive(name: string) {
     const body = await this.store.read(name);
     if (!body) throw new Error(`archive ${name} is gone from the ${this.store.kind} backend`);
@@ -161,6 +171,12 @@ export class RestoreBackup {
 /** The apps in their load order (BACKUP_APPS: the admin app last); an app the archive lacks fails the restore. */
 function isBackupApp(app: string): app is BackupApp {
   return (BACKUP_APPS as readonly string[]).includes(app);
+}
+
+/** Waits for every task, then throws the first failure: nothing is still running when the caller handles it. */
+async function allDone(tasks: readonly Promise<void>[]): Promise<void> {
+  const failed = (await Promise.allSettled(tasks)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 function importOrder(inArchive: readonly string[]): BackupApp[] {
