@@ -38,7 +38,6 @@ import { RequestLogPartitions1764600000000 } from './migrations/1764600000000-re
 import { HealthDaily1764700000000 } from './migrations/1764700000000-health-daily.js';
 import { HealthDailyRepository } from './repositories/health-daily.repository.js';
 import { RequestLogLeanIngest1764850000000 } from './migrations/1764850000000-request-log-lean-ingest.js';
-import { RequestLogHashedKeys1764900000000 } from './migrations/1764900000000-request-log-hashed-keys.js';
 import { HealthSampleRepository } from './repositories/health-sample.repository.js';
 import { RequestLogRepository } from './repositories/request-log.repository.js';
 import { Clock } from './services/clock.js';
@@ -68,7 +67,6 @@ export const ADMIN_DATABASE = {
     HealthDaily1764700000000,
     BackupRuns1764800000000,
     RequestLogLeanIngest1764850000000,
-    RequestLogHashedKeys1764900000000,
   ],
 } satisfies AppDatabaseOptions;
 

@@ -19,13 +19,6 @@ export interface RequestLogFilter {
 const SUMS = COUNTER_NAMES.map((name) => `sum(${name})::bigint AS ${name}`).join(', ');
 /** The counters: the daily ones and the pending cells of batches not folded into them yet (one snapshot: each batch once). */
 const COUNTED = `(SELECT ${PENDING_COLUMNS} FROM admin.usage_daily UNION ALL ${PENDING_CELLS}) AS counted`;
-/**
- * The keys of the domain and address indexes (migration RequestLogHashedKeys): a 64-bit hash,
- * the same expression as the index's; a missing domain hashes as ''.
- */
-const DOMAIN_KEY = `hashtextextended(coalesce(domain, ''), 0)`;
-const IP_KEY = `hashtextextended(ip, 0)`;
-const keyOf = (value: string) => `hashtextextended(${value}, 0)`;
 const EVENT_COLUMNS = 'ts, domain, actor, method, route, path, status, ip, user_agent, bytes_in, bytes_out, duration_ms, request_id';
 
 function dayOf(r: Record<string, unknown>): StatsDay {
@@ -74,20 +67,20 @@ export class StatsRepository {
   /**
    * Entries newest first, one more than `limit` (the caller tells whether a next page exists).
    * Each filter has an index that reads the range newest first and stops at the page (see the
-   * migrations RequestLogLeanIngest and RequestLogHashedKeys): domain and ip through their
-   * hashed keys, the real value rechecked on the row. The domain `(none)` selects the entries
-   * counted under it (chargedDomain): no customer (the domain key of null), or a named
-   * customer refused as not found (the partial index of refusals), a page of each merged.
+   * migration RequestLogLeanIngest): domain and ip compare in the "C" collation of theirs. The
+   * domain `(none)` selects the entries counted under it (chargedDomain): no customer (the
+   * (domain, ts) index), or a named customer refused as not found (the partial index of
+   * refusals), a page of each merged.
    */
   async events(filter: RequestLogFilter): Promise<RequestLogEntryView[]> {
     const where = ['ts >= $1', 'ts <= $2'];
     const parameters: unknown[] = [filter.from.toISOString(), filter.to.toISOString()];
     const add = (sql: string, value: unknown) => {
       parameters.push(value);
-      where.push(sql.replaceAll('?', `$${parameters.length}`));
+      where.push(sql.replace('?', `$${parameters.length}`));
     };
-    if (filter.domain !== undefined && filter.domain !== NO_CUSTOMER) add(`${DOMAIN_KEY} = ${keyOf('?::text')} AND domain = ?`, filter.domain);
-    if (filter.ip !== undefined) add(`${IP_KEY} = ${keyOf('?::text')} AND ip = ?`, filter.ip);
+    if (filter.domain !== undefined && filter.domain !== NO_CUSTOMER) add('domain = ? COLLATE "C"', filter.domain);
+    if (filter.ip !== undefined) add('ip = ? COLLATE "C"', filter.ip);
     if (filter.route !== undefined) add('route = ?', filter.route);
     if (filter.status !== undefined) add('status = ?', filter.status);
     parameters.push(filter.limit + 1, filter.offset);
@@ -98,7 +91,7 @@ export class StatsRepository {
       parameters.push(REFUSAL_CUSTOMER_NOT_FOUND);
       const branch = (only: string) =>
         `(SELECT id, ${EVENT_COLUMNS} FROM admin.request_log WHERE ${where.join(' AND ')} AND ${only} ${newest} LIMIT ${limit}::bigint + ${offset}::bigint)`;
-      sql = `SELECT ${EVENT_COLUMNS} FROM (${branch(`${DOMAIN_KEY} = ${keyOf("''")} AND domain IS NULL`)} UNION ALL ${branch(`domain IS NOT NULL AND refusal = $${parameters.length}`)}) AS counted_under_none
+      sql = `SELECT ${EVENT_COLUMNS} FROM (${branch('domain IS NULL')} UNION ALL ${branch(`domain IS NOT NULL AND refusal = $${parameters.length}`)}) AS counted_under_none
               ${newest} LIMIT ${limit} OFFSET ${offset}`;
     }
     const rows = await this.dataSource.query<Record<string, unknown>[]>(sql, parameters);
