@@ -72,17 +72,24 @@ function zero(): Record<CounterName, number> {
 }
 
 /**
- * The counters of (method, route, status), remembered: a batch is mostly the same few
- * combinations, and dailyIncrements runs over every stored entry (about 2 µs per entry less).
+ * The counters of (method, route, status), remembered per method, route and status (no key text
+ * made per entry): a batch is mostly the same few combinations, and dailyIncrements runs over
+ * every stored entry.
  */
-const countersCache = new Map<string, Map<number, readonly CounterName[]>>();
+const countersCache = new Map<string, Map<string, Map<number, readonly CounterName[]>>>();
 const COUNTERS_CACHE_MAX = 10_000;
+let cachedRoutes = 0;
 function cachedCountersOf(method: string, route: string, status: number): readonly CounterName[] {
-  const key = `${method} ${route}`;
-  let byStatus = countersCache.get(key);
+  let byRoute = countersCache.get(method);
+  if (!byRoute) countersCache.set(method, (byRoute = new Map<string, Map<number, readonly CounterName[]>>()));
+  let byStatus = byRoute.get(route);
   if (!byStatus) {
-    if (countersCache.size >= COUNTERS_CACHE_MAX) countersCache.clear(); // routes are the contract's, but an entry's text is not trusted
-    countersCache.set(key, (byStatus = new Map<number, readonly CounterName[]>()));
+    if (++cachedRoutes > COUNTERS_CACHE_MAX) {
+      // routes are the contract's, but an entry's text is not trusted
+      for (const routes of countersCache.values()) routes.clear();
+      cachedRoutes = 1;
+    }
+    byRoute.set(route, (byStatus = new Map<number, readonly CounterName[]>()));
   }
   let found = byStatus.get(status);
   if (!found) byStatus.set(status, (found = countersOf(method, route, status)));
@@ -94,6 +101,8 @@ export function dailyIncrements(rows: readonly RequestLogRow[]): DailyIncrement[
   const days = new Map<string, Map<string, DailyIncrement>>();
   let day = '';
   let cellsOfDay = new Map<string, DailyIncrement>();
+  let lastDomain: string | null = null;
+  let cell: DailyIncrement | undefined;
   for (const row of rows) {
     // Entries come in time order: the day changes rarely within a batch.
     if (day === '' || !row.ts.startsWith(day)) {
@@ -101,11 +110,16 @@ export function dailyIncrements(rows: readonly RequestLogRow[]): DailyIncrement[
       const known = days.get(day);
       if (known) cellsOfDay = known;
       else days.set(day, (cellsOfDay = new Map<string, DailyIncrement>()));
+      lastDomain = null;
     }
     const domain = chargedDomain(row);
-    let cell = cellsOfDay.get(domain);
-    if (!cell) cellsOfDay.set(domain, (cell = { day, domain, counts: zero() }));
-    for (const name of cachedCountersOf(row.method, row.route, row.status)) cell.counts[name]++;
+    if (domain !== lastDomain) {
+      cell = cellsOfDay.get(domain);
+      if (!cell) cellsOfDay.set(domain, (cell = { day, domain, counts: zero() }));
+      lastDomain = domain;
+    }
+    const counts = cell!.counts;
+    for (const name of cachedCountersOf(row.method, row.route, row.status)) counts[name]++;
   }
   const cells: DailyIncrement[] = [];
   for (const cellsOfOneDay of days.values()) cells.push(...cellsOfOneDay.values());
@@ -126,7 +140,8 @@ export function pendingInsertOf(rows: readonly RequestLogRow[]): string | undefi
   const arrays = [
     `${sqlLiteral(cells.map((c) => c.day))}::date[]`,
     `${sqlLiteral(cells.map((c) => c.domain))}::text[]`,
-    ...COUNTER_NAMES.map((name) => `${sqlLiteral(cells.map((c) => c.counts[name]))}::bigint[]`),
+    // counts are integers this function made: written as they are, without sqlLiteral's checks and escapes
+    ...COUNTER_NAMES.map((name) => `'{${cells.map((c) => c.counts[name]).join(',')}}'::bigint[]`),
   ];
   return `INSERT INTO admin.usage_pending (${PENDING_COLUMNS}) VALUES (${arrays.join(', ')})`;
 }
