@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { constants, createWriteStream, readFile as readFileCallback } from 'node:fs';
-import { access, mkdir, open, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { constants, createWriteStream, readFile as readFileCallback, writeFile as writeFileCallback } from 'node:fs';
+import { access, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -28,8 +28,9 @@ const TMP_DIR = '~tmp';
 const STALE_TMP_MS = 24 * 60 * 60 * 1000;
 /** A syncfs that takes longer is given up for the per-file fsyncs (they then wait for the same writes). */
 const SYNC_FS_TIMEOUT_MS = 10 * 60 * 1000;
-/** The callback readFile: a few requests to the thread pool, no file handle object, no stream (read many small files at a time). */
+/** The callback readFile and writeFile: a few requests to the thread pool, no file handle object, no stream (many small files). */
 const readWhole = promisify(readFileCallback);
+const writeWhole = promisify(writeFileCallback);
 /** Files and directories flushed at once by flush(): the disk's queue stays full, the thread pool not monopolised. */
 const FLUSH_CONCURRENCY = 4;
 
@@ -100,7 +101,7 @@ export class FilesystemObjectStore extends ObjectStore {
 
   /** One writeFile instead of a stream pipeline: a restore writes thousands of small files. */
   override async putBytes(key: string, data: Buffer, options: Omit<PutOptions, 'sizeBytes'> = {}): Promise<void> {
-    await this.putThroughTemp(key, options.durable ?? true, (tmp, durable) => writeFile(tmp, data, { flag: 'wx', flush: durable }));
+    await this.putThroughTemp(key, options.durable ?? true, (tmp, durable) => writeWhole(tmp, data, { flag: 'wx', flush: durable }));
   }
 
   /** Writes a temp file with `write`, renames it to the key, then makes the rename durable (or notes it for flush()). */
