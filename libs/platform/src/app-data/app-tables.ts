@@ -39,6 +39,35 @@ export async function emptyTables(manager: EntityManager, tables: readonly Table
 }
 
 /**
+ * Drops the tables' indexes that back no constraint (primary keys and unique constraints stay)
+ * and returns the statements that make them again: a load then builds each index once, from
+ * sorted entries, instead of entry by entry (pg_restore's order). Inside the caller's
+ * transaction, so a failed load rolls the drop back too.
+ */
+export async function setIndexesAside(manager: EntityManager, tables: readonly TableColumns[]): Promise<string[]> {
+  if (tables.length === 0) return [];
+  const { rows } = await sql(
+    manager,
+    `SELECT quote_ident(n.nspname) || '.' || quote_ident(x.relname) AS name, pg_get_indexdef(i.indexrelid) AS definition
+       FROM pg_index i
+       JOIN pg_class x ON x.oid = i.indexrelid
+       JOIN pg_class t ON t.oid = i.indrelid
+       JOIN pg_namespace n ON n.oid = t.relnamespace
+      WHERE n.nspname = $1 AND t.relname = ANY($2::text[])
+        AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)
+      ORDER BY x.relname`,
+    [tables[0].schema, tables.map((t) => t.table)],
+  );
+  for (const row of rows) await sql(manager, `DROP INDEX ${String(row.name)}`);
+  return rows.map((row) => String(row.definition));
+}
+
+/** Makes again the indexes setIndexesAside dropped. */
+export async function restoreIndexes(manager: EntityManager, definitions: readonly string[]): Promise<void> {
+  for (const definition of definitions) await sql(manager, definition);
+}
+
+/**
  * Sets every sequence owned by a column of the tables (identity and serial columns) so that
  * the next value follows the largest loaded one (or starts afresh on an empty table).
  */

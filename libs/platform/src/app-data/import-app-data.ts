@@ -4,7 +4,7 @@ import { copyTableIn, JsonLogger, type MessageBus, type ObjectStore, type TableC
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AppDataDeclaration } from './app-data.declaration.js';
 import type { ImportAppDataCommand } from './app-data.commands.js';
-import { declaredTables, emptyTables, migrationApplied, resetSequences } from './app-tables.js';
+import { declaredTables, emptyTables, migrationApplied, resetSequences, restoreIndexes, setIndexesAside } from './app-tables.js';
 import { DigestTap, DumpReader } from './dump-format.js';
 
 /**
@@ -17,9 +17,9 @@ const REFUSED_ROW = /^2[23]/;
 /**
  * Replaces all of an app's declared tables by a dump's rows, in ONE transaction: the dump's
  * SHA-256 is checked first (a mismatch changes nothing), then every table is emptied, the
- * rows loaded (COPY), sequences set past the loaded values, and committed; a failure at any
- * point rolls everything back. Then every replica is told to drop what it caches of the app's
- * data (AppDataEvents.replaced). Excluded tables are never touched.
+ * rows loaded (COPY, the indexes that back no constraint built afterwards), sequences set past
+ * the loaded values, and committed; a failure at any point rolls everything back. Then every
+ * replica is told to drop what it caches of the app's data (AppDataEvents.replaced). Excluded tables are never touched.
  */
 export class ImportAppData {
   private readonly logger: JsonLogger;
@@ -77,6 +77,7 @@ export class ImportAppData {
     const tables = await declaredTables(manager, this.declaration);
     const byName = new Map(tables.map((t) => [t.table, t]));
     await emptyTables(manager, tables);
+    const indexes = await setIndexesAside(manager, tables);
     const loaded: TableDump[] = [];
     for await (const section of reader.sections()) {
       const target = loadTarget(byName, section.header.table, section.header.columns);
@@ -92,6 +93,7 @@ export class ImportAppData {
       }
       loaded.push({ table: target.table, rows: section.rows() });
     }
+    await restoreIndexes(manager, indexes);
     await resetSequences(manager, tables);
     return loaded;
   }
