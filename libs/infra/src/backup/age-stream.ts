@@ -148,37 +148,41 @@ async function newHeader(recipient: string): Promise<{ prefix: Buffer; key: KeyO
   return { prefix: prefix.subarray(0, length + PAYLOAD_NONCE_SIZE), key: payloadKey(observer.fileKey, nonce) };
 }
 
-/** Encrypts to an X25519 recipient (`age1…`): plaintext in, the age file out. */
-export class AgeEncryptStream extends Transform {
+/**
+ * What both directions share: the payload cut into batches of whole chunks, each handed to the
+ * crypto thread (numbered by its first chunk; the last batch flagged), the answers pushed on in
+ * their order, at most BATCHES_UNDER_WAY at once.
+ */
+abstract class PayloadStream extends Transform {
   private thread: CryptoThread | null = null;
-  private readonly batches = new Batcher(CHUNK_SIZE * BATCH_CHUNKS);
+  private readonly batches: Batcher;
   private readonly underWay = new BatchesUnderWay();
   private counter = 0;
 
-  constructor(private readonly recipient: string) {
+  constructor(private readonly chunkSize: number) {
     super({ highWaterMark: STREAM_BUFFER_BYTES });
+    this.batches = new Batcher(chunkSize * BATCH_CHUNKS);
   }
 
-  override _construct(done: (err?: Error | null) => void): void {
-    newHeader(this.recipient).then(({ prefix, key }) => {
-      this.thread = new CryptoThread();
-      this.thread.useKey(key);
-      this.push(prefix);
-      done();
-    }, done);
+  /** Seals or opens one batch on the thread. */
+  protected abstract process(thread: CryptoThread, counter: number, last: boolean, batch: Buffer, spare: SpareBuffers): Promise<Buffer>;
+
+  protected startPayload(key: KeyObject): void {
+    this.thread = new CryptoThread();
+    this.thread.useKey(key);
   }
 
-  override _transform(data: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    this.batches.add(data, (batch) => this.seal(batch, false));
-    this.underWay.drain(BATCHES_UNDER_WAY - 1, (sealed) => this.push(sealed)).then(() => done(), done);
+  /** Takes payload bytes; resolves once there is room for more. */
+  protected addPayload(bytes: Buffer): Promise<void> {
+    this.batches.add(bytes, (batch) => this.dispatch(batch, false));
+    return this.underWay.drain(BATCHES_UNDER_WAY - 1, (out) => this.push(out));
   }
 
-  override _flush(done: TransformCallback): void {
-    this.seal(this.batches.take(), true);
-    this.underWay
-      .drain(0, (sealed) => this.push(sealed))
-      .then(() => this.thread!.close())
-      .then(() => done(), done);
+  /** The last batch, then everything under way pushed on; the thread ends. */
+  protected async endPayload(): Promise<void> {
+    this.dispatch(this.batches.take(), true);
+    await this.underWay.drain(0, (out) => this.push(out));
+    await this.thread!.close();
   }
 
   override _destroy(err: Error | null, done: (err?: Error | null) => void): void {
@@ -186,38 +190,56 @@ export class AgeEncryptStream extends Transform {
     done(err);
   }
 
-  private seal(plain: Buffer, last: boolean): void {
+  private dispatch(batch: Buffer, last: boolean): void {
     const counter = this.counter;
-    this.counter += chunksIn(plain.length, CHUNK_SIZE);
-    this.underWay.add(this.thread!.seal(counter, last, plain, this.batches.buffers));
+    this.counter += chunksIn(batch.length, this.chunkSize);
+    this.underWay.add(this.process(this.thread!, counter, last, batch, this.batches.buffers));
+  }
+}
+
+/** Encrypts to an X25519 recipient (`age1…`): plaintext in, the age file out. */
+export class AgeEncryptStream extends PayloadStream {
+  constructor(private readonly recipient: string) {
+    super(CHUNK_SIZE);
+  }
+
+  override _construct(done: (err?: Error | null) => void): void {
+    newHeader(this.recipient).then(({ prefix, key }) => {
+      this.startPayload(key);
+      this.push(prefix);
+      done();
+    }, done);
+  }
+
+  override _transform(data: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    this.addPayload(data).then(() => done(), done);
+  }
+
+  override _flush(done: TransformCallback): void {
+    this.endPayload().then(() => done(), done);
+  }
+
+  protected process(thread: CryptoThread, counter: number, last: boolean, plain: Buffer, spare: SpareBuffers): Promise<Buffer> {
+    return thread.seal(counter, last, plain, spare);
   }
 }
 
 /** Decrypts an age file with an X25519 identity (`AGE-SECRET-KEY-1…`); fails with AgeStreamError. */
-export class AgeDecryptStream extends Transform {
+export class AgeDecryptStream extends PayloadStream {
   private readonly decrypter = new Decrypter();
   private header: Buffer | null = Buffer.alloc(0);
-  private thread: CryptoThread | null = null;
-  private readonly batches = new Batcher(SEALED_CHUNK_SIZE * BATCH_CHUNKS);
-  private readonly underWay = new BatchesUnderWay();
-  private counter = 0;
   /** Encrypted bytes received. */
   inputBytes = 0;
 
   constructor(identity: string) {
-    super({ highWaterMark: STREAM_BUFFER_BYTES });
+    super(SEALED_CHUNK_SIZE);
     this.decrypter.addIdentity(identity);
   }
 
   override _transform(data: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.inputBytes += data.length;
     const payload = this.header ? this.readHeader(data) : Promise.resolve(data);
-    payload
-      .then((bytes) => {
-        if (bytes) this.batches.add(bytes, (batch) => this.open(batch, false));
-        return this.underWay.drain(BATCHES_UNDER_WAY - 1, (plain) => this.push(plain));
-      })
-      .then(() => done(), done);
+    payload.then((bytes) => (bytes ? this.addPayload(bytes) : undefined)).then(() => done(), done);
   }
 
   override _flush(done: TransformCallback): void {
@@ -225,16 +247,7 @@ export class AgeDecryptStream extends Transform {
       done(this.fail(AgeFailure.HeaderTruncated, `the input ends after ${this.inputBytes} bytes, inside the age header`));
       return;
     }
-    this.open(this.batches.take(), true);
-    this.underWay
-      .drain(0, (plain) => this.push(plain))
-      .then(() => this.thread!.close())
-      .then(() => done(), done);
-  }
-
-  override _destroy(err: Error | null, done: (err?: Error | null) => void): void {
-    void this.thread?.close();
-    done(err);
+    this.endPayload().then(() => done(), done);
   }
 
   /** Collects the header and nonce; once both are in, derives the key and returns the bytes after them. */
@@ -258,26 +271,23 @@ export class AgeDecryptStream extends Transform {
       if (message.includes('header HMAC')) throw this.fail(AgeFailure.HeaderAltered, 'the age header was altered (header authentication failed)');
       throw this.fail(AgeFailure.NotAge, `not an age file (${message})`);
     }
-    this.thread = new CryptoThread();
-    this.thread.useKey(payloadKey(fileKey, bytes.subarray(length, length + PAYLOAD_NONCE_SIZE)));
+    this.startPayload(payloadKey(fileKey, bytes.subarray(length, length + PAYLOAD_NONCE_SIZE)));
     this.header = null;
     return bytes.subarray(length + PAYLOAD_NONCE_SIZE);
   }
 
-  private open(sealed: Buffer, last: boolean): void {
-    const counter = this.counter;
-    this.counter += chunksIn(sealed.length, SEALED_CHUNK_SIZE);
+  protected async process(thread: CryptoThread, counter: number, last: boolean, sealed: Buffer, spare: SpareBuffers): Promise<Buffer> {
     const inputBytes = this.inputBytes;
-    this.underWay.add(
-      this.thread!.open(counter, last, sealed, this.batches.buffers).catch((err: unknown) => {
-        if (!(err instanceof ChunkOpenError)) throw err;
-        const { chunk, last: lastChunk, reason } = err.failure;
-        const what = `chunk ${counter + chunk} (${lastChunk ? 'the last' : 'not the last'}, ${inputBytes} encrypted bytes read)`;
-        const failure = lastChunk ? AgeFailure.FinalChunkFailed : AgeFailure.ChunkAltered;
-        const problem = { short: 'is shorter than its authentication tag', unauthentic: 'does not authenticate', empty: 'is empty' }[reason];
-        throw this.fail(failure, `${what} ${problem}`);
-      }),
-    );
+    try {
+      return await thread.open(counter, last, sealed, spare);
+    } catch (err) {
+      if (!(err instanceof ChunkOpenError)) throw err;
+      const { chunk, last: lastChunk, reason } = err.failure;
+      const what = `chunk ${counter + chunk} (${lastChunk ? 'the last' : 'not the last'}, ${inputBytes} encrypted bytes read)`;
+      const failure = lastChunk ? AgeFailure.FinalChunkFailed : AgeFailure.ChunkAltered;
+      const problem = { short: 'is shorter than its authentication tag', unauthentic: 'does not authenticate', empty: 'is empty' }[reason];
+      throw this.fail(failure, `${what} ${problem}`);
+    }
   }
 
   private fail(failure: AgeFailure, message: string): AgeStreamError {
