@@ -122,8 +122,8 @@ function digestOf(hash: ThreadHash): WrittenEntry {
 
 /**
  * Writes an archive: entries one after the other (each streamed, hashed on the way on a thread
- * of its own), then the manifest. `output` is the encrypted byte stream; the caller pipes it to the backup store
- * while entries are added (back-pressure bounds the memory).
+ * of its own), then the manifest. `output` is the encrypted byte stream; the caller pipes it to
+ * the backup store while entries are added (back-pressure bounds the memory).
  */
 export class ArchiveWriter {
   /** A larger buffer than streamx's 16 KiB: a small file's entry goes through in one piece. */
