@@ -222,6 +222,19 @@ describe.each([
       expect(await h.leftovers()).toBe(0);
     });
 
+    it.each([
+      ['known', 5],
+      ['unknown', undefined],
+    ] as const)('input stream destroyed before the put began, %s length', async (_label, sizeBytes) => {
+      const body = Readable.from([Buffer.from('never stored')]);
+      body.on('error', () => undefined);
+      body.destroy(new Error('gone before the put'));
+      await new Promise((resolve) => setImmediate(resolve)); // its error event is over
+      await expect(h.store.put(`fail/destroyed-${sizeBytes ?? 'unknown'}`, body, { sizeBytes })).rejects.toThrow();
+      expect(await h.store.head(`fail/destroyed-${sizeBytes ?? 'unknown'}`)).toBeNull();
+      expect(await h.leftovers()).toBe(0);
+    });
+
     it('input stream errors, unknown length, after multipart parts went out', async () => {
       const body = pseudoRandomStream(BIG, { failAfterBytes: 12 * MiB });
       await expect(h.store.put('fail/unknown', body, {})).rejects.toThrow('simulated upload failure');

@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { Readable } from 'node:stream';
+import { finished, Readable } from 'node:stream';
 import type { S3Config } from '../config/config.js';
 import { LengthCheck } from './length-check.js';
 import {
@@ -104,6 +104,11 @@ export class S3ObjectStore extends ObjectStore {
     };
     // Not removed afterwards: a late error on the caller's stream must not become uncaught.
     body.on('error', fail);
+    // A body destroyed before its end, even before this call (its error then already emitted),
+    // fails the put: the request would otherwise wait for bytes that never come.
+    finished(body, { writable: false }, (err) => {
+      if (err) fail(err);
+    });
     checked.on('error', fail);
     body.pipe(checked);
     try {
