@@ -1,7 +1,7 @@
 import { createSecretKey, hkdfSync, type KeyObject } from 'node:crypto';
-import { Transform, type TransformCallback } from 'node:stream';
+import { Transform, type TransformCallback, type TransformOptions } from 'node:stream';
 import { Decrypter, Encrypter, type Recipient, type Stanza } from 'age-encryption';
-import { AGE_CHUNK_SIZE, AGE_TAG_SIZE, ChunkOpenError, CryptoThread, SpareBuffers } from './crypto-thread.js';
+import { AGE_CHUNK_SIZE, AGE_TAG_SIZE, ChunkOpenError, CryptoThread, type HashRange, type SealedBatch, SpareBuffers } from './crypto-thread.js';
 
 /**
  * The age v1 file format (https://age-encryption.org/v1), byte for byte, as streams. The
@@ -65,33 +65,56 @@ const STREAM_BUFFER_BYTES = 1024 * 1024;
 const BATCH_CHUNKS = 16;
 const BATCHES_UNDER_WAY = 4;
 
+/** A batch of whole chunks, and the parts of it to hash on the way (encrypting only). */
+interface Batch {
+  readonly bytes: Buffer;
+  readonly ranges: HashRange[];
+}
+
 /**
  * Cuts a byte stream into batches of `size`. A full batch is handed on only once more bytes
  * follow it: the last batch (full or not) holds the last chunk, sealed and opened with the
- * last-chunk flag. Each batch is a buffer of its own, handed over to the cipher thread.
+ * last-chunk flag. Each batch is a buffer of its own, handed over to the cipher thread; bytes
+ * added with a hash stream's id are noted as ranges of the batches they land in.
  */
 class Batcher {
   readonly buffers: SpareBuffers;
   private buffer: Buffer;
   private used = 0;
+  private ranges: HashRange[] = [];
   constructor(private readonly size: number) {
     this.buffers = new SpareBuffers(size, BATCHES_UNDER_WAY + 1);
     this.buffer = this.buffers.take();
   }
-  add(data: Buffer, onFull: (batch: Buffer) => void): void {
+  add(data: Buffer, onFull: (batch: Batch) => void, hashId?: number): void {
     let offset = 0;
     while (offset < data.length) {
       if (this.used === this.size) onFull(this.take());
       const n = data.copy(this.buffer, this.used, offset, Math.min(data.length, offset + this.size - this.used));
+      if (hashId !== undefined) this.ranges.push([hashId, this.used, this.used + n, false]);
       this.used += n;
       offset += n;
     }
   }
+  /** Hash stream `hashId` ends here: its digest comes back with this batch. */
+  endHash(hashId: number): void {
+    this.ranges.push([hashId, this.used, this.used, true]);
+  }
+  /** The ranges noted so far, with a copy of the batch's bytes, to hash before the batch is full. */
+  takeRanges(): Batch {
+    // A buffer of its own (not from Node's pool), as it is handed over to the thread.
+    const bytes = Buffer.allocUnsafeSlow(this.used);
+    this.buffer.copy(bytes, 0, 0, this.used);
+    const batch = { bytes, ranges: this.ranges };
+    this.ranges = [];
+    return batch;
+  }
   /** What is held, and starts a new batch. */
-  take(): Buffer {
-    const batch = this.buffer.subarray(0, this.used);
+  take(): Batch {
+    const batch = { bytes: this.buffer.subarray(0, this.used), ranges: this.ranges };
     this.buffer = this.buffers.take();
     this.used = 0;
+    this.ranges = [];
     return batch;
   }
 }
@@ -159,23 +182,36 @@ abstract class PayloadStream extends Transform {
   private readonly underWay = new BatchesUnderWay();
   private counter = 0;
 
-  constructor(private readonly chunkSize: number) {
-    super({ highWaterMark: STREAM_BUFFER_BYTES });
+  constructor(
+    private readonly chunkSize: number,
+    options: TransformOptions = {},
+  ) {
+    super({ readableHighWaterMark: STREAM_BUFFER_BYTES, writableHighWaterMark: STREAM_BUFFER_BYTES, ...options });
     this.batches = new Batcher(chunkSize * BATCH_CHUNKS);
   }
 
   /** Seals or opens one batch on the thread. */
-  protected abstract process(thread: CryptoThread, counter: number, last: boolean, batch: Buffer, spare: SpareBuffers): Promise<Buffer>;
+  protected abstract process(thread: CryptoThread, counter: number, last: boolean, batch: Batch, spare: SpareBuffers): Promise<Buffer>;
 
   protected startPayload(key: KeyObject): void {
     this.thread = new CryptoThread();
     this.thread.useKey(key);
   }
 
-  /** Takes payload bytes; resolves once there is room for more. */
-  protected addPayload(bytes: Buffer): Promise<void> {
-    this.batches.add(bytes, (batch) => this.dispatch(batch, false));
+  /** Takes payload bytes (to add to hash stream `hashId` on the way); resolves once there is room for more. */
+  protected addPayload(bytes: Buffer, hashId?: number): Promise<void> {
+    this.batches.add(bytes, (batch) => this.dispatch(batch, false), hashId);
     return this.underWay.drain(BATCHES_UNDER_WAY - 1, (out) => this.push(out));
+  }
+
+  protected endHash(hashId: number): void {
+    this.batches.endHash(hashId);
+  }
+
+  /** Hashes what was noted so far now (the digests of streams that ended), not when its batch is sealed. */
+  protected hashNow(): Promise<SealedBatch['digests']> {
+    const { bytes, ranges } = this.batches.takeRanges();
+    return this.thread!.hash(bytes, ranges);
   }
 
   /** The last batch, then everything under way pushed on; the thread ends. */
@@ -190,17 +226,60 @@ abstract class PayloadStream extends Transform {
     done(err);
   }
 
-  private dispatch(batch: Buffer, last: boolean): void {
+  private dispatch(batch: Batch, last: boolean): void {
     const counter = this.counter;
-    this.counter += chunksIn(batch.length, this.chunkSize);
+    this.counter += chunksIn(batch.bytes.length, this.chunkSize);
     this.underWay.add(this.process(this.thread!, counter, last, batch, this.batches.buffers));
   }
 }
 
-/** Encrypts to an X25519 recipient (`age1…`): plaintext in, the age file out. */
+/**
+ * Bytes written to an AgeEncryptStream to be hashed on the way (an archive entry's body): added
+ * to SHA-256 stream `hash`; `end` closes that stream (its digest: `digest(hash)`, once the batch
+ * it ended in is sealed, or once HASH_NOW is written after it).
+ */
+export interface HashedBytes {
+  readonly data: Buffer;
+  readonly hash: number;
+  readonly end?: boolean;
+}
+/** Written to an AgeEncryptStream: the streams ended before it get their digests without waiting for their batch to fill. */
+export const HASH_NOW = Object.freeze({ hashNow: true as const });
+
+/** A digest to come, marked handled: a stream destroyed before it never leaves it unhandled. */
+class PendingDigest {
+  asked = false;
+  settled = false;
+  resolve: (hex: string) => void = () => undefined;
+  reject: (err: Error) => void = () => undefined;
+  readonly promise = new Promise<string>((resolve, reject) => {
+    this.resolve = resolve;
+    this.reject = reject;
+  });
+  constructor() {
+    this.promise.catch(() => undefined);
+  }
+}
+
+/**
+ * Encrypts to an X25519 recipient (`age1…`): plaintext in, the age file out. Besides Buffers it
+ * takes HashedBytes, whose SHA-256 the cipher thread computes from the batch it seals anyway
+ * (no copy, no second pass).
+ */
 export class AgeEncryptStream extends PayloadStream {
+  private readonly digests = new Map<number, PendingDigest>();
+
   constructor(private readonly recipient: string) {
-    super(CHUNK_SIZE);
+    // Object mode counts writes, not bytes: a few pending writes at most.
+    super(CHUNK_SIZE, { writableObjectMode: true, writableHighWaterMark: 16 });
+  }
+
+  /** The SHA-256 (hex) of hash stream `id`, once the batch where it ended is sealed. */
+  digest(id: number): Promise<string> {
+    const pending = this.pendingDigest(id);
+    pending.asked = true;
+    if (pending.settled) this.digests.delete(id);
+    return pending.promise;
   }
 
   override _construct(done: (err?: Error | null) => void): void {
@@ -211,16 +290,54 @@ export class AgeEncryptStream extends PayloadStream {
     }, done);
   }
 
-  override _transform(data: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    this.addPayload(data).then(() => done(), done);
+  override _transform(data: Buffer | HashedBytes | typeof HASH_NOW, _enc: BufferEncoding, done: TransformCallback): void {
+    if (Buffer.isBuffer(data)) {
+      this.addPayload(data).then(() => done(), done);
+      return;
+    }
+    if ('hashNow' in data) {
+      // Not awaited: the thread answers in order, the writing goes on meanwhile.
+      this.hashNow().then(
+        (digests) => this.settle(digests),
+        (err: unknown) => this.destroy(err as Error),
+      );
+      done();
+      return;
+    }
+    const added = this.addPayload(data.data, data.hash);
+    if (data.end) this.endHash(data.hash);
+    added.then(() => done(), done);
   }
 
   override _flush(done: TransformCallback): void {
     this.endPayload().then(() => done(), done);
   }
 
-  protected process(thread: CryptoThread, counter: number, last: boolean, plain: Buffer, spare: SpareBuffers): Promise<Buffer> {
-    return thread.seal(counter, last, plain, spare);
+  override _destroy(err: Error | null, done: (err?: Error | null) => void): void {
+    const reason = err ?? new Error('the encryption stream was closed');
+    for (const pending of this.digests.values()) pending.reject(reason);
+    super._destroy(err, done);
+  }
+
+  protected async process(thread: CryptoThread, counter: number, last: boolean, plain: Batch, spare: SpareBuffers): Promise<Buffer> {
+    const sealed = await thread.seal(counter, last, plain.bytes, spare, plain.ranges);
+    this.settle(sealed.digests);
+    return sealed.data;
+  }
+
+  private settle(digests: SealedBatch['digests']): void {
+    for (const [id, hex] of digests) {
+      const pending = this.pendingDigest(id);
+      pending.resolve(hex);
+      pending.settled = true;
+      if (pending.asked) this.digests.delete(id);
+    }
+  }
+
+  private pendingDigest(id: number): PendingDigest {
+    let pending = this.digests.get(id);
+    if (!pending) this.digests.set(id, (pending = new PendingDigest()));
+    return pending;
   }
 }
 
@@ -276,10 +393,10 @@ export class AgeDecryptStream extends PayloadStream {
     return bytes.subarray(length + PAYLOAD_NONCE_SIZE);
   }
 
-  protected async process(thread: CryptoThread, counter: number, last: boolean, sealed: Buffer, spare: SpareBuffers): Promise<Buffer> {
+  protected async process(thread: CryptoThread, counter: number, last: boolean, sealed: Batch, spare: SpareBuffers): Promise<Buffer> {
     const inputBytes = this.inputBytes;
     try {
-      return await thread.open(counter, last, sealed, spare);
+      return await thread.open(counter, last, sealed.bytes, spare);
     } catch (err) {
       if (!(err instanceof ChunkOpenError)) throw err;
       const { chunk, last: lastChunk, reason } = err.failure;

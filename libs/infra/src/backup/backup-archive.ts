@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
-import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
+import { createHash, type Hash } from 'node:crypto';
+import { once } from 'node:events';
+import { pipeline, Readable } from 'node:stream';
 import { generateX25519Identity, identityToRecipient } from 'age-encryption';
-import tar from 'tar-stream';
-import { AgeDecryptStream, AgeEncryptStream, AgeFailure, AgeStreamError } from './age-stream.js';
-import { HashingThread, type ThreadHash } from './crypto-thread.js';
+import { AgeDecryptStream, AgeEncryptStream, AgeFailure, AgeStreamError, HASH_NOW, type HashedBytes } from './age-stream.js';
+import { decodeTarHeader, fileEntryHeader, MAX_PAX_BYTES, paxPath, TAR_BLOCK, TAR_END, tarPadding } from './tar-headers.js';
 
 /**
  * The backup archive (docs/operations.md "Backups and restores"): one tar stream, encrypted as
@@ -17,7 +17,6 @@ export const ARCHIVE_FORMAT_VERSION = 1;
 export const MANIFEST_ENTRY = 'manifest.json';
 export const DUMP_ENTRY_PREFIX = 'dumps/';
 export const FILE_ENTRY_PREFIX = 'files/';
-const PACK_BUFFER_BYTES = 1024 * 1024;
 /** Largest manifest read back (a line per file: 10,000 files take about 2 MiB). */
 const MAX_MANIFEST_BYTES = 256 * 1024 * 1024;
 
@@ -98,118 +97,98 @@ export function sha256Hex(data: Buffer | string): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** Hands what passes through to a hash on the hashing thread (and counts it). */
-class HashTap extends Transform {
-  constructor(readonly hash: ThreadHash) {
-    super();
-  }
-  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    this.hash.update(chunk).then(() => done(null, chunk), done);
-  }
-}
-
-/** An entry written into the archive; its SHA-256 comes from the hashing thread. */
+/** An entry written into the archive. */
 export interface WrittenEntry {
-  readonly sha256: Promise<string>;
-}
-
-/** The digest, marked as handled: a run that stops early never leaves it unhandled. */
-function digestOf(hash: ThreadHash): WrittenEntry {
-  const sha256 = hash.digest();
-  sha256.catch(() => undefined);
-  return { sha256 };
+  /** Its SHA-256 (hex), computed by the cipher thread from the bytes it sealed. */
+  readonly sha256: () => Promise<string>;
 }
 
 /**
- * Writes an archive: entries one after the other (each streamed, hashed on the way on a thread
- * of its own), then the manifest. `output` is the encrypted byte stream; the caller pipes it to
- * the backup store while entries are added (back-pressure bounds the memory).
+ * Writes an archive: entries one after the other, then the manifest, straight into the age
+ * encryption's batches (tar headers by tar-headers.ts; each entry's SHA-256 taken by the cipher
+ * thread from the batch it seals, so the bytes are copied once, into the batch). `output` is
+ * the encrypted byte stream; the caller pipes it to the backup store while entries are added
+ * (back-pressure bounds the memory).
  */
 export class ArchiveWriter {
-  /** A larger buffer than streamx's 16 KiB: a small file's entry goes through in one piece. */
-  private readonly pack = tar.pack({ highWaterMark: PACK_BUFFER_BYTES });
+  private readonly encrypt: AgeEncryptStream;
   readonly output: Promise<Readable>;
   private readonly mtime = new Date();
-  private readonly hashing = new HashingThread();
+  private nextHash = 0;
+  /** Hash streams up to this one have had HASH_NOW written after their end. */
+  private hashedNowThrough = -1;
   /** Rejects once the writer is aborted: a write waiting for room gives up. */
   private readonly aborted: Promise<never>;
   private abortWith: (err: Error) => void = () => undefined;
 
   constructor(recipient: string) {
-    // A failure of the tar stream (abort) ends the encrypted output with the same error.
-    this.output = Promise.resolve(pipeline(Readable.from(this.pack), new AgeEncryptStream(recipient), () => undefined));
+    this.encrypt = new AgeEncryptStream(recipient);
+    this.output = Promise.resolve(this.encrypt);
     this.aborted = new Promise<never>((_resolve, reject) => {
       this.abortWith = reject;
     });
     this.aborted.catch(() => undefined);
+    // A failure of the encryption (its thread) ends the writing as an abort does.
+    this.encrypt.on('error', (err) => this.abortWith(err));
   }
 
   /**
-   * Adds an entry of a known size; resolves once it is in the tar stream, with its SHA-256 to
-   * come (await it before the manifest). A size that differs fails.
+   * Adds an entry of a known size; resolves once it is handed to the encryption. A size that
+   * differs fails (and aborts the archive).
    */
   async add(name: string, size: number, body: Readable | Buffer): Promise<WrittenEntry> {
-    if (Buffer.isBuffer(body)) return this.addWhole(name, size, body);
-    const hash = this.hashing.stream();
-    let entryDone: (err?: Error | null) => void = () => undefined;
-    const written = new Promise<void>((resolve, reject) => {
-      entryDone = (err) => (err ? reject(err) : resolve());
-    });
-    // The callback fires once the entry (with its padding) is in the tar stream, or with its error.
-    const entry = this.pack.entry({ name, size, mtime: this.mtime, mode: 0o600 }, (err) => entryDone(err));
-    entry.on('error', () => undefined); // reported through the callback
-    written.catch(() => undefined); // awaited below unless an earlier failure ends the entry
+    const id = this.nextHash++;
     try {
-      for await (const chunk of body as AsyncIterable<Buffer>) {
-        if (hash.bytes + chunk.length > size) throw new Error(`${name}: more than the ${size} bytes expected`);
-        await hash.update(chunk);
-        if (!entry.write(chunk)) await Promise.race([new Promise<void>((resolve) => entry.once('drain', () => resolve())), this.aborted]);
+      for (const block of fileEntryHeader(name, size, this.mtime)) await this.write(block);
+      let bytes = 0;
+      const parts: AsyncIterable<Buffer> | Buffer[] = Buffer.isBuffer(body) ? [body] : (body as AsyncIterable<Buffer>);
+      for await (const data of parts) {
+        bytes += data.length;
+        if (bytes > size) throw new Error(`${name}: more than the ${size} bytes expected`);
+        await this.write({ data, hash: id });
       }
-      if (hash.bytes !== size) throw new Error(`${name}: ${hash.bytes} bytes where ${size} were expected`);
-      (entry as unknown as { end(): void }).end();
-      await Promise.race([written, this.aborted]);
+      if (bytes !== size) throw new Error(`${name}: ${bytes} bytes where ${size} were expected`);
+      await this.write({ data: EMPTY, hash: id, end: true });
+      await this.write(tarPadding(size));
     } catch (err) {
-      body.destroy();
-      entry.destroy();
+      if (!Buffer.isBuffer(body)) body.destroy();
       this.abort(err as Error);
       throw err;
     }
-    return digestOf(hash);
+    return { sha256: () => this.digest(id) };
   }
 
-  /** An entry held whole in memory: one write, no stream. */
-  private async addWhole(name: string, size: number, body: Buffer): Promise<WrittenEntry> {
-    if (body.length !== size) {
-      const err = new Error(`${name}: ${body.length} bytes where ${size} were expected`);
-      this.abort(err);
-      throw err;
-    }
-    const hash = this.hashing.stream();
-    await hash.update(body);
-    const written = new Promise<void>((resolve, reject) => {
-      this.pack.entry({ name, size, mtime: this.mtime, mode: 0o600 }, body, (err) => (err ? reject(err) : resolve()));
-    });
-    written.catch(() => undefined);
-    await Promise.race([written, this.aborted]);
-    return digestOf(hash);
-  }
-
-  /** Writes the manifest as the last entry and ends the tar stream. */
+  /** Writes the manifest as the last entry and ends the archive. */
   async finish(manifest: ArchiveManifest): Promise<void> {
     const body = Buffer.from(JSON.stringify(manifest));
     await this.add(MANIFEST_ENTRY, body.length, body);
-    this.pack.finalize();
-    await this.hashing.close();
+    await this.write(TAR_END);
+    this.encrypt.end();
   }
 
   abort(err: Error): void {
     this.abortWith(err);
-    this.pack.destroy(err);
-    void this.hashing.close();
+    this.encrypt.destroy(err);
+  }
+
+  private digest(id: number): Promise<string> {
+    // The entry's batch may not be full yet: have what ended so far hashed now (once for all of them).
+    if (id > this.hashedNowThrough && !this.encrypt.destroyed) {
+      this.hashedNowThrough = this.nextHash - 1;
+      this.encrypt.write(HASH_NOW);
+    }
+    return this.encrypt.digest(id);
+  }
+
+  private async write(chunk: Buffer | HashedBytes): Promise<void> {
+    if (this.encrypt.destroyed) await this.aborted;
+    if (!this.encrypt.write(chunk)) await Promise.race([once(this.encrypt, 'drain'), this.aborted]);
   }
 }
 
-/** One entry as a reader sees it: consume `body` (or not: it is drained) before the next. */
+const EMPTY = Buffer.alloc(0);
+
+/** One entry as a reader sees it: consume `body` (or not: what is left is skipped) before the next. */
 export interface ArchiveEntry {
   readonly name: string;
   readonly size: number;
@@ -241,6 +220,188 @@ function decryptionError(err: unknown, plainBytes: number): ArchiveError {
 }
 
 /**
+ * Hands one entry's bytes to a visitor as a stream, as they are read; waits while the visitor
+ * is behind. A visitor that returns without reading all of it is simply given no more.
+ */
+class EntryFeed {
+  readonly body: Readable;
+  private wanted: (() => void) | null = null;
+  private readonly visiting: Promise<void>;
+  private visitorDone = false;
+  private visitorError: Error | null = null;
+
+  constructor(entry: { name: string; size: number }, visit: (entry: ArchiveEntry) => Promise<void>) {
+    this.body = new Readable({ highWaterMark: PLAIN_BUFFER_BYTES, read: () => this.resume() });
+    this.visiting = visit({ ...entry, body: this.body }).then(
+      () => this.leave(null),
+      (err: unknown) => this.leave(err),
+    );
+  }
+
+  async push(bytes: Buffer): Promise<void> {
+    this.throwIfVisitorFailed();
+    if (this.visitorDone) return;
+    if (!this.body.push(bytes)) await new Promise<void>((resolve) => (this.wanted = resolve));
+    this.throwIfVisitorFailed();
+  }
+
+  /** The entry's end: waits for the visitor (throws what it threw). */
+  async end(): Promise<void> {
+    if (!this.visitorDone) this.body.push(null);
+    await this.visiting;
+    this.throwIfVisitorFailed();
+  }
+
+  private throwIfVisitorFailed(): void {
+    if (this.visitorError) throw this.visitorError;
+  }
+
+  /** Stops feeding a visitor that is gone (the archive failed). */
+  close(): void {
+    this.body.destroy();
+  }
+
+  private leave(err: unknown): void {
+    this.visitorDone = true;
+    this.visitorError = err === null || err instanceof Error ? err : new Error(String(err));
+    if (!this.body.readableEnded) this.body.destroy();
+    this.resume();
+  }
+
+  private resume(): void {
+    const wanted = this.wanted;
+    this.wanted = null;
+    wanted?.();
+  }
+}
+
+/** Plaintext held for a visitor at most, per entry. */
+const PLAIN_BUFFER_BYTES = 1024 * 1024;
+
+/**
+ * The entries of the decrypted tar stream, read straight from the decrypted batches: headers
+ * (tar-headers.ts), each entry's bytes hashed (SHA-256 on this thread, while the cipher thread
+ * opens the next batches) and handed to the visitor, then checked as readArchive says.
+ */
+class ArchiveEntryReader {
+  readonly seen = new Map<string, { size: number; sha256: string }>();
+  manifestText: string | null = null;
+  /** A header block or pax records being collected across batches. */
+  private held: Buffer[] = [];
+  private heldBytes = 0;
+  private state: 'header' | 'pax' | 'body' | 'padding' = 'header';
+  /** Bytes left of the pax records, the entry's body or its padding. */
+  private remaining = TAR_BLOCK;
+  private paxBytes = 0;
+  private paxName: string | undefined;
+  private entry: { name: string; size: number; hash: Hash; feed: EntryFeed | null; manifest: Buffer[] | null } | null = null;
+
+  constructor(private readonly visit?: (entry: ArchiveEntry) => Promise<void>) {}
+
+  async feed(data: Buffer): Promise<void> {
+    let at = 0;
+    while (at < data.length) {
+      const n = Math.min(this.remaining, data.length - at);
+      const part = data.subarray(at, at + n);
+      at += n;
+      this.remaining -= n;
+      if (this.state === 'body') await this.body(part);
+      else if (this.state === 'header' || this.state === 'pax') this.hold(part);
+      if (this.remaining > 0) continue;
+      if (this.state === 'header') {
+        if (this.header(this.takeHeld()) === 'empty entry') await this.endEntry();
+      } else if (this.state === 'pax') this.pax(this.takeHeld());
+      else if (this.state === 'body') await this.endEntry();
+      else this.expect('header', TAR_BLOCK);
+    }
+  }
+
+  /** The end of the plaintext: nothing may be left unfinished. */
+  end(): void {
+    if (this.entry || this.state === 'pax' || this.heldBytes > 0) {
+      throw new ArchiveError(ArchiveProblem.NotAnArchive, `the archive ends inside ${this.entry ? `entry ${this.entry.name}` : 'a header'}`);
+    }
+  }
+
+  close(): void {
+    this.entry?.feed?.close();
+  }
+
+  /** Reads a header block; says so when it begins an entry of no bytes (ended at once). */
+  private header(block: Buffer): 'empty entry' | undefined {
+    let header: ReturnType<typeof decodeTarHeader>;
+    try {
+      header = decodeTarHeader(block);
+    } catch (err) {
+      throw new ArchiveError(ArchiveProblem.NotAnArchive, (err as Error).message);
+    }
+    if (!header) return void this.expect('header', TAR_BLOCK); // zero blocks: the end (or padding)
+    if (header.type === 'pax-header') {
+      if (header.size > MAX_PAX_BYTES) throw new ArchiveError(ArchiveProblem.NotAnArchive, 'a pax header is too large');
+      this.paxBytes = header.size;
+      return void (header.size === 0 ? this.expect('header', TAR_BLOCK) : this.expect('pax', header.size));
+    }
+    const name = this.paxName ?? header.name;
+    this.paxName = undefined;
+    const size = header.size;
+    if (header.type !== 'file') throw new ArchiveError(ArchiveProblem.NotAnArchive, `unexpected entry ${name} of type ${header.type}`);
+    if (this.manifestText !== null) throw new ArchiveError(ArchiveProblem.ManifestMismatch, `entry ${name} follows the manifest`);
+    if (this.seen.has(name)) throw new ArchiveError(ArchiveProblem.ManifestMismatch, `entry ${name} appears twice`);
+    const isManifest = name === MANIFEST_ENTRY;
+    if (isManifest && size > MAX_MANIFEST_BYTES) throw new ArchiveError(ArchiveProblem.NotAnArchive, 'the manifest is too large');
+    this.entry = {
+      name,
+      size,
+      hash: createHash('sha256'),
+      feed: !isManifest && this.visit ? new EntryFeed({ name, size }, this.visit) : null,
+      manifest: isManifest ? [] : null,
+    };
+    this.expect('body', size);
+    return size === 0 ? 'empty entry' : undefined;
+  }
+
+  private pax(records: Buffer): void {
+    this.paxName = paxPath(records.subarray(0, this.paxBytes));
+    this.expect('padding', tarPadding(this.paxBytes).length);
+  }
+
+  private async body(part: Buffer): Promise<void> {
+    const entry = this.entry!;
+    if (entry.manifest) entry.manifest.push(part);
+    else entry.hash.update(part);
+    await entry.feed?.push(part);
+  }
+
+  private async endEntry(): Promise<void> {
+    const entry = this.entry!;
+    this.entry = null;
+    if (entry.manifest) this.manifestText = Buffer.concat(entry.manifest).toString('utf8');
+    else this.seen.set(entry.name, { size: entry.size, sha256: entry.hash.digest('hex') });
+    this.expect('padding', tarPadding(entry.size).length);
+    await entry.feed?.end();
+  }
+
+  /** What comes next and how many bytes of it; an empty padding goes straight to the next header. */
+  private expect(state: ArchiveEntryReader['state'], bytes: number): void {
+    if (state === 'padding' && bytes === 0) return this.expect('header', TAR_BLOCK);
+    this.state = state;
+    this.remaining = bytes;
+  }
+
+  private hold(part: Buffer): void {
+    this.held.push(part);
+    this.heldBytes += part.length;
+  }
+
+  private takeHeld(): Buffer {
+    const whole = this.held.length === 1 ? this.held[0] : Buffer.concat(this.held);
+    this.held = [];
+    this.heldBytes = 0;
+    return whole;
+  }
+}
+
+/**
  * Reads an archive: decrypts it, hands each entry to `visit` (hashed on the way), then checks
  * every entry against the manifest (each dump and file present once, with its size and
  * SHA-256; nothing unlisted). Throws ArchiveError naming what is wrong. Memory stays bounded:
@@ -248,51 +409,22 @@ function decryptionError(err: unknown, plainBytes: number): ArchiveError {
  */
 export async function readArchive(encrypted: Readable, identity: string, visit?: (entry: ArchiveEntry) => Promise<void>): Promise<ArchiveSummary> {
   const decrypt = new AgeDecryptStream(identity);
-  const hashing = new HashingThread();
-  let plain: Readable | null = null;
+  const reader = new ArchiveEntryReader(visit);
   let plainBytes = 0;
-  const seen = new Map<string, { size: number; sha256: Promise<string> }>();
-  let manifestText: string | null = null;
+  const plain = pipeline(encrypted, decrypt, () => undefined);
   try {
-    const counted = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        plainBytes += chunk.length;
-        done(null, chunk);
-      },
-    });
-    const extract = tar.extract();
-    plain = pipeline(encrypted, decrypt, counted, () => undefined);
-    plain.on('error', (err) => extract.destroy(err));
-    plain.pipe(extract);
-    for await (const entry of extract) {
-      const name = entry.header.name;
-      const size = entry.header.size ?? 0;
-      if (entry.header.type !== 'file') throw new ArchiveError(ArchiveProblem.NotAnArchive, `unexpected entry ${name} of type ${entry.header.type}`);
-      if (manifestText !== null) throw new ArchiveError(ArchiveProblem.ManifestMismatch, `entry ${name} follows the manifest`);
-      if (seen.has(name)) throw new ArchiveError(ArchiveProblem.ManifestMismatch, `entry ${name} appears twice`);
-      if (name === MANIFEST_ENTRY) {
-        if (size > MAX_MANIFEST_BYTES) throw new ArchiveError(ArchiveProblem.NotAnArchive, 'the manifest is too large');
-        const parts: Buffer[] = [];
-        for await (const chunk of entry as AsyncIterable<Buffer>) parts.push(chunk);
-        manifestText = Buffer.concat(parts).toString('utf8');
-        continue;
-      }
-      const tap = new HashTap(hashing.stream());
-      const body = entry.pipe(tap);
-      if (visit) await visit({ name, size, body });
-      for await (const chunk of body) void chunk; // drains what the visitor left
-      seen.set(name, { size: tap.hash.bytes, sha256: digestOf(tap.hash).sha256 });
+    for await (const batch of plain as AsyncIterable<Buffer>) {
+      plainBytes += batch.length;
+      await reader.feed(batch);
     }
-    if (manifestText === null) throw new ArchiveError(ArchiveProblem.ManifestMismatch, 'the archive has no manifest');
-    const manifest = parseManifest(manifestText);
-    const digests = new Map<string, { size: number; sha256: string }>();
-    for (const [name, { size, sha256 }] of seen) digests.set(name, { size, sha256: await sha256 });
-    return checkAgainstManifest(manifest, digests);
+    reader.end();
+    if (reader.manifestText === null) throw new ArchiveError(ArchiveProblem.ManifestMismatch, 'the archive has no manifest');
+    return checkAgainstManifest(parseManifest(reader.manifestText), reader.seen);
   } catch (err) {
+    reader.close();
     throw decryptionError(err, plainBytes);
   } finally {
-    plain?.destroy(); // stops reading the input if the entries were left early
-    await hashing.close();
+    plain.destroy(); // stops reading the input if the entries were left early
   }
 }
 

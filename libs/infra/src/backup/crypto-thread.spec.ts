@@ -1,47 +1,43 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createSecretKey, randomBytes } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { HashingThread } from './crypto-thread.js';
+import { CryptoThread, type HashRange, SpareBuffers } from './crypto-thread.js';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
-describe('HashingThread', () => {
-  it('hashes many interleaved streams on its thread, each as node:crypto does in place', async () => {
-    const hashing = new HashingThread();
+describe('CryptoThread', () => {
+  it('hashes the ranges of each batch it seals, and of bytes handed to it alone, stream by stream', async () => {
+    const thread = new CryptoThread();
     try {
-      const bodies = [Buffer.alloc(0), randomBytes(1), randomBytes(70_000), randomBytes(3 * 1024 * 1024 + 5)];
-      const streams = bodies.map(() => hashing.stream());
-      // Pieces of every stream in turn, as entries of an archive would never be, to prove the ids keep them apart.
-      const piece = 40_000;
-      for (let at = 0; at < Math.max(...bodies.map((b) => b.length)); at += piece) {
-        for (const [i, body] of bodies.entries()) if (at < body.length) await streams[i].update(body.subarray(at, at + piece));
-      }
-      const digests = await Promise.all(streams.map((s) => s.digest()));
-      expect(digests).toEqual(bodies.map(sha256));
-      expect(streams.map((s) => s.bytes)).toEqual(bodies.map((b) => b.length));
+      thread.useKey(createSecretKey(randomBytes(32)));
+      const a = randomBytes(100_000);
+      const b = randomBytes(10);
+      const spare = new SpareBuffers(1 << 20, 2);
+      // Batch 1: all of b, the first part of a; then the rest of a alone (as HASH_NOW sends it); an empty stream.
+      const batch = Buffer.concat([b, a.subarray(0, 60_000)]);
+      const ranges: HashRange[] = [
+        [1, 0, 10, true],
+        [0, 10, 60_010, false],
+      ];
+      const sealed = await thread.seal(0, false, batch, spare, ranges);
+      expect(sealed.data.length).toBe(60_010 + 16);
+      expect(sealed.digests).toEqual([[1, sha256(b)]]);
+      const rest = Buffer.concat([Buffer.alloc(5), a.subarray(60_000)]);
+      const digests = await thread.hash(rest, [
+        [0, 5, rest.length, true],
+        [2, rest.length, rest.length, true],
+      ]);
+      expect(digests).toEqual([
+        [0, sha256(a)],
+        [2, sha256(Buffer.alloc(0))],
+      ]);
     } finally {
-      await hashing.close();
+      await thread.close();
     }
   });
 
-  it('copies what it is given: the caller may reuse its buffer at once', async () => {
-    const hashing = new HashingThread();
-    try {
-      const buffer = Buffer.alloc(1000, 1);
-      const hash = hashing.stream();
-      await hash.update(buffer);
-      buffer.fill(2); // after update resolved, before the thread has necessarily hashed it
-      await hash.update(buffer);
-      expect(await hash.digest()).toBe(sha256(Buffer.concat([Buffer.alloc(1000, 1), Buffer.alloc(1000, 2)])));
-    } finally {
-      await hashing.close();
-    }
-  });
-
-  it('fails every digest asked after it was closed', async () => {
-    const hashing = new HashingThread();
-    const hash = hashing.stream();
-    await hash.update(Buffer.from('x'));
-    await hashing.close();
-    await expect(hash.digest()).rejects.toThrow(/closed/);
+  it('fails every request made after it was closed', async () => {
+    const thread = new CryptoThread();
+    await thread.close();
+    await expect(thread.hash(Buffer.from('x'), [[0, 0, 1, true]])).rejects.toThrow(/closed/);
   });
 });

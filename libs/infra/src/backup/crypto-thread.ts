@@ -6,10 +6,11 @@ export const AGE_CHUNK_SIZE = 64 * 1024;
 export const AGE_TAG_SIZE = 16;
 
 /**
- * The archive's cryptography on worker threads: sealing and opening the chunks of an age payload
- * (age-stream.ts) and the SHA-256 of each entry (backup-archive.ts), so that they run on the
- * other core while the event loop reads, packs and writes (the backup's and the restore's
- * throughput, docs/performance.md). Requests go over in order; the worker answers each in order.
+ * The archive's cryptography on a worker thread: sealing and opening the chunks of an age
+ * payload (age-stream.ts) and, when sealing, the SHA-256 of the archive's entries in the batch
+ * (backup-archive.ts), so that they run on the other core while the event loop reads, packs
+ * and writes (the backup's and the restore's throughput, docs/performance.md). A batch's
+ * buffer is handed over, not copied. Requests go over in order; the worker answers each in order.
  *
  * The worker's code is a self-contained script (node:crypto only), run with `eval`: the same
  * code runs from the compiled service and from the TypeScript sources under the tests.
@@ -27,8 +28,27 @@ function nonce(counter, last) {
   n[11] = last ? 1 : 0;
   return n;
 }
+// Adds ranges [stream id, start, end, ends the stream] of a batch to their streams' SHA-256.
+function hashRanges(bytes, ranges) {
+  const digests = [];
+  for (const [id, start, end, final] of ranges) {
+    let h = hashes.get(id);
+    if (!h) hashes.set(id, (h = createHash('sha256')));
+    h.update(bytes.subarray(start, end));
+    if (final) {
+      digests.push([id, h.digest('hex')]);
+      hashes.delete(id);
+    }
+  }
+  return digests;
+}
+function hash(m) {
+  return { digests: hashRanges(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength), m.ranges) };
+}
 function seal(m) {
   const plain = Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength);
+  // The entries' SHA-256 first, then the chunks.
+  const digests = hashRanges(plain, m.ranges);
   const chunks = Math.max(1, Math.ceil(plain.length / CHUNK));
   const out = Buffer.allocUnsafeSlow(plain.length + chunks * TAG);
   let at = 0;
@@ -38,7 +58,7 @@ function seal(m) {
     cipher.final();
     at += cipher.getAuthTag().copy(out, at);
   }
-  return { data: out, spent: m.data };
+  return { data: out, spent: m.data, digests };
 }
 function open(m) {
   const sealed = Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength);
@@ -62,18 +82,7 @@ function open(m) {
   }
   return { data: out, spent: m.data };
 }
-function hash(m) {
-  let h = hashes.get(m.id);
-  if (!h) hashes.set(m.id, (h = createHash('sha256')));
-  h.update(m.data);
-  return {};
-}
-function digest(m) {
-  const h = hashes.get(m.id) || createHash('sha256');
-  hashes.delete(m.id);
-  return { hex: h.digest('hex') };
-}
-const OPS = { seal, open, hash, digest, key: (m) => ((key = m.key), {}) };
+const OPS = { seal, open, hash, key: (m) => ((key = m.key), {}) };
 parentPort.on('message', (m) => {
   let reply;
   try {
@@ -101,10 +110,30 @@ export class ChunkOpenError extends Error {
   }
 }
 
+/**
+ * A part of a batch to add to the SHA-256 of stream `id` (an archive entry): bytes `start` to
+ * `end` of the batch; `final` when the stream ends there (its digest comes back with the batch).
+ */
+export type HashRange = readonly [id: number, start: number, end: number, final: boolean];
+
+/** A sealed batch, and the digests of the hashed streams that ended in it. */
+export interface SealedBatch {
+  readonly data: Buffer;
+  readonly digests: ReadonlyArray<readonly [id: number, sha256: string]>;
+}
+
+interface BatchRequest {
+  readonly op: 'seal' | 'open';
+  readonly counter: number;
+  readonly last: boolean;
+  readonly data: Buffer;
+  readonly ranges?: readonly HashRange[];
+}
+
 interface Reply {
   readonly data?: Uint8Array;
   readonly spent?: Uint8Array;
-  readonly hex?: string;
+  readonly digests?: ReadonlyArray<readonly [number, string]>;
   readonly failed?: ChunkOpenFailure;
   readonly error?: string;
 }
@@ -132,30 +161,30 @@ export class CryptoThread {
    * `counter`. The batch's buffer is handed over to the thread and given back to `spare` with
    * the answer: fresh buffers of a megabyte cost page faults and garbage collections.
    */
-  async seal(counter: number, last: boolean, plain: Buffer, spare: SpareBuffers): Promise<Buffer> {
-    return this.batch('seal', counter, last, plain, spare);
+  async seal(counter: number, last: boolean, plain: Buffer, spare: SpareBuffers, ranges: readonly HashRange[] = []): Promise<SealedBatch> {
+    const reply = await this.batch({ op: 'seal', counter, last, data: plain, ranges }, spare);
+    return { data: asBuffer(reply.data!), digests: reply.digests ?? [] };
   }
 
   /** Opens a batch of sealed chunks (as `seal`); rejects with ChunkOpenError naming the first that fails. */
   async open(counter: number, last: boolean, sealed: Buffer, spare: SpareBuffers): Promise<Buffer> {
-    return this.batch('open', counter, last, sealed, spare);
-  }
-
-  private async batch(op: 'seal' | 'open', counter: number, last: boolean, data: Buffer, spare: SpareBuffers): Promise<Buffer> {
-    const reply = await this.request({ op, counter, last, data }, [data.buffer as ArrayBuffer]);
-    if (reply.spent) spare.giveBack(asBuffer(reply.spent));
+    const reply = await this.batch({ op: 'open', counter, last, data: sealed }, spare);
     if (reply.failed) throw new ChunkOpenError(reply.failed);
     return asBuffer(reply.data!);
   }
 
-  /** Adds `data` to the SHA-256 of stream `id`; `data` is handed over to the thread. */
-  async hash(id: number, data: Uint8Array): Promise<void> {
-    await this.request({ op: 'hash', id, data }, [data.buffer as ArrayBuffer]);
+  /**
+   * Adds ranges of `bytes` (handed over) to their hash streams now, without sealing anything:
+   * the digests of streams that end in a batch not yet full.
+   */
+  async hash(bytes: Buffer, ranges: readonly HashRange[]): Promise<SealedBatch['digests']> {
+    return (await this.request({ op: 'hash', data: bytes, ranges }, [bytes.buffer as ArrayBuffer])).digests ?? [];
   }
 
-  /** The SHA-256 (hex) of what stream `id` was given, once every earlier request is done. */
-  async digest(id: number): Promise<string> {
-    return (await this.request({ op: 'digest', id })).hex!;
+  private async batch(message: BatchRequest, spare: SpareBuffers): Promise<Reply> {
+    const reply = await this.request(message, [message.data.buffer as ArrayBuffer]);
+    if (reply.spent) spare.giveBack(asBuffer(reply.spent));
+    return reply;
   }
 
   async close(): Promise<void> {
@@ -194,59 +223,5 @@ export class SpareBuffers {
   giveBack(used: Buffer): void {
     const whole = Buffer.from(used.buffer, 0, used.buffer.byteLength);
     if (whole.length === this.size && this.spare.length < this.keep) this.spare.push(whole);
-  }
-}
-
-/** Bytes handed to the hashing thread and not hashed yet, at most: memory stays bounded. */
-const MAX_HASH_BYTES_UNDER_WAY = 16 * 1024 * 1024;
-
-/** SHA-256 of many byte streams (an archive's entries), on a thread of its own. */
-export class HashingThread {
-  private readonly thread = new CryptoThread();
-  private nextId = 0;
-  private bytesUnderWay = 0;
-  /** The updates not answered yet, oldest first (the thread answers in order). */
-  private readonly underWay: Promise<void>[] = [];
-
-  /** A new stream to hash: feed it with `update`, then ask for its `digest`. */
-  stream(): ThreadHash {
-    return new ThreadHash(this, this.nextId++);
-  }
-
-  /** Copies `chunk` over (the caller keeps using it); waits only while too much is under way. */
-  async update(id: number, chunk: Uint8Array): Promise<void> {
-    const bytes = chunk.length;
-    this.bytesUnderWay += bytes;
-    const done = this.thread.hash(id, new Uint8Array(chunk)).finally(() => {
-      this.bytesUnderWay -= bytes;
-      void this.underWay.shift(); // the oldest: answers come in order
-    });
-    done.catch(() => undefined); // a failure is reported by the digest
-    this.underWay.push(done);
-    while (this.bytesUnderWay > MAX_HASH_BYTES_UNDER_WAY) await this.underWay[0].catch(() => undefined);
-  }
-
-  digest(id: number): Promise<string> {
-    return this.thread.digest(id);
-  }
-
-  close(): Promise<void> {
-    return this.thread.close();
-  }
-}
-
-export class ThreadHash {
-  /** Bytes given. */
-  bytes = 0;
-  constructor(
-    private readonly thread: HashingThread,
-    private readonly id: number,
-  ) {}
-  update(chunk: Uint8Array): Promise<void> {
-    this.bytes += chunk.length;
-    return this.thread.update(this.id, chunk);
-  }
-  digest(): Promise<string> {
-    return this.thread.digest(this.id);
   }
 }

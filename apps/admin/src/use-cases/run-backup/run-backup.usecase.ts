@@ -99,8 +99,8 @@ export class RunBackup {
     // A failure of the store ends the writing at once (not only once every entry was added).
     written.catch((err: unknown) => writer.abort(err instanceof Error ? err : new Error(String(err))));
     const dumps: ManifestDump[] = [];
-    /** The files' hashes come from the hashing thread while the next files are written. */
-    const files: Array<Omit<ManifestFile, 'sha256'> & { sha256: Promise<string> }> = [];
+    /** The files' hashes come from the cipher thread while the next files are written. */
+    const files: Array<Omit<ManifestFile, 'sha256'> & { sha256: () => Promise<string> }> = [];
     const keys = new Set<string>();
     let totalBytes = 0;
     try {
@@ -108,7 +108,7 @@ export class RunBackup {
         const body = await this.objects.get(e.objectKey);
         if (!body) throw new Error(`the dump of ${e.app} is missing from the object store`);
         const entry = dumpEntryName(e.app);
-        const sha256 = await (await writer.add(entry, e.bytes, body)).sha256;
+        const sha256 = await (await writer.add(entry, e.bytes, body)).sha256();
         if (sha256 !== e.sha256) throw new Error(`the dump of ${e.app} changed after its export (SHA-256 differs)`);
         dumps.push({ app: e.app, entry, bytes: e.bytes, sha256, format_version: e.formatVersion, tables: e.tables });
         totalBytes += e.bytes;
@@ -131,7 +131,7 @@ export class RunBackup {
         archive_name: archiveName,
         created_at: this.clock.now().toISOString(),
         dumps,
-        files: await Promise.all(files.map(async (f) => ({ ...f, sha256: await f.sha256 }))),
+        files: await Promise.all(files.map(async (f) => ({ key: f.key, size: f.size, sha256: await f.sha256() }))),
       });
     } catch (err) {
       writer.abort(err instanceof Error ? err : new Error(String(err)));
