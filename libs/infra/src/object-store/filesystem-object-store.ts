@@ -50,6 +50,9 @@ export class FilesystemObjectStore extends ObjectStore {
   private readonly logger = new JsonLogger('object-store');
   /** Directories known to exist: a put or move into one skips the mkdir (a rename that finds it gone makes it again). */
   private readonly knownDirs = new Set<string>();
+  /** Temp file names: random per store, then counted (a random name per file costs a restore of 10,000 files 0.3 s); written with 'wx', never over another's. */
+  private readonly tmpPrefix = randomBytes(8).toString('hex');
+  private tmpCount = 0;
   /** Files and directories written with `durable: false` and not flushed yet. */
   private readonly unflushedFiles = new Set<string>();
   private readonly unflushedDirs = new Set<string>();
@@ -108,7 +111,7 @@ export class FilesystemObjectStore extends ObjectStore {
   private async putThroughTemp(key: string, durable: boolean, write: (tmp: string, durable: boolean) => Promise<void>): Promise<void> {
     const target = this.pathOf(key);
     await this.init();
-    const tmp = join(this.tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+    const tmp = join(this.tmpDir, `${this.tmpPrefix}-${++this.tmpCount}`);
     try {
       await write(tmp, durable);
       await this.renameInto(tmp, target);

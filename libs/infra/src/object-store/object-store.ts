@@ -88,11 +88,11 @@ export abstract class ObjectStore {
   abstract check(): Promise<boolean>;
 }
 
-/** A stream's bytes, whole (for objects known to be small). */
+/** A stream's bytes, whole (for objects known to be small); a stream of one chunk gives that chunk, not a copy. */
 export async function bytesOf(body: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const chunk of body as AsyncIterable<Buffer>) parts.push(chunk);
-  return Buffer.concat(parts);
+  return parts.length === 1 ? parts[0] : Buffer.concat(parts);
 }
 
 const KEY_PATTERN = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
