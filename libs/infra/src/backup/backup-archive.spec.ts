@@ -176,6 +176,17 @@ describe('backup archive (tar + age)', () => {
     await expect(writer.add('files/x', 10, Readable.from([Buffer.alloc(5)]))).rejects.toThrow('5 bytes where 10 were expected');
   });
 
+  it('stops adding once its output fails or is closed, never waiting for room that will not come', async () => {
+    const keys = await generateBackupKeyPair();
+    const failed = new ArchiveWriter(keys.publicKey);
+    (await failed.output).destroy(new Error('disk full'));
+    await expect(failed.add('files/big', 5 * 1024 * 1024, Buffer.alloc(5 * 1024 * 1024))).rejects.toThrow('disk full');
+
+    const closed = new ArchiveWriter(keys.publicKey);
+    (await closed.output).destroy();
+    await expect(closed.add('files/big', 5 * 1024 * 1024, Buffer.alloc(5 * 1024 * 1024))).rejects.toThrow('closed before the archive was finished');
+  });
+
   it('refuses a key that is not an age secret key', () => {
     expect(() => identityFromBase64(Buffer.from('hello').toString('base64'))).toThrow(ArchiveError);
   });

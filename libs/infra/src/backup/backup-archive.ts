@@ -128,8 +128,10 @@ export class ArchiveWriter {
       this.abortWith = reject;
     });
     this.aborted.catch(() => undefined);
-    // A failure of the encryption (its thread) ends the writing as an abort does.
+    // A failure of the encryption (its thread, or the store reading the output) ends the
+    // writing as an abort does; so does the output closed before the archive was finished.
     this.encrypt.on('error', (err) => this.abortWith(err));
+    this.encrypt.on('close', () => this.abortWith(new Error('the archive output was closed before the archive was finished')));
   }
 
   /**
