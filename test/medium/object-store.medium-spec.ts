@@ -166,6 +166,21 @@ describe.each([
     expect(await h.leftovers()).toBe(0);
   });
 
+  it('reads small objects into a buffer given (a view of it), larger ones whole, absent ones as null', async () => {
+    const data = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 11) % 256));
+    await h.store.putBytes('into/a.bin', data);
+    await h.store.putBytes('into/empty', Buffer.alloc(0));
+    const buffer = Buffer.alloc(100_000);
+    expect((await h.store.getBytesInto('into/a.bin', buffer))?.equals(data)).toBe(true);
+    expect((await h.store.getBytesInto('into/empty', buffer))?.length).toBe(0);
+    // Larger than the buffer, and exactly its size: the whole object all the same.
+    expect((await h.store.getBytesInto('into/a.bin', Buffer.alloc(1000)))?.equals(data)).toBe(true);
+    expect((await h.store.getBytesInto('into/a.bin', Buffer.alloc(70_000)))?.equals(data)).toBe(true);
+    expect(await h.store.getBytesInto('into/absent', buffer)).toBeNull();
+    expect(await h.store.getBytesInto('into', buffer)).toBeNull(); // a "directory" of other objects is no object
+    await expect(h.store.getBytesInto('a//b', buffer)).rejects.toThrow(/invalid object key/);
+  });
+
   it('lists the objects under a prefix with their modification time', async () => {
     const before = Date.now() - 5_000;
     for (const key of ['list/2026-11-20/a', 'list/2026-11-20/b', 'list/2026-11-21/c', 'listed-not/d']) {

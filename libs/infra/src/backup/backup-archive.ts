@@ -135,8 +135,9 @@ export class ArchiveWriter {
   }
 
   /**
-   * Adds an entry of a known size; resolves once it is handed to the encryption. A size that
-   * differs fails (and aborts the archive).
+   * Adds an entry of a known size; resolves once its bytes are copied into the encryption's
+   * batches (a Buffer body's memory may be used again). A size that differs fails (and aborts
+   * the archive).
    */
   async add(name: string, size: number, body: Readable | Buffer): Promise<WrittenEntry> {
     const id = this.nextHash++;
@@ -151,7 +152,8 @@ export class ArchiveWriter {
       }
       if (bytes !== size) throw new Error(`${name}: ${bytes} bytes where ${size} were expected`);
       await this.write({ data: EMPTY, hash: id, end: true });
-      await this.write(tarPadding(size));
+      // Resolves once every byte of the entry is in a batch: the caller may use a Buffer body's memory again.
+      await this.write(tarPadding(size), { untilCopied: true });
     } catch (err) {
       if (!Buffer.isBuffer(body)) body.destroy();
       this.abort(err as Error);
@@ -182,9 +184,14 @@ export class ArchiveWriter {
     return this.encrypt.digest(id);
   }
 
-  private async write(chunk: Buffer | HashedBytes): Promise<void> {
+  private async write(chunk: Buffer | HashedBytes, options: { untilCopied?: boolean } = {}): Promise<void> {
     if (this.encrypt.destroyed) await this.aborted;
-    if (!this.encrypt.write(chunk)) await Promise.race([once(this.encrypt, 'drain'), this.aborted]);
+    if (options.untilCopied) {
+      // The callback comes once the encryption took the chunk, and so every chunk before it, into its batch.
+      const copied = new Promise<void>((resolve, reject) => this.encrypt.write(chunk, (err) => (err ? reject(err) : resolve())));
+      copied.catch(() => undefined);
+      await Promise.race([copied, this.aborted]);
+    } else if (!this.encrypt.write(chunk)) await Promise.race([once(this.encrypt, 'drain'), this.aborted]);
   }
 }
 

@@ -1,6 +1,14 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { constants, createWriteStream, readFile as readFileCallback, writeFile as writeFileCallback } from 'node:fs';
+import {
+  close as closeCallback,
+  constants,
+  createWriteStream,
+  open as openCallback,
+  read as readCallback,
+  readFile as readFileCallback,
+  writeFile as writeFileCallback,
+} from 'node:fs';
 import { access, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -31,6 +39,10 @@ const SYNC_FS_TIMEOUT_MS = 10 * 60 * 1000;
 /** The callback readFile and writeFile: a few requests to the thread pool, no file handle object, no stream (many small files). */
 const readWhole = promisify(readFileCallback);
 const writeWhole = promisify(writeFileCallback);
+const openFd = promisify(openCallback);
+const readFd = (fd: number, buffer: Buffer, offset: number): Promise<number> =>
+  new Promise((resolve, reject) => readCallback(fd, buffer, offset, buffer.length - offset, null, (err, bytes) => (err ? reject(err) : resolve(bytes))));
+const closeFd = promisify(closeCallback);
 /** Files and directories flushed at once by flush(): the disk's queue stays full, the thread pool not monopolised. */
 const FLUSH_CONCURRENCY = 4;
 
@@ -203,6 +215,32 @@ export class FilesystemObjectStore extends ObjectStore {
       if (isAbsent(err) || (err as NodeJS.ErrnoException).code === 'EISDIR') return null;
       throw err;
     }
+  }
+
+  /** Reads into `buffer` (open, read, close: no allocation); an object that fills it is read again with getBytes. */
+  override async getBytesInto(key: string, buffer: Buffer): Promise<Buffer | null> {
+    let fd: number;
+    try {
+      fd = await openFd(this.pathOf(key), 'r');
+    } catch (err) {
+      if (isAbsent(err)) return null;
+      throw err;
+    }
+    let used = 0;
+    try {
+      for (;;) {
+        const bytes = await readFd(fd, buffer, used);
+        if (bytes === 0) return buffer.subarray(0, used);
+        used += bytes;
+        if (used === buffer.length) break;
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EISDIR') return null;
+      throw err;
+    } finally {
+      await closeFd(fd);
+    }
+    return this.getBytes(key);
   }
 
   async head(key: string): Promise<StoredObjectInfo | null> {

@@ -68,6 +68,14 @@ export abstract class ObjectStore {
     const body = await this.get(key);
     return body ? bytesOf(body) : null;
   }
+  /**
+   * As getBytes, but an adapter may read the object into `buffer` (when it fits) and return a
+   * view of it, which the caller owns only until it uses `buffer` again: a run over many small
+   * objects (a backup) then allocates nothing per object. Here: getBytes.
+   */
+  async getBytesInto(key: string, _buffer: Buffer): Promise<Buffer | null> {
+    return this.getBytes(key);
+  }
   /** Stores bytes held in memory, as `put` does (a restore writing many small objects). */
   async putBytes(key: string, data: Buffer, options: Omit<PutOptions, 'sizeBytes'> = {}): Promise<void> {
     await this.put(key, Readable.from([data]), { ...options, sizeBytes: data.length });

@@ -20,6 +20,12 @@ function slowStore(objects: Map<string, Buffer>) {
       return data ? Readable.from([data.subarray(0, 3), data.subarray(3)]) : null;
     },
     getBytes: ObjectStore.prototype.getBytes, // the default: get, then read whole
+    async getBytesInto(key: string, buffer: Buffer): Promise<Buffer | null> {
+      const whole = await store.getBytes(key);
+      if (!whole) return null;
+      whole.copy(buffer);
+      return buffer.subarray(0, whole.length);
+    },
   } as unknown as ObjectStore;
   return { store, events, maxOpen: () => maxOpen };
 }
@@ -137,5 +143,22 @@ describe('readAhead', () => {
     };
     await expect(run()).rejects.toThrow('disk error');
     expect(got).toEqual(['a']);
+  });
+
+  it('reads into buffers it uses again once the next object is asked for, never one whose bytes are still handed on', async () => {
+    const objects = new Map<string, Buffer>();
+    for (let i = 0; i < 40; i++) objects.set(`k${i}`, Buffer.alloc(10, i));
+    const { store } = slowStore(objects);
+    const keys: Array<[string, number]> = Array.from({ length: 40 }, (_, i) => [`k${i}`, 10]);
+    const buffers = new Set<ArrayBufferLike>();
+    let i = 0;
+    for await (const { body } of readAhead(store, refsOf(keys, []), { concurrency: 4, maxObjectBytes: 50, maxBufferedBytes: 1000, reuseBuffers: true })) {
+      const bytes = body as Buffer;
+      buffers.add(bytes.buffer);
+      await new Promise((resolve) => setTimeout(resolve, 2)); // the reads ahead go on meanwhile
+      expect(bytes.equals(Buffer.alloc(10, i++))).toBe(true);
+    }
+    expect(i).toBe(40);
+    expect(buffers.size).toBeLessThanOrEqual(5); // the 4 read ahead and the one handed on
   });
 });

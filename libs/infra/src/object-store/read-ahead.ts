@@ -8,6 +8,12 @@ export interface ReadAheadOptions {
   readonly maxObjectBytes: number;
   /** Bytes held ahead at most (the objects read whole and not yet handed on). */
   readonly maxBufferedBytes: number;
+  /**
+   * Read the small objects into buffers used again (ObjectStore.getBytesInto): an item's bytes
+   * are then the caller's only until it asks for the next item. Spares a run over thousands
+   * of files a fresh buffer each (and the garbage collections they bring).
+   */
+  readonly reuseBuffers?: boolean;
 }
 
 export interface ReadAheadItem<T> {
@@ -28,7 +34,8 @@ export async function* readAhead<T extends { readonly key: string; readonly size
   options: ReadAheadOptions,
 ): AsyncGenerator<ReadAheadItem<T>> {
   const source = refs[Symbol.asyncIterator]();
-  const queue: Array<{ ref: T; whole: Promise<Buffer | null> | null }> = [];
+  const queue: Array<{ ref: T; whole: Promise<Buffer | null> | null; buffer: Buffer | null }> = [];
+  const spareBuffers: Buffer[] = [];
   let buffered = 0;
   let exhausted = false;
   const fill = async (): Promise<void> => {
@@ -41,10 +48,11 @@ export async function* readAhead<T extends { readonly key: string; readonly size
       }
       const ref = next.value;
       const small = ref.size <= options.maxObjectBytes;
-      const whole = small ? store.getBytes(ref.key) : null;
+      const buffer = small && options.reuseBuffers ? (spareBuffers.pop() ?? Buffer.allocUnsafeSlow(options.maxObjectBytes)) : null;
+      const whole = small ? (buffer ? store.getBytesInto(ref.key, buffer) : store.getBytes(ref.key)) : null;
       whole?.catch(() => undefined); // reported at its turn; never unhandled if the run stops first
       if (small) buffered += ref.size;
-      queue.push({ ref, whole });
+      queue.push({ ref, whole, buffer });
     }
   };
   try {
@@ -56,6 +64,8 @@ export async function* readAhead<T extends { readonly key: string; readonly size
         const body = await head.whole;
         buffered -= head.ref.size;
         yield { ref: head.ref, body };
+        // The next item was asked for: the caller is done with this one's bytes.
+        if (head.buffer) spareBuffers.push(head.buffer);
       } else {
         yield { ref: head.ref, body: await store.get(head.ref.key) };
       }

@@ -22,8 +22,8 @@ import { Clock } from '../../services/clock.js';
 
 /** Files between two progress lines of the log. */
 const PROGRESS_EVERY_FILES = 1000;
-/** Stored files read ahead of the archive: small ones whole, several at once (S3 latency, disk seeks). */
-const READ_AHEAD = { concurrency: 16, maxObjectBytes: 1024 * 1024, maxBufferedBytes: 16 * 1024 * 1024 };
+/** Stored files read ahead of the archive: small ones whole, several at once (S3 latency, disk seeks), into buffers used again (writer.add copies each into the archive before it resolves). */
+const READ_AHEAD = { concurrency: 16, maxObjectBytes: 1024 * 1024, maxBufferedBytes: 16 * 1024 * 1024, reuseBuffers: true };
 
 /** The refs whose key `seen` does not hold yet (one file referred to by two apps is archived once). */
 async function* notSeenBefore(refs: AsyncIterable<StoredFileRef>, seen: Set<string>): AsyncIterable<StoredFileRef> {
