@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { describe, errorOf } from './api/problem';
-import { session } from './api/session';
+import { loginUrl, session } from './api/session';
 import { App } from './app/app';
 import type { Identity } from './app/identity';
 import './styles.css';
@@ -9,7 +9,7 @@ import './styles.css';
 async function start(root: HTMLElement): Promise<void> {
   const response = await fetch('/auth/me', { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
   if (response.status === 401) {
-    window.location.replace('/login');
+    window.location.replace(loginUrl());
     return;
   }
   if (!response.ok) throw await errorOf(response);

@@ -98,6 +98,29 @@ describe('console login in a browser', () => {
     expect(problems).toEqual([]);
   });
 
+  it('brings a deep link back after the login, and never leaves the console for another origin', async () => {
+    const { page, problems } = await newPage();
+    await page.goto(`${base}/console/devices?q=SN-1`);
+    await page.waitForURL(`${base}/login?next=${encodeURIComponent('/console/devices?q=SN-1')}`);
+    await page.fill('#email', EMAIL);
+    let since = Date.now();
+    await page.click('#send');
+    await page.fill('#code', await mailbox.waitForCode(EMAIL, { since }));
+    await page.click('#verify');
+    await page.waitForURL(`${base}/console/devices?q=SN-1`);
+    await page.getByRole('heading', { name: 'Devices', exact: true }).waitFor();
+
+    const { page: other } = await newPage();
+    await other.goto(`${base}/login?next=${encodeURIComponent('https://evil.example/console')}`);
+    await other.fill('#email', EMAIL);
+    since = Date.now();
+    await other.click('#send');
+    await other.fill('#code', await mailbox.waitForCode(EMAIL, { since }));
+    await other.click('#verify');
+    await other.waitForURL(`${base}/console`);
+    expect(problems).toEqual([]);
+  });
+
   it('sends a browser without a session from /console to /login', async () => {
     const { page } = await newPage();
     await page.goto(`${base}/console`);

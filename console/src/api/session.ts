@@ -25,7 +25,7 @@ export class Session {
   private renewal: Promise<void> | null = null;
   /** Administrators: the customer acted on (null: their own). */
   private actingOn: string | null = null;
-  onEnded: () => void = () => window.location.assign('/login');
+  onEnded: () => void = () => window.location.assign(loginUrl());
 
   start(csrfToken: string): void {
     this.csrf = csrfToken;
@@ -102,3 +102,9 @@ export class Session {
 }
 
 export const session = new Session();
+
+/** The login page, told to come back to the console page shown now (a deep link survives the login). */
+export function loginUrl(): string {
+  const here = window.location.pathname + window.location.search + window.location.hash;
+  return here === '/console' ? '/login' : `/login?next=${encodeURIComponent(here)}`;
+}

@@ -30,6 +30,13 @@ export const CONSOLE_JS = String.raw`'use strict';
     return detail || 'The service answered ' + reply.status;
   }
 
+  // Where the console sent the person from (?next=): a console page of this service only,
+  // never another origin (an open redirect), else the console's start.
+  function nextPage() {
+    var next = new URLSearchParams(window.location.search).get('next');
+    return next && /^\/console(?:[/?#]|$)/.test(next) ? next : '/console';
+  }
+
   async function login() {
     var email = '';
     el('email-form').addEventListener('submit', async function (event) {
@@ -47,7 +54,7 @@ export const CONSOLE_JS = String.raw`'use strict';
       event.preventDefault();
       say('code-error', '');
       var reply = await api('POST', '/auth/verify', { email: email, code: el('code').value.trim() });
-      if (reply.status === 200) { window.location.assign('/console'); return; }
+      if (reply.status === 200) { window.location.assign(nextPage()); return; }
       say('code-error', problem(reply));
     });
     el('restart').addEventListener('click', function () {
