@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Test, type TestingModule } from '@nestjs/testing';
+import { randomUUID } from 'node:crypto';
+import { REFUSAL_CUSTOMER_NOT_FOUND, type StatsDay } from '@app/contracts';
 import { closeDatabases, configureLogging, createObjectStore, JobQueue, MessageBus, ObjectStore, openAppDatabase, revertLastMigration } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 import { DataSource } from 'typeorm';
@@ -8,6 +10,10 @@ import { ADMIN_CONTROLLERS, ADMIN_DATABASE, ADMIN_PROVIDERS } from '../../apps/a
 import { AdminController } from '../../apps/admin/src/controllers/admin.controller.js';
 import { ScheduledJobs } from '../../apps/admin/src/jobs/scheduled-jobs.service.js';
 import { Clock } from '../../apps/admin/src/services/clock.js';
+import { RequestLogService } from '../../apps/admin/src/services/request-log.service.js';
+import { StatsRepository } from '../../apps/admin/src/stats/stats.repository.js';
+import { NO_CUSTOMER } from '../../apps/admin/src/stats/usage-counters.js';
+import { UsageRollup } from '../../apps/admin/src/stats/usage-rollup.service.js';
 import { makeFixedClock, makeHealthSample, makeRequestLogEntry } from '../../apps/admin/test/factories.js';
 import { FakeBus, FakeJobQueue } from '../../apps/identity/test/fakes.js';
 import { createThrowaway, type Throwaway } from './logdata.support.js';
@@ -205,6 +211,78 @@ describe('health history', () => {
     expect(long.days.find((d) => d.day === '2026-01-01')).toMatchObject({ samples: 1, ok: 1, uptime_ratio: 1 });
     expect(long.days.reduce((sum, d) => sum + d.samples, 0)).toBe(10);
     for (const part of long.parts) expect(part.days).toHaveLength(400);
+  });
+});
+
+describe('usage counters', () => {
+  const CHECK = '/firmware/{domain}/{hw_name}/{hw_version}/{fw_name}/{fw_version}';
+  /** An entry on a day of its own in 2025 (no other test stores there), of customer `domain`. */
+  const on = (ts: string, method: string, route: string, status: number, domain: string | null = 'count.example', refusal?: string) =>
+    makeRequestLogEntry({ ts, method, route, status, domain, ...(refusal ? { refusal } : {}) });
+  const DAY1 = '2025-03-10';
+  const DAY2 = '2025-03-11';
+  const counters = (days: StatsDay[]) => days.map(({ day, ...counts }) => [day, counts]);
+
+  it('counts every request, errors from 400 up, and each kind of work only when it succeeded, per UTC day and customer, at once and once', async () => {
+    const at = `${DAY1}T10:00:00.000Z`;
+    const entries = [
+      on(at, 'GET', '/firmware', 200),
+      on(at, 'GET', '/firmware', 404),
+      on(at, 'GET', '/firmware', 499),
+      on(at, 'PUT', '/firmware/{hw_name}/{hw_version}/{fw_name}', 201),
+      on(at, 'PUT', '/firmware', 200),
+      on(at, 'PUT', '/firmware', 413),
+      on(at, 'PUT', '/logdata/{name}', 201),
+      on(at, 'GET', '/firmware/{id}/binary', 302),
+      on(at, 'GET', '/firmware/{id}/notes', 302),
+      on(at, 'GET', '/logdata/{name}', 302),
+      on(at, 'HEAD', '/logdata/{name}', 200),
+      on(at, 'GET', CHECK, 200),
+      on(at, 'GET', `${CHECK}/{hwid}`, 304),
+      on(at, 'GET', CHECK, 429),
+      // the last millisecond of the day, and the first of the next (UTC)
+      on(`${DAY1}T23:59:59.999Z`, 'GET', CHECK, 200),
+      on(`${DAY2}T00:00:00.000Z`, 'GET', CHECK, 200),
+    ];
+    const batch = { batch_id: randomUUID(), entries };
+    const service = moduleRef.get(RequestLogService);
+    const stats = moduleRef.get(StatsRepository);
+    const expected = [
+      [
+        DAY1,
+        { requests: 15, errors: 4, firmware_uploads: 2, logdata_uploads: 1, firmware_downloads: 1, notes_downloads: 1, logdata_downloads: 1, update_checks: 3 },
+      ],
+      [
+        DAY2,
+        { requests: 1, errors: 0, firmware_uploads: 0, logdata_uploads: 0, firmware_downloads: 0, notes_downloads: 0, logdata_downloads: 0, update_checks: 1 },
+      ],
+    ];
+    expect(await service.storeOnce(batch)).toEqual({ stored: entries.length });
+    // before the fold: the summaries sum the batch's stored entries
+    expect(counters(await stats.days(DAY1, DAY2, 'count.example'))).toEqual(expected);
+    await moduleRef.get(UsageRollup).run();
+    const [{ unfolded }] = await dataSource.query<Array<{ unfolded: number }>>(`SELECT count(*)::int AS unfolded FROM admin.usage_unfolded`);
+    expect(unfolded).toBe(0);
+    expect(counters(await stats.days(DAY1, DAY2, 'count.example'))).toEqual(expected);
+    // sent again (its reply lost): skipped, counted once
+    expect(await service.storeOnce(batch)).toEqual({ stored: 0 });
+    await moduleRef.get(UsageRollup).run();
+    expect(counters(await stats.days(DAY1, DAY2, 'count.example'))).toEqual(expected);
+  });
+
+  it('charges no customer for requests without one or naming one refused as not found; a batch without an id counts too', async () => {
+    const at = `${DAY1}T11:00:00.000Z`;
+    const service = moduleRef.get(RequestLogService);
+    await service.store({ entries: [on(at, 'GET', '/firmware', 200, 'charged.example'), on(at, 'GET', '/firmware', 401, null)] });
+    await service.storeOnce({ batch_id: randomUUID(), entries: [on(at, 'GET', '/firmware', 404, 'gone.example', REFUSAL_CUSTOMER_NOT_FOUND)] });
+    const stats = moduleRef.get(StatsRepository);
+    const of = async (domain: string) => (await stats.days(DAY1, DAY1, domain)).map((d) => [d.requests, d.errors]);
+    for (const fold of [false, true]) {
+      if (fold) await moduleRef.get(UsageRollup).run();
+      expect(await of('charged.example')).toEqual([[1, 0]]);
+      expect(await of(NO_CUSTOMER)).toEqual([[2, 2]]);
+      expect(await of('gone.example')).toEqual([]);
+    }
   });
 });
 

@@ -119,7 +119,7 @@ describe('request log partitions', () => {
     expect(found.map((e) => e.request_id)).toEqual([entry.request_id]);
   });
 
-  it('counts a batch at once (pending) and once more only when sent again never, folded or not, whatever its domain holds', async () => {
+  it('counts a batch at once (unfolded) and once more only when sent again never, folded or not, whatever its domain holds', async () => {
     const odd = `odd"\\dom,ain{}'\t.example`;
     const batch = {
       batch_id: randomUUID(),
@@ -128,11 +128,11 @@ describe('request log partitions', () => {
     const service = moduleRef.get(RequestLogService);
     expect(await service.storeOnce(batch)).toEqual({ stored: 2 });
     const counted = async () => (await moduleRef.get(StatsRepository).days(day(1).slice(0, 10), day(1).slice(0, 10), odd)).map((d) => [d.requests, d.errors]);
-    expect(await counted()).toEqual([[2, 1]]); // pending or folded: the summary reads both
+    expect(await counted()).toEqual([[2, 1]]); // unfolded or folded: the summary reads both
     expect(await service.storeOnce(batch)).toEqual({ stored: 0 });
     await moduleRef.get(UsageRollup).run();
-    const [{ pending }] = await dataSource.query<Array<{ pending: number }>>(`SELECT count(*)::int AS pending FROM admin.usage_pending`);
-    expect(pending).toBe(0);
+    const [{ unfolded }] = await dataSource.query<Array<{ unfolded: number }>>(`SELECT count(*)::int AS unfolded FROM admin.usage_unfolded`);
+    expect(unfolded).toBe(0);
     expect(await counted()).toEqual([[2, 1]]);
   });
 
@@ -163,7 +163,7 @@ describe('request log partitions', () => {
   });
 
   it('reverts to one table with every remaining entry and its id (down) — runs last', async () => {
-    // Counters still pending when the lean-ingest migration is reverted are folded into the daily ones, not lost.
+    // Batches not yet counted when the later migrations are reverted are folded into the daily counters, not lost.
     await moduleRef.get(RequestLogRepository).insertBatch([makeRequestLogEntry({ ts: day(3), domain: 'pending.example' })]);
     const [{ remaining }] = await dataSource.query<Array<{ remaining: number }>>(`SELECT count(*)::int AS remaining FROM admin.request_log`);
     await moduleRef.close();

@@ -10,11 +10,13 @@ import { bumpProtectionRevision } from './protection/protection.repository.js';
  */
 export const ADMIN_APP_DATA: AppDataDeclaration = {
   app: 'admin',
-  tables: ['audit_log', 'security_event', 'detector_episode', 'ip_blocks', 'usage_daily', 'usage_pending', 'health_sample', 'health_daily'],
+  tables: ['audit_log', 'security_event', 'detector_episode', 'ip_blocks', 'usage_daily', 'health_sample', 'health_daily'],
   excluded: {
     request_log: 'the raw request log (day partitions): too large to back up; usage_daily keeps its daily counts',
     request_log_unpartitioned: 'the request log of older installations, as request_log',
     request_log_batch: 'ids of request-log batches already stored: belongs with request_log',
+    usage_unfolded:
+      'request-log batches stored but not yet summed into usage_daily (a second or so of them): belongs with request_log, which keeps their entries',
     maintenance_setting: 'the running service state: a restore switches maintenance on and back itself, so it must not be overwritten',
     backup_run: 'the records of backup, verify and restore runs: a restore keeps them',
   },

@@ -38,6 +38,7 @@ import { RequestLogPartitions1764600000000 } from './migrations/1764600000000-re
 import { HealthDaily1764700000000 } from './migrations/1764700000000-health-daily.js';
 import { HealthDailyRepository } from './repositories/health-daily.repository.js';
 import { RequestLogLeanIngest1764850000000 } from './migrations/1764850000000-request-log-lean-ingest.js';
+import { UsageFromStoredEntries1764900000000 } from './migrations/1764900000000-usage-from-stored-entries.js';
 import { HealthSampleRepository } from './repositories/health-sample.repository.js';
 import { RequestLogRepository } from './repositories/request-log.repository.js';
 import { Clock } from './services/clock.js';
@@ -67,6 +68,7 @@ export const ADMIN_DATABASE = {
     HealthDaily1764700000000,
     BackupRuns1764800000000,
     RequestLogLeanIngest1764850000000,
+    UsageFromStoredEntries1764900000000,
   ],
 } satisfies AppDatabaseOptions;
 

@@ -5,7 +5,7 @@ const bigintToNumber: ValueTransformer = {
   from: (value: unknown) => (value === null || value === undefined ? value : Number(value)),
 };
 
-/** One request's request-log entry, table admin.request_log. Mapping only: the schema, partitions and indexes come from migrations (see RequestLogLeanIngest1764850000000). */
+/** One request's request-log entry, table admin.request_log. Mapping only: the schema, partitions and indexes come from migrations (see RequestLogLeanIngest1764850000000 and UsageFromStoredEntries1764900000000). */
 @Entity({ schema: 'admin', name: 'request_log' })
 export class RequestLogEntity {
   @PrimaryGeneratedColumn('identity', { name: 'id', type: 'bigint', generatedIdentity: 'ALWAYS' })
@@ -52,4 +52,8 @@ export class RequestLogEntity {
 
   @Column({ name: 'refusal', type: 'text', nullable: true })
   refusal!: string | null;
+
+  /** The number of the stored batch the entry came in (the usage counters are summed per batch). */
+  @Column({ name: 'batch', type: 'bigint', nullable: true })
+  batch!: string | null;
 }

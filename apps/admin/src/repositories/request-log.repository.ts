@@ -1,34 +1,56 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { copyRows, type CopyValue, sqlLiteral } from '@app/infra';
+import { copyField, CopyLines, copyRows, sqlLiteral } from '@app/infra';
 import { DataSource } from 'typeorm';
 import type { RequestLogRow } from '../dtos/request-log-entry.js';
-import { pendingInsertOf } from '../stats/usage-counters.js';
 
-/** Where the rows go: admin.request_log, these columns. */
+/** Where the rows go: admin.request_log, these columns (the last, `batch`, numbers the stored batch). */
 const REQUEST_LOG = {
   schema: 'admin',
   table: 'request_log',
-  columns: ['ts', 'domain', 'actor', 'method', 'route', 'path', 'status', 'ip', 'user_agent', 'bytes_in', 'bytes_out', 'duration_ms', 'request_id', 'refusal'],
+  columns: [
+    'ts',
+    'domain',
+    'actor',
+    'method',
+    'route',
+    'path',
+    'status',
+    'ip',
+    'user_agent',
+    'bytes_in',
+    'bytes_out',
+    'duration_ms',
+    'request_id',
+    'refusal',
+    'batch',
+  ],
 } as const;
 
-/** A row's values in the order of REQUEST_LOG.columns (written out: a loop over the names would be a megamorphic keyed read per value). */
-function valuesOf(row: RequestLogRow): CopyValue[] {
-  return [
-    row.ts,
-    row.domain,
-    row.actor,
-    row.method,
-    row.route,
-    row.path,
-    row.status,
-    row.ip,
-    row.user_agent,
-    row.bytes_in,
-    row.bytes_out,
-    row.duration_ms,
-    row.request_id,
-    row.refusal ?? null,
-  ];
+/** Batch numbers come from admin.request_log_batch_no this many at a time (its INCREMENT: see migration UsageFromStoredEntries). */
+const BATCH_NUMBERS_PER_TAKE = 1000;
+
+/**
+ * A batch in COPY's text format (REQUEST_LOG.columns, each row marked with `batch`), and the
+ * statement that notes it as not yet counted (admin.usage_unfolded: its number and the time
+ * range of its entries, where the fold finds them). One pass over the rows, each line written
+ * out: toRequestLogRow made every value safe (timestamps ISO, numbers non-negative integers),
+ * so only text goes through copyField.
+ */
+function storedBatchOf(rows: readonly RequestLogRow[], batch: number): { lines: CopyLines; unfolded: string | undefined } {
+  let text = '';
+  let first = rows.length ? rows[0].ts : '';
+  let last = first;
+  for (const row of rows) {
+    const ts = row.ts;
+    // ISO timestamps in UTC compare as text
+    if (ts < first) first = ts;
+    else if (ts > last) last = ts;
+    text += `${ts}\t${copyField(row.domain)}\t${copyField(row.actor)}\t${copyField(row.method)}\t${copyField(row.route)}\t${copyField(row.path)}\t${row.status}\t${copyField(row.ip)}\t${copyField(row.user_agent)}\t${row.bytes_in}\t${row.bytes_out}\t${row.duration_ms}\t${copyField(row.request_id)}\t${copyField(row.refusal ?? null)}\t${batch}\n`;
+  }
+  const unfolded = rows.length
+    ? `INSERT INTO admin.usage_unfolded (batch, first_ts, last_ts) VALUES (${sqlLiteral(batch)}, ${sqlLiteral(first)}, ${sqlLiteral(last)})`
+    : undefined;
+  return { lines: new CopyLines(text, rows.length), unfolded };
 }
 
 /** PostgreSQL's unique_violation. */
@@ -46,32 +68,51 @@ const PRUNE_CHANCE = 1 / 1000;
 /** Every query of admin.request_log. Cross-customer by nature (operator data). */
 @Injectable()
 export class RequestLogRepository {
+  private nextBatch = 0;
+  private batchesEnd = 0;
+  private taking: Promise<void> | null = null;
+
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
-  /**
-   * One COPY per batch whatever its size (no 65535 bind-parameter limit), with the batch's usage
-   * counters added in its transaction as one admin.usage_pending row (docs/api.md "Usage
-   * statistics"; UsageRollup folds them into the daily counters). Every request writes a row:
-   * COPY costs PostgreSQL about half the CPU per row of an INSERT (see copyRows), and a row of
-   * arrays per batch far less than an upsert per (day, customer) cell (docs/performance.md).
-   */
-  async insertBatch(rows: readonly RequestLogRow[]): Promise<void> {
-    const pending = pendingInsertOf(rows);
-    await copyRows(this.dataSource, REQUEST_LOG, rows.map(valuesOf), { first: pending ? [pending] : [] });
+  /** A number no other batch has, from a block of the sequence this process took (a round trip per BATCH_NUMBERS_PER_TAKE batches). */
+  private async batchNumber(): Promise<number> {
+    while (this.nextBatch >= this.batchesEnd) {
+      this.taking ??= this.dataSource
+        .query<Array<{ first: string }>>(`SELECT nextval('admin.request_log_batch_no')::text AS first`)
+        .then(([{ first }]) => {
+          this.nextBatch = Number(first);
+          this.batchesEnd = this.nextBatch + BATCH_NUMBERS_PER_TAKE;
+        })
+        .finally(() => (this.taking = null));
+      await this.taking;
+    }
+    return this.nextBatch++;
   }
 
   /**
-   * The batch `batchId` once: its id claimed in admin.request_log_batch, its counters and its
-   * COPY, in one transaction and one round trip (copyRows' `first`), so a batch seen before is
+   * One COPY per batch whatever its size (no 65535 bind-parameter limit), each row marked with
+   * the batch's number, and the batch noted in admin.usage_unfolded in the same transaction: the
+   * usage counters are summed from the stored entries afterwards (UsageRollup), so storing a
+   * batch costs no counting (docs/performance.md "The request-log ingest"). Every request
+   * writes a row: COPY costs PostgreSQL about half the CPU per row of an INSERT (see copyRows).
+   */
+  async insertBatch(rows: readonly RequestLogRow[]): Promise<void> {
+    const { lines, unfolded } = storedBatchOf(rows, await this.batchNumber());
+    await copyRows(this.dataSource, REQUEST_LOG, lines, { first: unfolded ? [unfolded] : [] });
+  }
+
+  /**
+   * The batch `batchId` once: its id claimed in admin.request_log_batch, noted as not yet
+   * counted, and its COPY, in one transaction and one round trip (copyRows' `first`), so a batch seen before is
    * refused by the id's key and skipped as a whole (false). Ids older than a day are pruned now
    * and then (a gateway retries for minutes, not days).
    */
   async insertBatchOnce(batchId: string, rows: readonly RequestLogRow[]): Promise<boolean> {
-    const pending = pendingInsertOf(rows);
+    const { lines, unfolded } = storedBatchOf(rows, await this.batchNumber());
     const claim = `INSERT INTO admin.request_log_batch (id) VALUES (${sqlLiteral(batchId)})`;
     let copied = true;
     try {
-      await copyRows(this.dataSource, REQUEST_LOG, rows.map(valuesOf), { first: pending ? [claim, pending] : [claim] });
+      await copyRows(this.dataSource, REQUEST_LOG, lines, { first: unfolded ? [claim, unfolded] : [claim] });
     } catch (err) {
       if (!isSeenBatch(err)) throw err;
       copied = false;

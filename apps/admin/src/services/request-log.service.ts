@@ -17,7 +17,7 @@ export class RequestLogService {
   /** Stores a gateway's batch with one COPY; unusable entries are dropped and counted in a log line. */
   async store(batch: RequestLogBatch): Promise<void> {
     await this.repository.insertBatch(this.rows(batch));
-    await this.rollup.afterBatch();
+    this.rollup.afterBatch();
   }
 
   /**
@@ -30,7 +30,7 @@ export class RequestLogService {
     if (!isDeliveryId(batch?.batch_id))
       await this.repository.insertBatch(rows); // no usable id: stored, without the guard
     else if (!(await this.repository.insertBatchOnce(batch.batch_id, rows))) stored = 0;
-    await this.rollup.afterBatch();
+    this.rollup.afterBatch();
     return { stored };
   }
 

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { REFUSAL_CUSTOMER_NOT_FOUND, type RequestLogEntryView, type StatsCustomer, type StatsDay } from '@app/contracts';
 import { DataSource } from 'typeorm';
-import { PENDING_CELLS } from './usage-counter.repository.js';
-import { COUNTER_NAMES, NO_CUSTOMER, PENDING_COLUMNS } from './usage-counters.js';
+import { queryWithoutJit, UNFOLDED_CELLS } from './usage-counter.repository.js';
+import { COUNTER_COLUMNS, COUNTER_NAMES, NO_CUSTOMER } from './usage-counters.js';
 
 /** The request-log filters of GET /admin/stats/events and /stats/events (all optional but the time range). */
 export interface RequestLogFilter {
@@ -17,8 +17,8 @@ export interface RequestLogFilter {
 }
 
 const SUMS = COUNTER_NAMES.map((name) => `sum(${name})::bigint AS ${name}`).join(', ');
-/** The counters: the daily ones and the pending cells of batches not folded into them yet (one snapshot: each batch once). */
-const COUNTED = `(SELECT ${PENDING_COLUMNS} FROM admin.usage_daily UNION ALL ${PENDING_CELLS}) AS counted`;
+/** The counters: the daily ones and the cells of batches not folded into them yet (one snapshot: each batch once). */
+const COUNTED = `(SELECT ${COUNTER_COLUMNS} FROM admin.usage_daily UNION ALL ${UNFOLDED_CELLS}) AS counted`;
 const EVENT_COLUMNS = 'ts, domain, actor, method, route, path, status, ip, user_agent, bytes_in, bytes_out, duration_ms, request_id';
 
 function dayOf(r: Record<string, unknown>): StatsDay {
@@ -34,7 +34,8 @@ export class StatsRepository {
 
   /** The counters of each day with any, from `from` to `to` (YYYY-MM-DD, inclusive), of one customer. */
   async days(from: string, to: string, domain: string): Promise<StatsDay[]> {
-    const rows = await this.dataSource.query<Record<string, unknown>[]>(
+    const rows = await queryWithoutJit<Record<string, unknown>[]>(
+      this.dataSource,
       `SELECT to_char(day, 'YYYY-MM-DD') AS day, ${SUMS} FROM ${COUNTED}
         WHERE day BETWEEN $1::date AND $2::date AND domain = $3
         GROUP BY day ORDER BY day`,
@@ -49,7 +50,8 @@ export class StatsRepository {
    * (grouping sets), in one snapshot.
    */
   async summary(from: string, to: string): Promise<{ days: StatsDay[]; customers: StatsCustomer[] }> {
-    const rows = await this.dataSource.query<Record<string, unknown>[]>(
+    const rows = await queryWithoutJit<Record<string, unknown>[]>(
+      this.dataSource,
       `SELECT to_char(day, 'YYYY-MM-DD') AS day, domain, ${SUMS} FROM ${COUNTED}
         WHERE day BETWEEN $1::date AND $2::date
         GROUP BY GROUPING SETS ((day), (domain))`,
@@ -68,7 +70,7 @@ export class StatsRepository {
    * Entries newest first, one more than `limit` (the caller tells whether a next page exists).
    * Each filter has an index that reads the range newest first and stops at the page (see the
    * migration RequestLogLeanIngest): domain and ip compare in the "C" collation of theirs. The
-   * domain `(none)` selects the entries counted under it (chargedDomain): no customer (the
+   * domain `(none)` selects the entries counted under it (CHARGED_DOMAIN): no customer (the
    * (domain, ts) index), or a named customer refused as not found (the partial index of
    * refusals), a page of each merged.
    */

@@ -1,6 +1,5 @@
 import { REFUSAL_CUSTOMER_NOT_FOUND, type StatsDay } from '@app/contracts';
 import { sqlLiteral } from '@app/infra';
-import type { RequestLogRow } from '../dtos/request-log-entry.js';
 
 /** The customer of requests no account can be charged for (docs/api.md "Usage statistics"). */
 export const NO_CUSTOMER = '(none)';
@@ -18,130 +17,57 @@ export const COUNTER_NAMES = [
 ] as const satisfies ReadonlyArray<Exclude<keyof StatsDay, 'day'>>;
 export type CounterName = (typeof COUNTER_NAMES)[number];
 
-const FIRMWARE_UPLOAD_ROUTES = new Set(['PUT /firmware', 'PUT /firmware/', 'PUT /firmware/{hw_name}/{hw_version}/{fw_name}']);
-const UPDATE_CHECK_ROUTES = new Set([
-  'GET /firmware/{domain}/{hw_name}/{hw_version}/{fw_name}/{fw_version}',
-  'GET /firmware/{domain}/{hw_name}/{hw_version}/{fw_name}/{fw_version}/{hwid}',
-]);
+/** The columns of admin.usage_daily's keys and counters, in order (and of every cell query below). */
+export const COUNTER_COLUMNS = `day, domain, ${COUNTER_NAMES.join(', ')}`;
 
-function success(status: number): boolean {
-  return status >= 200 && status < 300;
-}
+const FIRMWARE_UPLOAD_ROUTES = ['/firmware', '/firmware/', '/firmware/{hw_name}/{hw_version}/{fw_name}'];
+const UPDATE_CHECK_ROUTES = [
+  '/firmware/{domain}/{hw_name}/{hw_version}/{fw_name}/{fw_version}',
+  '/firmware/{domain}/{hw_name}/{hw_version}/{fw_name}/{fw_version}/{hwid}',
+];
 
-/** A download route answers with a redirect to its signed link (302); counted then, not when the link is followed. */
-function handedOut(status: number): boolean {
-  return status === 302 || success(status);
-}
+const SUCCEEDED = 'status BETWEEN 200 AND 299';
+/** A download route answers with a redirect to its signed link (302): counted then, not when the link is followed. */
+const HANDED_OUT = `(status = 302 OR ${SUCCEEDED})`;
+/** An update check answered "nothing newer" (304) did its work as well. */
+const CHECKED = `(${SUCCEEDED} OR status = 304)`;
 
-/**
- * Which counters one request adds to, besides `requests` (every request). The definitions
- * docs/api.md "Usage statistics" gives; a change here changes them.
- */
-export function countersOf(method: string, route: string, status: number): readonly CounterName[] {
-  const found: CounterName[] = ['requests'];
-  if (status >= 400) found.push('errors');
-  const key = `${method} ${route}`;
-  if (FIRMWARE_UPLOAD_ROUTES.has(key) && success(status)) found.push('firmware_uploads');
-  else if (key === 'PUT /logdata/{name}' && success(status)) found.push('logdata_uploads');
-  else if (key === 'GET /firmware/{id}/binary' && handedOut(status)) found.push('firmware_downloads');
-  else if (key === 'GET /firmware/{id}/notes' && handedOut(status)) found.push('notes_downloads');
-  else if (key === 'GET /logdata/{name}' && handedOut(status)) found.push('logdata_downloads');
-  else if (UPDATE_CHECK_ROUTES.has(key) && (success(status) || status === 304)) found.push('update_checks');
-  return found;
+function routeIs(method: string, routes: readonly string[]): string {
+  return `method = ${sqlLiteral(method)} AND route IN (${routes.map((route) => sqlLiteral(route)).join(', ')})`;
 }
 
 /**
- * The customer a request counts for: the entry's domain (the gateway records the customer
- * acted on: `customer=`, else the credential's, else the update check's domain when it
- * exists), `(none)` when there is none or the named customer was refused as not found.
+ * Which stored entries each counter counts, as SQL over admin.request_log's columns: the
+ * definitions docs/api.md "Usage statistics" gives (a change here changes them). Every request
+ * counts in `requests`; a route's work only when it succeeded.
  */
-export function chargedDomain(row: Pick<RequestLogRow, 'domain' | 'refusal'>): string {
-  if (!row.domain || row.refusal === REFUSAL_CUSTOMER_NOT_FOUND) return NO_CUSTOMER;
-  return row.domain;
-}
-
-/** One (day, customer) cell of the daily counters, with what a batch adds to it. */
-export interface DailyIncrement {
-  readonly day: string;
-  readonly domain: string;
-  readonly counts: Record<CounterName, number>;
-}
-
-function zero(): Record<CounterName, number> {
-  return { requests: 0, errors: 0, firmware_uploads: 0, logdata_uploads: 0, firmware_downloads: 0, notes_downloads: 0, logdata_downloads: 0, update_checks: 0 };
-}
+const COUNTED_WHEN: Record<CounterName, string | null> = {
+  requests: null,
+  errors: 'status >= 400',
+  firmware_uploads: `${routeIs('PUT', FIRMWARE_UPLOAD_ROUTES)} AND ${SUCCEEDED}`,
+  logdata_uploads: `${routeIs('PUT', ['/logdata/{name}'])} AND ${SUCCEEDED}`,
+  firmware_downloads: `${routeIs('GET', ['/firmware/{id}/binary'])} AND ${HANDED_OUT}`,
+  notes_downloads: `${routeIs('GET', ['/firmware/{id}/notes'])} AND ${HANDED_OUT}`,
+  logdata_downloads: `${routeIs('GET', ['/logdata/{name}'])} AND ${HANDED_OUT}`,
+  update_checks: `${routeIs('GET', UPDATE_CHECK_ROUTES)} AND ${CHECKED}`,
+};
 
 /**
- * The counters of (method, route, status), remembered per method, route and status (no key text
- * made per entry): a batch is mostly the same few combinations, and dailyIncrements runs over
- * every stored entry.
+ * The customer an entry counts for: its domain (the gateway records the customer acted on:
+ * `customer=`, else the credential's, else the update check's domain when it exists), `(none)`
+ * when there is none or the named customer was refused as not found.
  */
-const countersCache = new Map<string, Map<string, Map<number, readonly CounterName[]>>>();
-const COUNTERS_CACHE_MAX = 10_000;
-let cachedRoutes = 0;
-function cachedCountersOf(method: string, route: string, status: number): readonly CounterName[] {
-  let byRoute = countersCache.get(method);
-  if (!byRoute) countersCache.set(method, (byRoute = new Map<string, Map<number, readonly CounterName[]>>()));
-  let byStatus = byRoute.get(route);
-  if (!byStatus) {
-    if (++cachedRoutes > COUNTERS_CACHE_MAX) {
-      // routes are the contract's, but an entry's text is not trusted
-      for (const routes of countersCache.values()) routes.clear();
-      cachedRoutes = 1;
-    }
-    byRoute.set(route, (byStatus = new Map<number, readonly CounterName[]>()));
-  }
-  let found = byStatus.get(status);
-  if (!found) byStatus.set(status, (found = countersOf(method, route, status)));
-  return found;
-}
-
-/** A batch summed per (UTC day, customer), sorted by key. */
-export function dailyIncrements(rows: readonly RequestLogRow[]): DailyIncrement[] {
-  const days = new Map<string, Map<string, DailyIncrement>>();
-  let day = '';
-  let cellsOfDay = new Map<string, DailyIncrement>();
-  let lastDomain: string | null = null;
-  let cell: DailyIncrement | undefined;
-  for (const row of rows) {
-    // Entries come in time order: the day changes rarely within a batch.
-    if (day === '' || !row.ts.startsWith(day)) {
-      day = row.ts.slice(0, 10);
-      const known = days.get(day);
-      if (known) cellsOfDay = known;
-      else days.set(day, (cellsOfDay = new Map<string, DailyIncrement>()));
-      lastDomain = null;
-    }
-    const domain = chargedDomain(row);
-    if (domain !== lastDomain) {
-      cell = cellsOfDay.get(domain);
-      if (!cell) cellsOfDay.set(domain, (cell = { day, domain, counts: zero() }));
-      lastDomain = domain;
-    }
-    const counts = cell!.counts;
-    for (const name of cachedCountersOf(row.method, row.route, row.status)) counts[name]++;
-  }
-  const cells: DailyIncrement[] = [];
-  for (const cellsOfOneDay of days.values()) cells.push(...cellsOfOneDay.values());
-  return cells.sort((a, b) => (a.day !== b.day ? (a.day < b.day ? -1 : 1) : a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0));
-}
-
-/** The columns of admin.usage_pending (and of usage_daily's keys and counters), in order. */
-export const PENDING_COLUMNS = `day, domain, ${COUNTER_NAMES.join(', ')}`;
+export const CHARGED_DOMAIN = `CASE WHEN domain IS NULL OR refusal = ${sqlLiteral(REFUSAL_CUSTOMER_NOT_FOUND)} THEN ${sqlLiteral(NO_CUSTOMER)} ELSE domain END`;
 
 /**
- * The statement that adds a batch's counters as one admin.usage_pending row: one array per
- * column, one element per (day, customer) cell, values inlined (it travels with the batch's
- * COPY, which takes no parameters: see copyRows); undefined for an empty batch.
+ * The select list that sums stored entries into (UTC day, customer) cells, as COUNTER_COLUMNS:
+ * for a query over admin.request_log (unqualified columns) that groups by the first two.
  */
-export function pendingInsertOf(rows: readonly RequestLogRow[]): string | undefined {
-  if (rows.length === 0) return undefined;
-  const cells = dailyIncrements(rows);
-  const arrays = [
-    `${sqlLiteral(cells.map((c) => c.day))}::date[]`,
-    `${sqlLiteral(cells.map((c) => c.domain))}::text[]`,
-    // counts are integers this function made: written as they are, without sqlLiteral's checks and escapes
-    ...COUNTER_NAMES.map((name) => `'{${cells.map((c) => c.counts[name]).join(',')}}'::bigint[]`),
-  ];
-  return `INSERT INTO admin.usage_pending (${PENDING_COLUMNS}) VALUES (${arrays.join(', ')})`;
-}
+export const CELL_OF_ENTRIES = [
+  `(ts AT TIME ZONE 'UTC')::date AS day`,
+  `${CHARGED_DOMAIN} AS domain`,
+  ...COUNTER_NAMES.map((name) => {
+    const when = COUNTED_WHEN[name];
+    return `count(*) ${when ? `FILTER (WHERE ${when}) ` : ''}AS ${name}`;
+  }),
+].join(', ');

@@ -4,19 +4,19 @@ import { UsageCounterRepository } from './usage-counter.repository.js';
 
 /**
  * The named repeating job of the usage counters' roll-up (JobQueue.schedule: one run per period
- * across replicas). It only catches the tail: while batches arrive, each replica folds after
- * its batches at most once a second (UsageRollup.afterBatch).
+ * across replicas). It only catches the tail: while batches arrive, each replica starts a fold
+ * after its batches at most once a second (UsageRollup.afterBatch).
  */
 export const USAGE_ROLLUP_JOB = { queue: 'usage-rollup', everyMs: 60_000 } as const;
-/** Folding after stored batches at most this often: the pending rows the summaries read stay a second's worth. */
+/** Folding after stored batches at most this often: the unfolded entries the summaries sum stay a second's worth. */
 const FOLD_EVERY_MS = 1_000;
-/** Pending rows (batches) one statement folds. */
-const FOLD_ROWS = 200;
+/** Batches one statement folds. */
+const FOLD_BATCHES = 200;
 
 /**
- * Folds the pending usage counters (a row per stored batch) into the daily counters
- * (docs/api.md "Usage statistics"), so the summaries read a few rows per day and customer.
- * Idempotent: a run repeated, or two at once, folds each pending row once.
+ * Sums the stored request-log batches not yet counted (admin.usage_unfolded) into the daily
+ * counters (docs/api.md "Usage statistics"), so the summaries read a few rows per day and
+ * customer. Idempotent: a run repeated, or two at once, folds each batch once.
  */
 @Injectable()
 export class UsageRollup implements OnModuleInit, OnModuleDestroy {
@@ -42,26 +42,34 @@ export class UsageRollup implements OnModuleInit, OnModuleDestroy {
     await this.running?.catch(() => undefined);
   }
 
-  /** After a stored batch: a run when none ran in the last second (a failed one is logged; the next batch or the job retries). */
-  async afterBatch(): Promise<void> {
-    if (this.running || Date.now() - this.lastRun < FOLD_EVERY_MS) return;
-    await this.run().catch((err: unknown) => this.logger.write('warn', 'usage counters not rolled up', { error: String(err) }));
+  /**
+   * After a stored batch: a run started when none ran in the last second, not waited for (the
+   * batch is stored and counts at once either way; the fold is not the storing's work). A failed
+   * run is logged; the next batch or the job retries.
+   */
+  afterBatch(): void {
+    if (this.running || this.stopped || Date.now() - this.lastRun < FOLD_EVERY_MS) return;
+    this.run().catch((err: unknown) => this.logger.write('warn', 'usage counters not rolled up', { error: String(err) }));
   }
 
-  /** Folds every pending row (a run already going in this process is joined); returns the rows folded. */
+  /** Folds every batch stored before the call (after a run already going in this process); returns the batches folded. */
   run(): Promise<number> {
     this.lastRun = Date.now();
-    this.running ??= this.fold().finally(() => (this.running = null));
-    return this.running;
+    const before = this.running;
+    const run: Promise<number> = (before ? before.catch(() => 0).then(() => this.fold()) : this.fold()).finally(() => {
+      if (this.running === run) this.running = null;
+    });
+    this.running = run;
+    return run;
   }
 
   private async fold(): Promise<number> {
     let total = 0;
     let folded: number;
     do {
-      folded = await this.counters.foldPending(FOLD_ROWS);
+      folded = await this.counters.foldBatches(FOLD_BATCHES);
       total += folded;
-    } while (folded === FOLD_ROWS && !this.stopped);
+    } while (folded === FOLD_BATCHES && !this.stopped);
     return total;
   }
 }

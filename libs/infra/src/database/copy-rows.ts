@@ -8,6 +8,17 @@ import { assertSchemaName, quoteIdent } from './sql.js';
 /** A value COPY's text format carries: text, a finite number, or NULL. */
 export type CopyValue = string | number | null;
 
+/**
+ * Rows already in COPY's text format, one line each (values through copyField): for a caller
+ * that formats its own rows in one pass instead of handing copyRows arrays of values.
+ */
+export class CopyLines {
+  constructor(
+    readonly text: string,
+    readonly count: number,
+  ) {}
+}
+
 /** Where copyRows appends: a table of the DataSource's app and the columns of each row, in order. */
 export interface CopyTarget {
   readonly schema: string;
@@ -29,17 +40,18 @@ export interface CopyTarget {
 export async function copyRows(
   dataSource: DataSource,
   target: CopyTarget,
-  rows: readonly (readonly CopyValue[])[],
+  rows: readonly (readonly CopyValue[])[] | CopyLines,
   options: CopyOptions = {},
 ): Promise<boolean> {
-  if (rows.length === 0 && !options.guard && !options.first?.length) return true;
+  const count = rows instanceof CopyLines ? rows.count : rows.length;
+  if (count === 0 && !options.guard && !options.first?.length) return true;
   const into = `${quoteIdent(assertSchemaName(target.schema))}.${quoteIdent(target.table)} (${target.columns.map(quoteIdent).join(', ')})`;
-  const data = Buffer.from(copyText(rows, target.columns.length), 'utf8');
+  const data = Buffer.from(rows instanceof CopyLines ? rows.text : copyText(rows, target.columns.length), 'utf8');
   const runner = dataSource.createQueryRunner();
   try {
     const connection = (await runner.connect()) as SessionLease | pg.PoolClient;
     const copy = async () => {
-      if (rows.length === 0) return;
+      if (count === 0) return;
       if (connection instanceof SessionLease) await connection.copyFrom(into, data);
       else await copyThroughPg(connection, `COPY ${into} FROM STDIN`, data);
     };
@@ -110,10 +122,20 @@ const NEEDS_ESCAPE = /[\0\\\t\n\r]/;
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 /**
- * Rows in COPY's text format: one line per row, values separated by tabs, `\N` for NULL,
- * backslash, tab, newline and carriage return escaped. A row of the wrong width, a NUL
- * character or a number that is not finite is refused here, naming the row, rather than
- * by PostgreSQL with a less helpful message.
+ * A text value as COPY's text format carries it: `\N` for NULL, backslash, tab, newline and
+ * carriage return escaped. A NUL character, which the format cannot carry, is refused.
+ */
+export function copyField(value: string | null): string {
+  if (value === null) return '\\N';
+  if (!NEEDS_ESCAPE.test(value)) return value;
+  if (value.includes('\0')) throw new TypeError('copy text cannot contain NUL');
+  return value.replace(/[\\\t\n\r]/g, (ch) => ESCAPES[ch]);
+}
+
+/**
+ * Rows in COPY's text format: one line per row, values separated by tabs (text through
+ * copyField). A row of the wrong width, a NUL character or a number that is not finite is
+ * refused here, naming the row, rather than by PostgreSQL with a less helpful message.
  */
 export function copyText(rows: readonly (readonly CopyValue[])[], width: number): string {
   let text = '';
@@ -129,7 +151,7 @@ export function copyText(rows: readonly (readonly CopyValue[])[], width: number)
         text += String(value);
       } else if (NEEDS_ESCAPE.test(value)) {
         if (value.includes('\0')) throw new TypeError(`copy row ${r}, value ${c}: text cannot contain NUL`);
-        text += value.replace(/[\\\t\n\r]/g, (ch) => ESCAPES[ch]);
+        text += copyField(value);
       } else text += value;
     }
     text += '\n';
