@@ -270,6 +270,33 @@ describe('usage counters', () => {
     expect(counters(await stats.days(DAY1, DAY2, 'count.example'))).toEqual(expected);
   });
 
+  it('notes a batch whose entries lie far apart as a time range each, and counts every entry once', async () => {
+    const service = moduleRef.get(RequestLogService);
+    const entries = [
+      on(`${DAY1}T08:00:00.000Z`, 'GET', CHECK, 200, 'apart.example'),
+      on(`${DAY1}T08:00:30.000Z`, 'GET', CHECK, 200, 'apart.example'),
+      on(`${DAY2}T20:00:00.000Z`, 'GET', CHECK, 500, 'apart.example'), // a gateway clock that stepped
+      on(`${DAY1}T08:01:00.000Z`, 'GET', CHECK, 304, 'apart.example'),
+    ];
+    await service.storeOnce({ batch_id: randomUUID(), entries });
+    const notes = await dataSource.query<Array<{ first_ts: Date; last_ts: Date }>>(
+      `SELECT first_ts, last_ts FROM admin.usage_unfolded u WHERE EXISTS (SELECT 1 FROM admin.request_log r WHERE r.batch = u.batch AND r.domain = 'apart.example') ORDER BY first_ts`,
+    );
+    expect(notes.map((n) => [n.first_ts.toISOString(), n.last_ts.toISOString()])).toEqual([
+      [`${DAY1}T08:00:00.000Z`, `${DAY1}T08:01:00.000Z`],
+      [`${DAY2}T20:00:00.000Z`, `${DAY2}T20:00:00.000Z`],
+    ]);
+    const stats = moduleRef.get(StatsRepository);
+    const of = async () => (await stats.days(DAY1, DAY2, 'apart.example')).map((d) => [d.day, d.requests, d.errors, d.update_checks]);
+    const expected = [
+      [DAY1, 3, 0, 3],
+      [DAY2, 1, 1, 0],
+    ];
+    expect(await of()).toEqual(expected);
+    await moduleRef.get(UsageRollup).run();
+    expect(await of()).toEqual(expected);
+  });
+
   it('charges no customer for requests without one or naming one refused as not found; a batch without an id counts too', async () => {
     const at = `${DAY1}T11:00:00.000Z`;
     const service = moduleRef.get(RequestLogService);

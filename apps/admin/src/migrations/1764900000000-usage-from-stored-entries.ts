@@ -14,8 +14,9 @@ const ADDED = COUNTER_NAMES.map((name) => `${name} = usage_daily.${name} + EXCLU
  *   request_log_batch_no, which each admin process takes a thousand at a time (INCREMENT 1000),
  *   so numbering a batch costs no round trip; a bigint costs COPY less than a uuid per row.
  * - usage_unfolded: the batches stored but not yet summed into usage_daily, with the time range
- *   of their entries (where the fold finds them through the `ts` index). Written in each batch's
- *   transaction, so a batch is counted once: the fold deletes its row as it adds its cells.
+ *   of their entries (where the fold finds them through the `ts` index; a batch whose entries
+ *   lie far apart has a row per range). Written in each batch's transaction, so a batch is
+ *   counted once: the fold deletes its rows as it adds their cells.
  * - usage_pending (a row of counter arrays per batch) goes, folded into usage_daily first.
  */
 export class UsageFromStoredEntries1764900000000 implements MigrationInterface {
@@ -29,7 +30,7 @@ export class UsageFromStoredEntries1764900000000 implements MigrationInterface {
         batch bigint NOT NULL,
         first_ts timestamptz(3) NOT NULL,
         last_ts timestamptz(3) NOT NULL,
-        CONSTRAINT usage_unfolded_pkey PRIMARY KEY (batch)
+        CONSTRAINT usage_unfolded_pkey PRIMARY KEY (batch, first_ts)
       )`);
     await queryRunner.query(`
       INSERT INTO admin.usage_daily (${COUNTER_COLUMNS})

@@ -30,9 +30,32 @@ const REQUEST_LOG = {
 const BATCH_NUMBERS_PER_TAKE = 1000;
 
 /**
+ * A batch whose entries lie further apart than this is noted as several time ranges, each of
+ * entries less than RANGE_GAP_MS apart: the fold reads a range of the log per note, so a
+ * gateway clock that stepped within a batch never makes it read hours of other entries.
+ */
+const ONE_RANGE_MS = 10 * 60_000;
+const RANGE_GAP_MS = 60_000;
+
+/** The time ranges (first and last timestamp, ISO) that hold a batch's entries. */
+function rangesOf(rows: readonly RequestLogRow[], first: string, last: string): Array<readonly [string, string]> {
+  if (Date.parse(last) - Date.parse(first) <= ONE_RANGE_MS) return [[first, last]];
+  const times = rows.map((row) => Date.parse(row.ts)).sort((a, b) => a - b);
+  const ranges: Array<readonly [string, string]> = [];
+  let start = times[0];
+  for (let i = 1; i <= times.length; i++) {
+    if (i === times.length || times[i] - times[i - 1] > RANGE_GAP_MS) {
+      ranges.push([new Date(start).toISOString(), new Date(times[i - 1]).toISOString()]);
+      start = times[i];
+    }
+  }
+  return ranges;
+}
+
+/**
  * A batch in COPY's text format (REQUEST_LOG.columns, each row marked with `batch`), and the
  * statement that notes it as not yet counted (admin.usage_unfolded: its number and the time
- * range of its entries, where the fold finds them). One pass over the rows, each line written
+ * ranges of its entries, where the fold finds them). One pass over the rows, each line written
  * out: toRequestLogRow made every value safe (timestamps ISO, numbers non-negative integers),
  * so only text goes through copyField.
  */
@@ -47,9 +70,8 @@ function storedBatchOf(rows: readonly RequestLogRow[], batch: number): { lines: 
     else if (ts > last) last = ts;
     text += `${ts}\t${copyField(row.domain)}\t${copyField(row.actor)}\t${copyField(row.method)}\t${copyField(row.route)}\t${copyField(row.path)}\t${row.status}\t${copyField(row.ip)}\t${copyField(row.user_agent)}\t${row.bytes_in}\t${row.bytes_out}\t${row.duration_ms}\t${copyField(row.request_id)}\t${copyField(row.refusal ?? null)}\t${batch}\n`;
   }
-  const unfolded = rows.length
-    ? `INSERT INTO admin.usage_unfolded (batch, first_ts, last_ts) VALUES (${sqlLiteral(batch)}, ${sqlLiteral(first)}, ${sqlLiteral(last)})`
-    : undefined;
+  const notes = rows.length ? rangesOf(rows, first, last).map(([from, to]) => `(${sqlLiteral(batch)}, ${sqlLiteral(from)}, ${sqlLiteral(to)})`) : [];
+  const unfolded = notes.length ? `INSERT INTO admin.usage_unfolded (batch, first_ts, last_ts) VALUES ${notes.join(', ')}` : undefined;
   return { lines: new CopyLines(text, rows.length), unfolded };
 }
 

@@ -47,17 +47,18 @@ export class UsageCounterRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
   /**
-   * Folds up to `maxBatches` unfolded batches into usage_daily and forgets them, in one
+   * Folds up to `maxNotes` rows of usage_unfolded (a batch has one per time range of its
+   * entries, nearly always one) into usage_daily and forgets them, in one
    * statement: a crash leaves them unfolded, two replicas take different batches (SKIP LOCKED),
    * and the cells are added in key order (concurrent folds lock usage_daily rows in one order).
-   * Returns the batches folded.
+   * Returns the rows folded.
    */
-  async foldBatches(maxBatches: number): Promise<number> {
+  async foldBatches(maxNotes: number): Promise<number> {
     const [{ folded }] = await queryWithoutJit<Array<{ folded: number }>>(
       this.dataSource,
       `WITH batches AS (
          DELETE FROM admin.usage_unfolded
-          WHERE batch IN (SELECT batch FROM admin.usage_unfolded LIMIT $1 FOR UPDATE SKIP LOCKED)
+          WHERE (batch, first_ts) IN (SELECT batch, first_ts FROM admin.usage_unfolded LIMIT $1 FOR UPDATE SKIP LOCKED)
          RETURNING batch, first_ts, last_ts
        ), added AS (
          INSERT INTO admin.usage_daily (${COUNTER_COLUMNS})
@@ -65,7 +66,7 @@ export class UsageCounterRepository {
          ON CONFLICT (day, domain) DO UPDATE SET ${ADDED}
        )
        SELECT count(*)::int AS folded FROM batches`,
-      [maxBatches],
+      [maxNotes],
       '64MB', // a fold's entries (200 gateway batches: about 100,000) sorted in memory, not on disk
     );
     return folded;

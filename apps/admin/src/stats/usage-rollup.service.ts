@@ -10,7 +10,7 @@ import { UsageCounterRepository } from './usage-counter.repository.js';
 export const USAGE_ROLLUP_JOB = { queue: 'usage-rollup', everyMs: 60_000 } as const;
 /** Folding after stored batches at most this often: the unfolded entries the summaries sum stay a second's worth. */
 const FOLD_EVERY_MS = 1_000;
-/** Batches one statement folds. */
+/** Rows of usage_unfolded (nearly always one per batch) one statement folds. */
 const FOLD_BATCHES = 200;
 
 /**
