@@ -44,4 +44,13 @@ describe('toRequestLogRow', () => {
     expect(toRequestLogRow(makeRequestLogEntry({ ts: '2026-13-21T12:00:00.000Z' }))).toBeNull();
     expect(toRequestLogRow(makeRequestLogEntry({ ts: '2026-11-21T12:00:00.000Z' }))?.ts).toBe('2026-11-21T12:00:00.000Z');
   });
+
+  it('checks the time of day of a timestamp on the day of the last accepted one', () => {
+    expect(toRequestLogRow(makeRequestLogEntry({ ts: '2026-11-21T12:00:00.000Z' }))?.ts).toBe('2026-11-21T12:00:00.000Z');
+    expect(toRequestLogRow(makeRequestLogEntry({ ts: '2026-11-21T23:59:59.999Z' }))?.ts).toBe('2026-11-21T23:59:59.999Z');
+    expect(toRequestLogRow(makeRequestLogEntry({ ts: '2026-11-21T12:60:00.000Z' }))).toBeNull();
+    expect(toRequestLogRow(makeRequestLogEntry({ ts: '2026-11-21T12:00:00.000+01:00' }))?.ts).toBe('2026-11-21T11:00:00.000Z');
+    expect(toRequestLogRow(makeRequestLogEntry({ ts: '2026-11-21X12:00:00.000Z' }))).toBeNull();
+    expect(toRequestLogRow(makeRequestLogEntry({ ts: '2026-11-22T00:00:00.000Z' }))?.ts).toBe('2026-11-22T00:00:00.000Z');
+  });
 });
