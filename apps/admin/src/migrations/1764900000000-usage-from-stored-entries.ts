@@ -1,8 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { CELL_OF_ENTRIES, COUNTER_COLUMNS, COUNTER_NAMES } from '../stats/usage-counters.js';
+import { COUNTER_COLUMNS, COUNTER_NAMES, COUNTERS_ADDED, UNFOLDED_CELLS } from '../stats/usage-counters.js';
 
 const SUMS = COUNTER_NAMES.map((name) => `sum(c.${name})`).join(', ');
-const ADDED = COUNTER_NAMES.map((name) => `${name} = usage_daily.${name} + EXCLUDED.${name}`).join(', ');
 
 /**
  * The usage counters summed from the stored entries instead of counted by the admin app per
@@ -37,7 +36,7 @@ export class UsageFromStoredEntries1764900000000 implements MigrationInterface {
       SELECT c.day, c.domain, ${SUMS}
         FROM admin.usage_pending p, unnest(p.day, p.domain, ${COUNTER_NAMES.map((name) => `p.${name}`).join(', ')}) AS c(${COUNTER_COLUMNS})
        GROUP BY c.day, c.domain
-      ON CONFLICT (day, domain) DO UPDATE SET ${ADDED}`);
+      ON CONFLICT (day, domain) DO UPDATE SET ${COUNTERS_ADDED}`);
     await queryRunner.query(`DROP TABLE admin.usage_pending`);
   }
 
@@ -45,10 +44,8 @@ export class UsageFromStoredEntries1764900000000 implements MigrationInterface {
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
       INSERT INTO admin.usage_daily (${COUNTER_COLUMNS})
-      SELECT ${CELL_OF_ENTRIES}
-        FROM admin.usage_unfolded b JOIN admin.request_log r ON r.ts BETWEEN b.first_ts AND b.last_ts AND r.batch = b.batch
-       GROUP BY 1, 2
-      ON CONFLICT (day, domain) DO UPDATE SET ${ADDED}`);
+      ${UNFOLDED_CELLS}
+      ON CONFLICT (day, domain) DO UPDATE SET ${COUNTERS_ADDED}`);
     await queryRunner.query(`DROP TABLE admin.usage_unfolded`);
     await queryRunner.query(`DROP SEQUENCE admin.request_log_batch_no`);
     await queryRunner.query(`ALTER TABLE admin.request_log DROP COLUMN batch`);

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { REFUSAL_CUSTOMER_NOT_FOUND, type RequestLogEntryView, type StatsCustomer, type StatsDay } from '@app/contracts';
 import { DataSource } from 'typeorm';
-import { queryWithoutJit, UNFOLDED_CELLS } from './usage-counter.repository.js';
-import { COUNTER_COLUMNS, COUNTER_NAMES, NO_CUSTOMER } from './usage-counters.js';
+import { queryWithoutJit } from './usage-counter.repository.js';
+import { COUNTER_COLUMNS, COUNTER_NAMES, NO_CUSTOMER, UNFOLDED_CELLS } from './usage-counters.js';
 
 /** The request-log filters of GET /admin/stats/events and /stats/events (all optional but the time range). */
 export interface RequestLogFilter {

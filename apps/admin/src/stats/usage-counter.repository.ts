@@ -1,31 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { CELL_OF_ENTRIES, COUNTER_COLUMNS, COUNTER_NAMES } from './usage-counters.js';
-
-const ADDED = COUNTER_NAMES.map((name) => `${name} = usage_daily.${name} + EXCLUDED.${name}`).join(', ');
-
-/**
- * The entries of the batches `batches` names (rows of batch, first_ts, last_ts), summed into
- * (day, customer) cells as COUNTER_COLUMNS. Each batch's entries are found through the `ts`
- * index within the batch's own time range, and told from other batches' by their `batch`
- * column, so reading them costs no index of its own.
- */
-function cellsOfBatches(batches: string): string {
-  // A scan of each batch's range (LATERAL; OFFSET 0 keeps the planner from turning it into a join that reads the whole log)
-  return `SELECT ${CELL_OF_ENTRIES}
-    FROM ${batches} AS b CROSS JOIN LATERAL (
-      SELECT ts, domain, method, route, status, refusal FROM admin.request_log
-       WHERE ts BETWEEN b.first_ts AND b.last_ts AND batch = b.batch OFFSET 0
-    ) AS entry
-   GROUP BY 1, 2`;
-}
-
-/**
- * The cells of the batches stored but not yet folded into admin.usage_daily (a second's worth
- * while batches arrive). For reads that add them to usage_daily's (the summaries), so a stored
- * batch counts at once.
- */
-export const UNFOLDED_CELLS = cellsOfBatches('admin.usage_unfolded');
+import { cellsOfBatches, COUNTER_COLUMNS, COUNTERS_ADDED } from './usage-counters.js';
 
 /**
  * Runs a query that reads the unfolded batches with PostgreSQL's JIT compilation off (SET LOCAL,
@@ -63,7 +38,7 @@ export class UsageCounterRepository {
        ), added AS (
          INSERT INTO admin.usage_daily (${COUNTER_COLUMNS})
          SELECT * FROM (${cellsOfBatches('batches')}) AS cells ORDER BY day, domain
-         ON CONFLICT (day, domain) DO UPDATE SET ${ADDED}
+         ON CONFLICT (day, domain) DO UPDATE SET ${COUNTERS_ADDED}
        )
        SELECT count(*)::int AS folded FROM batches`,
       [maxNotes],

@@ -71,3 +71,29 @@ export const CELL_OF_ENTRIES = [
     return `count(*) ${when ? `FILTER (WHERE ${when}) ` : ''}AS ${name}`;
   }),
 ].join(', ');
+
+/** An upsert's SET list that adds the EXCLUDED row's counters to usage_daily's. */
+export const COUNTERS_ADDED = COUNTER_NAMES.map((name) => `${name} = usage_daily.${name} + EXCLUDED.${name}`).join(', ');
+
+/**
+ * The entries of the batches `batches` names (rows of batch, first_ts, last_ts), summed into
+ * (day, customer) cells as COUNTER_COLUMNS. Each batch's entries are found through the `ts`
+ * index within the batch's own time range, and told from other batches' by their `batch`
+ * column, so reading them costs no index of its own.
+ */
+export function cellsOfBatches(batches: string): string {
+  // A scan of each batch's range (LATERAL; OFFSET 0 keeps the planner from turning it into a join that reads the whole log)
+  return `SELECT ${CELL_OF_ENTRIES}
+    FROM ${batches} AS b CROSS JOIN LATERAL (
+      SELECT ts, domain, method, route, status, refusal FROM admin.request_log
+       WHERE ts BETWEEN b.first_ts AND b.last_ts AND batch = b.batch OFFSET 0
+    ) AS entry
+   GROUP BY 1, 2`;
+}
+
+/**
+ * The cells of the batches stored but not yet folded into admin.usage_daily (a second's worth
+ * while batches arrive). For reads that add them to usage_daily's (the summaries), so a stored
+ * batch counts at once.
+ */
+export const UNFOLDED_CELLS = cellsOfBatches('admin.usage_unfolded');
