@@ -129,6 +129,10 @@ export function copyField(value: string | null): string {
   if (value === null) return '\\N';
   if (!NEEDS_ESCAPE.test(value)) return value;
   if (value.includes('\0')) throw new TypeError('copy text cannot contain NUL');
+  return escaped(value);
+}
+
+function escaped(value: string): string {
   return value.replace(/[\\\t\n\r]/g, (ch) => ESCAPES[ch]);
 }
 
@@ -151,7 +155,7 @@ export function copyText(rows: readonly (readonly CopyValue[])[], width: number)
         text += String(value);
       } else if (NEEDS_ESCAPE.test(value)) {
         if (value.includes('\0')) throw new TypeError(`copy row ${r}, value ${c}: text cannot contain NUL`);
-        text += copyField(value);
+        text += escaped(value);
       } else text += value;
     }
     text += '\n';
