@@ -173,7 +173,7 @@ describe('console: administrator pages', () => {
       await nav().getByRole('link', { name: title }).click();
       await page.waitForURL(`${harness.base}${path}`);
       await page.getByRole('heading', { level: 1, name: title }).waitFor();
-      await page.getByText(/^Loading/).waitFor({ state: 'detached' });
+      await harness.loaded(page);
       await harness.check(page, shot);
     }
     // What the earlier tests did is on these pages.
@@ -239,7 +239,7 @@ describe('console: administrator pages', () => {
     ]) {
       await page.goto(`${harness.base}${path}`);
       await page.getByText('You are a read-only administrator').waitFor();
-      await page.getByText(/^Loading/).waitFor({ state: 'detached' });
+      await harness.loaded(page);
       expect(await page.getByRole('button', { name: forbidden, exact: true }).count()).toBe(0);
     }
     await readOnly.context.close();

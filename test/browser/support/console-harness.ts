@@ -118,6 +118,11 @@ export class ConsoleHarness {
     }
   }
 
+  /** Waits until no part of the page says it is loading (a page may load several parts at once). */
+  async loaded(page: Page): Promise<void> {
+    await this.until(async () => (await page.getByText(/^Loading/).count()) === 0);
+  }
+
   /** Content-Security-Policy violations and script errors end up in `problems` (asserted empty). */
   watch(page: Page): void {
     page.on('console', (message) => {
