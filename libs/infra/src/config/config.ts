@@ -100,13 +100,23 @@ const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 export class ConfigError extends Error {}
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
+    throw new ConfigError(`${name} must be an integer ${range}, got "${raw}"`);
+  }
   return value;
 }
+
+/**
+ * The largest firmware binary FIRMWARE_MAX_BYTES may allow: 5 GiB, the largest object S3
+ * copies in one request (CopyObject). A restore moves each stored file back into place with
+ * one such copy.
+ */
+export const FIRMWARE_MAX_BYTES_LIMIT = 5 * 1024 ** 3;
 
 function optional(env: NodeJS.ProcessEnv, name: string): string | null {
   const raw = env[name]?.trim();
@@ -188,7 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     redisUrl: optional(env, 'REDIS_URL'),
     s3,
     downloadLinkSecret: optional(env, 'DOWNLOAD_LINK_SECRET'),
-    firmwareMaxBytes: integer(env, 'FIRMWARE_MAX_BYTES', 512 * 1024 * 1024, 1),
+    firmwareMaxBytes: integer(env, 'FIRMWARE_MAX_BYTES', 512 * 1024 * 1024, 1, FIRMWARE_MAX_BYTES_LIMIT),
     credentialCacheSeconds: Math.min(integer(env, 'CREDENTIAL_CACHE_SECONDS', 15, 0), 30),
     downloadRatePerMinute: integer(env, 'DOWNLOAD_RATE_PER_MINUTE', 120, 1),
     updateCheckRatePerMinute: integer(env, 'UPDATE_CHECK_RATE_PER_MINUTE', 300, 1),

@@ -48,7 +48,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: 'unset: generated into $DATA_DIR/download-link.key',
     meaning: 'HMAC key of the 5-minute /dl links; the same on every gateway.',
   },
-  { name: 'FIRMWARE_MAX_BYTES', default: '536870912 (512 MiB)', meaning: 'Largest firmware binary; larger is 413.' },
+  { name: 'FIRMWARE_MAX_BYTES', default: '536870912 (512 MiB)', meaning: 'Largest firmware binary (at most 5368709120, 5 GiB); larger is 413.' },
   { name: 'CREDENTIAL_CACHE_SECONDS', default: '15 (at most 30)', meaning: 'How long a gateway trusts a cached credential status or customer lookup.' },
   { name: 'DOWNLOAD_RATE_PER_MINUTE', default: '120', meaning: '/dl downloads per client address per minute, per gateway process.' },
   { name: 'LOGIN_RATE_PER_IP_PER_HOUR', default: '100', meaning: 'POST /auth/login per client address per hour.' },
