@@ -9,7 +9,9 @@ describe('loadConfig: integer settings', () => {
 
   it('refuses FIRMWARE_MAX_BYTES above 5 GiB or below 1, naming the range', () => {
     for (const raw of [String(FIRMWARE_MAX_BYTES_LIMIT + 1), '0', '1.5', 'lots']) {
-      expect(() => loadConfig({ FIRMWARE_MAX_BYTES: raw })).toThrow(new ConfigError(`FIRMWARE_MAX_BYTES must be an integer from 1 to 5368709120, got "${raw}"`));
+      expect(() => loadConfig({ FIRMWARE_MAX_BYTES: raw })).toThrow(
+        new ConfigError(`FIRMWARE_MAX_BYTES must be an integer from 1 to 5368709120, got "${raw}"`),
+      );
     }
   });
 
