@@ -181,7 +181,9 @@ describe('security detectors', () => {
     // At least 800 requests within a few seconds (floor 300 in 10 s), and well over twice the
     // average per 10 s of the 2 minutes before (what earlier tests sent), 40 from each address
     // (under the update-check limit).
-    const [{ recent }] = await rt.query<{ recent: number }>(`SELECT count(*)::int AS recent FROM admin.request_log WHERE ts > now() - interval '2 minutes'`);
+    const [{ recent }] = await rt.query<{ recent: number }>(
+      `SELECT count(*)::int AS recent FROM admin.request_log_entries WHERE ts > now() - interval '2 minutes'`,
+    );
     const needed = Math.max(800, Math.ceil((recent / 12) * 2 * 1.5) + 300);
     const started = Date.now();
     const path = updateCheckPath(randomDomain(), line, '1.0');
@@ -196,7 +198,7 @@ describe('security detectors', () => {
       // What the detector had to go on, in the failure message.
       const seen = await rt.query(
         `SELECT date_trunc('second', ts) - make_interval(secs => extract(second FROM ts)::int % 10) AS bucket, count(*)::int AS requests
-           FROM admin.request_log WHERE ts > now() - interval '4 minutes' GROUP BY 1 ORDER BY 1`,
+           FROM admin.request_log_entries WHERE ts > now() - interval '4 minutes' GROUP BY 1 ORDER BY 1`,
       );
       const episodes = await rt.query(`SELECT * FROM admin.detector_episode WHERE kind = 'traffic_spike'`);
       throw new Error(

@@ -81,7 +81,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  await dataSource.query('TRUNCATE admin.request_log, admin.security_event, admin.detector_episode');
+  await dataSource.query('TRUNCATE admin.request_log, admin.request_log_bulk, admin.security_event, admin.detector_episode');
 });
 
 let seq = 0;

@@ -14,6 +14,7 @@ export const ADMIN_APP_DATA: AppDataDeclaration = {
   excluded: {
     request_log: 'the raw request log (day partitions): too large to back up; usage_daily keeps its daily counts',
     request_log_unpartitioned: 'the request log of older installations, as request_log',
+    request_log_bulk: 'the successful update checks of the request log, a row per batch and day: as request_log',
     request_log_batch: 'ids of request-log batches already stored: belongs with request_log',
     usage_unfolded:
       'request-log batches stored but not yet summed into usage_daily (a second or so of them): belongs with request_log, which keeps their entries',

@@ -39,6 +39,7 @@ import { HealthDaily1764700000000 } from './migrations/1764700000000-health-dail
 import { HealthDailyRepository } from './repositories/health-daily.repository.js';
 import { RequestLogLeanIngest1764850000000 } from './migrations/1764850000000-request-log-lean-ingest.js';
 import { UsageFromStoredEntries1764900000000 } from './migrations/1764900000000-usage-from-stored-entries.js';
+import { RequestLogBulk1765000000000 } from './migrations/1765000000000-request-log-bulk.js';
 import { HealthSampleRepository } from './repositories/health-sample.repository.js';
 import { RequestLogRepository } from './repositories/request-log.repository.js';
 import { Clock } from './services/clock.js';
@@ -69,6 +70,7 @@ export const ADMIN_DATABASE = {
     BackupRuns1764800000000,
     RequestLogLeanIngest1764850000000,
     UsageFromStoredEntries1764900000000,
+    RequestLogBulk1765000000000,
   ],
 } satisfies AppDatabaseOptions;
 

@@ -3,6 +3,7 @@ import { REFUSAL_CUSTOMER_NOT_FOUND } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { returned } from '../security/security-event.repository.js';
 import { DEVICE_UPDATE_CHECK_ROUTE, LOG_FILE_NAME_PART, LOG_FILE_READ_ROUTES, UPDATE_CHECK_DOMAIN_PART, UPDATE_CHECK_HWID_PART } from './detector-routes.js';
+import { bulkEntriesBetween } from '../repositories/request-log-bulk.js';
 
 /** A time window of the request log: entries with from < ts <= to. */
 export interface Window {
@@ -52,6 +53,9 @@ function addressCount(r: Record<string, unknown>): AddressCount {
     domains: ((r.domains as string[] | null) ?? []).slice(0, MAX_EXAMPLES),
   };
 }
+
+/** A bulk row whose entries lie on both sides of the instant `at` (SQL: a timestamptz parameter). */
+const ACROSS = (at: string) => `(bulk.first_ts <= ${at}::timestamptz AND bulk.last_ts > ${at}::timestamptz)`;
 
 /** Every query of the security detectors: the request log over a window, and admin.detector_episode. */
 @Injectable()
@@ -120,8 +124,9 @@ export class DetectorRepository {
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(
       `SELECT ip, count(*) AS requests, count(DISTINCT ${device}) AS distinct_count, NULL AS examples,
               (array_agg(DISTINCT split_part(path, '/', ${UPDATE_CHECK_DOMAIN_PART})))[1:${MAX_EXAMPLES}] AS domains
-         FROM admin.request_log
-        WHERE route = $1 AND status <> 400 AND ts > $2 AND ts <= $3
+         FROM (SELECT ip, path FROM admin.request_log WHERE route = $1 AND status <> 400 AND ts > $2 AND ts <= $3
+               UNION ALL
+               SELECT ip, path FROM (${bulkEntriesBetween('$2::timestamptz', '$3::timestamptz', ['ip', 'path', 'route'])}) AS bulk WHERE route = $1) AS checks
         GROUP BY ip HAVING count(DISTINCT ${device}) >= $4
         ORDER BY count(DISTINCT ${device}) DESC, ip LIMIT ${MAX_ADDRESSES}`,
       [DEVICE_UPDATE_CHECK_ROUTE, window.from.toISOString(), window.to.toISOString(), threshold],
@@ -133,8 +138,10 @@ export class DetectorRepository {
   async devicesCheckedBy(ip: string, window: Window): Promise<Array<{ domain: string; hwid: string }>> {
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(
       `SELECT DISTINCT split_part(path, '/', ${UPDATE_CHECK_DOMAIN_PART}) AS domain, split_part(path, '/', ${UPDATE_CHECK_HWID_PART}) AS hwid
-         FROM admin.request_log
-        WHERE route = $1 AND status <> 400 AND ip = $2 AND ts > $3 AND ts <= $4
+         FROM (SELECT path FROM admin.request_log WHERE route = $1 AND status <> 400 AND ip = $2 AND ts > $3 AND ts <= $4
+               UNION ALL
+               SELECT path FROM (${bulkEntriesBetween('$3::timestamptz', '$4::timestamptz', ['ip', 'path', 'route'], 'bulk.ips @> ARRAY[$2::text]')}) AS bulk
+                WHERE route = $1 AND ip = $2) AS checks
         LIMIT ${MAX_HWIDS_CHECKED}`,
       [DEVICE_UPDATE_CHECK_ROUTE, ip, window.from.toISOString(), window.to.toISOString()],
     );
@@ -144,8 +151,14 @@ export class DetectorRepository {
   /** All requests in the window and in the baseline before it (baseline.from < ts <= window.from). */
   async requestCounts(baselineFrom: Date, window: Window): Promise<{ current: number; baseline: number }> {
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      `SELECT count(*) FILTER (WHERE ts > $2) AS current, count(*) FILTER (WHERE ts <= $2) AS baseline
-         FROM admin.request_log WHERE ts > $1 AND ts <= $3`,
+      `SELECT coalesce(sum(n) FILTER (WHERE ts > $2), 0) AS current, coalesce(sum(n) FILTER (WHERE ts <= $2), 0) AS baseline FROM (
+         SELECT ts, 1 AS n FROM admin.request_log WHERE ts > $1 AND ts <= $3
+         UNION ALL
+         SELECT bulk.first_ts, (SELECT sum(c) FROM unnest(bulk.counts) AS c) FROM admin.request_log_bulk AS bulk
+          WHERE bulk.first_ts > $1 AND bulk.last_ts <= $3 AND NOT ${ACROSS('$2')} AND bulk.first_ts >= date_trunc('day', $1::timestamptz, 'UTC')
+         UNION ALL
+         SELECT ts, 1 FROM (${bulkEntriesBetween('$1::timestamptz', '$3::timestamptz', ['ts'], `${ACROSS('$1')} OR ${ACROSS('$2')} OR ${ACROSS('$3')}`)}) AS across_an_edge
+       ) AS requests`,
       [baselineFrom.toISOString(), window.from.toISOString(), window.to.toISOString()],
     );
     return { current: Number(rows[0]?.current ?? 0), baseline: Number(rows[0]?.baseline ?? 0) };
@@ -154,7 +167,11 @@ export class DetectorRepository {
   /** The addresses sending the most requests in the window. */
   async topAddresses(window: Window, limit = MAX_EXAMPLES): Promise<Array<{ ip: string; requests: number }>> {
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      `SELECT ip, count(*) AS requests FROM admin.request_log WHERE ts > $1 AND ts <= $2 GROUP BY ip ORDER BY count(*) DESC, ip LIMIT $3`,
+      `SELECT ip, count(*) AS requests
+         FROM (SELECT ip FROM admin.request_log WHERE ts > $1 AND ts <= $2
+               UNION ALL
+               SELECT ip FROM (${bulkEntriesBetween('$1::timestamptz', '$2::timestamptz', ['ip'])}) AS bulk) AS requests
+        GROUP BY ip ORDER BY count(*) DESC, ip LIMIT $3`,
       [window.from.toISOString(), window.to.toISOString(), limit],
     );
     return rows.map((r) => ({ ip: String(r.ip), requests: Number(r.requests) }));

@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { COUNTER_COLUMNS, COUNTER_NAMES, COUNTERS_ADDED, UNFOLDED_CELLS } from '../stats/usage-counters.js';
+import { cellsOfBatches, COUNTER_COLUMNS, COUNTER_NAMES, COUNTERS_ADDED } from '../stats/usage-counters.js';
 
 const SUMS = COUNTER_NAMES.map((name) => `sum(c.${name})`).join(', ');
 
@@ -40,11 +40,11 @@ export class UsageFromStoredEntries1764900000000 implements MigrationInterface {
     await queryRunner.query(`DROP TABLE admin.usage_pending`);
   }
 
-  /** The batches not yet summed are summed into usage_daily first (none lost), then the tables as they were. */
+  /** The batches not yet summed are summed into usage_daily first (none lost; the bulk table is gone by then), then the tables as they were. */
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
       INSERT INTO admin.usage_daily (${COUNTER_COLUMNS})
-      ${UNFOLDED_CELLS}
+      ${cellsOfBatches('admin.usage_unfolded', { withBulk: false })}
       ON CONFLICT (day, domain) DO UPDATE SET ${COUNTERS_ADDED}`);
     await queryRunner.query(`DROP TABLE admin.usage_unfolded`);
     await queryRunner.query(`DROP SEQUENCE admin.request_log_batch_no`);

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { copyField, CopyLines, copyRows, sqlLiteral } from '@app/infra';
 import { DataSource } from 'typeorm';
 import type { RequestLogRow } from '../dtos/request-log-entry.js';
+import { bulkInserts, isBulkEntry } from './request-log-bulk.js';
 
 /** Where the rows go: admin.request_log, these columns (the last, `batch`, numbers the stored batch). */
 const REQUEST_LOG = {
@@ -53,14 +54,17 @@ function rangesOf(rows: readonly RequestLogRow[], first: string, last: string): 
 }
 
 /**
- * A batch in COPY's text format (REQUEST_LOG.columns, each row marked with `batch`), and the
- * statement that notes it as not yet counted (admin.usage_unfolded: its number and the time
- * ranges of its entries, where the fold finds them). One pass over the rows, each line written
- * out: toRequestLogRow made every value safe (timestamps ISO, numbers non-negative integers),
- * so only text goes through copyField.
+ * A stored batch: its entries kept in bulk (isBulkEntry, the statements of bulkInserts), the
+ * others in COPY's text format (REQUEST_LOG.columns, each row marked with `batch`), and the
+ * statement that notes the batch as not yet counted (admin.usage_unfolded: its number and the
+ * time ranges of all its entries, where the fold finds them). One pass over the rows, each line
+ * written out: toRequestLogRow made every value safe (timestamps ISO, numbers non-negative
+ * integers), so only text goes through copyField.
  */
-function storedBatchOf(rows: readonly RequestLogRow[], batch: number): { lines: CopyLines; unfolded: string | undefined } {
+function storedBatchOf(rows: readonly RequestLogRow[], batch: number): { lines: CopyLines; statements: string[] } {
   let text = '';
+  let copied = 0;
+  const bulk: RequestLogRow[] = [];
   let first = rows.length ? rows[0].ts : '';
   let last = first;
   for (const row of rows) {
@@ -68,11 +72,17 @@ function storedBatchOf(rows: readonly RequestLogRow[], batch: number): { lines: 
     // ISO timestamps in UTC compare as text
     if (ts < first) first = ts;
     else if (ts > last) last = ts;
+    if (isBulkEntry(row)) {
+      bulk.push(row);
+      continue;
+    }
+    copied++;
     text += `${ts}\t${copyField(row.domain)}\t${copyField(row.actor)}\t${copyField(row.method)}\t${copyField(row.route)}\t${copyField(row.path)}\t${row.status}\t${copyField(row.ip)}\t${copyField(row.user_agent)}\t${row.bytes_in}\t${row.bytes_out}\t${row.duration_ms}\t${copyField(row.request_id)}\t${copyField(row.refusal ?? null)}\t${batch}\n`;
   }
   const notes = rows.length ? rangesOf(rows, first, last).map(([from, to]) => `(${sqlLiteral(batch)}, ${sqlLiteral(from)}, ${sqlLiteral(to)})`) : [];
-  const unfolded = notes.length ? `INSERT INTO admin.usage_unfolded (batch, first_ts, last_ts) VALUES ${notes.join(', ')}` : undefined;
-  return { lines: new CopyLines(text, rows.length), unfolded };
+  const statements = bulkInserts(bulk, batch);
+  if (notes.length) statements.push(`INSERT INTO admin.usage_unfolded (batch, first_ts, last_ts) VALUES ${notes.join(', ')}`);
+  return { lines: new CopyLines(text, copied), statements };
 }
 
 /** PostgreSQL's unique_violation. */
@@ -119,8 +129,8 @@ export class RequestLogRepository {
    * writes a row: COPY costs PostgreSQL about half the CPU per row of an INSERT (see copyRows).
    */
   async insertBatch(rows: readonly RequestLogRow[]): Promise<void> {
-    const { lines, unfolded } = storedBatchOf(rows, await this.batchNumber());
-    await copyRows(this.dataSource, REQUEST_LOG, lines, { first: unfolded ? [unfolded] : [] });
+    const { lines, statements } = storedBatchOf(rows, await this.batchNumber());
+    await copyRows(this.dataSource, REQUEST_LOG, lines, { first: statements });
   }
 
   /**
@@ -130,11 +140,11 @@ export class RequestLogRepository {
    * and then (a gateway retries for minutes, not days).
    */
   async insertBatchOnce(batchId: string, rows: readonly RequestLogRow[]): Promise<boolean> {
-    const { lines, unfolded } = storedBatchOf(rows, await this.batchNumber());
+    const { lines, statements } = storedBatchOf(rows, await this.batchNumber());
     const claim = `INSERT INTO admin.request_log_batch (id) VALUES (${sqlLiteral(batchId)})`;
     let copied = true;
     try {
-      await copyRows(this.dataSource, REQUEST_LOG, lines, { first: unfolded ? [claim, unfolded] : [claim] });
+      await copyRows(this.dataSource, REQUEST_LOG, lines, { first: [claim, ...statements] });
     } catch (err) {
       if (!isSeenBatch(err)) throw err;
       copied = false;

@@ -11,13 +11,22 @@ const DAY_MS = 86_400_000;
 /** One partition change at a time across admin replicas (creating the same day twice, or dropping while creating). */
 const PARTITION_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtext('admin.request_log partitions'))`;
 const DEFAULT_PARTITION = 'request_log_default';
+const BULK_DEFAULT_PARTITION = 'request_log_bulk_default';
+
+/** The admin.request_log_bulk partition of the same day as a request_log partition (see migration RequestLogBulk). */
+function bulkTwin(name: string): string {
+  return name.replace('request_log_', 'request_log_bulk_');
+}
 
 /** The partition of the UTC day starting at `day`: request_log_pYYYYMMDD. */
 export function partitionName(day: Date): string {
   return `request_log_p${day.toISOString().slice(0, 10).replaceAll('-', '')}`;
 }
 
-/** The DDL of admin.request_log's daily partitions (created ahead, dropped whole past retention). */
+/**
+ * The DDL of admin.request_log's daily partitions (created ahead, dropped whole past retention),
+ * each with its twin of admin.request_log_bulk (the same day, made and dropped together).
+ */
 @Injectable()
 export class RequestLogPartitionRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
@@ -29,9 +38,10 @@ export class RequestLogPartitionRepository {
   }
 
   /**
-   * The partition of the UTC day starting at `day`, unless one covers it already (false). Entries
-   * of that day that went to the default partition meanwhile move into it, in the same
-   * transaction (attaching a range the default partition holds rows of would be refused).
+   * The partition of the UTC day starting at `day` and its bulk twin, unless one covers it
+   * already (false). Entries of that day that went to the default partitions meanwhile move
+   * into them, in the same transaction (attaching a range the default partition holds rows of
+   * would be refused).
    */
   async create(day: Date): Promise<boolean> {
     const from = day.toISOString();
@@ -41,11 +51,16 @@ export class RequestLogPartitionRepository {
       await m.query(PARTITION_LOCK_SQL);
       const covered = (await partitionsOf(m)).some((p) => p.before !== null && p.from.getTime() <= day.getTime() && day.getTime() < p.before.getTime());
       if (covered) return false;
-      await m.query(`CREATE TABLE admin.${name} (LIKE admin.request_log INCLUDING DEFAULTS)`);
       const range = [from, to];
-      await m.query(`INSERT INTO admin.${name} SELECT * FROM admin.${DEFAULT_PARTITION} WHERE ts >= $1 AND ts < $2`, range);
-      await m.query(`DELETE FROM admin.${DEFAULT_PARTITION} WHERE ts >= $1 AND ts < $2`, range);
-      await m.query(`ALTER TABLE admin.request_log ATTACH PARTITION admin.${name} FOR VALUES FROM ('${from}') TO ('${to}')`);
+      for (const [table, partition, defaultPartition, key] of [
+        ['request_log', name, DEFAULT_PARTITION, 'ts'],
+        ['request_log_bulk', bulkTwin(name), BULK_DEFAULT_PARTITION, 'first_ts'],
+      ]) {
+        await m.query(`CREATE TABLE admin.${partition} (LIKE admin.${table} INCLUDING DEFAULTS INCLUDING STORAGE)`);
+        await m.query(`INSERT INTO admin.${partition} SELECT * FROM admin.${defaultPartition} WHERE ${key} >= $1 AND ${key} < $2`, range);
+        await m.query(`DELETE FROM admin.${defaultPartition} WHERE ${key} >= $1 AND ${key} < $2`, range);
+        await m.query(`ALTER TABLE admin.${table} ATTACH PARTITION admin.${partition} FOR VALUES FROM ('${from}') TO ('${to}')`);
+      }
       return true;
     });
   }
@@ -53,18 +68,20 @@ export class RequestLogPartitionRepository {
   /** Entries of the default partition (timestamps outside every day partition, normally none) older than `cutoff`. */
   async trimDefault(cutoff: Date): Promise<number> {
     const [{ n }] = await this.dataSource.query<Array<{ n: number }>>(
-      `WITH trimmed AS (DELETE FROM admin.${DEFAULT_PARTITION} WHERE ts < $1 RETURNING 1) SELECT count(*)::int AS n FROM trimmed`,
+      `WITH trimmed AS (DELETE FROM admin.${DEFAULT_PARTITION} WHERE ts < $1 RETURNING 1),
+            trimmed_bulk AS (DELETE FROM admin.${BULK_DEFAULT_PARTITION} WHERE last_ts < $1 RETURNING counts)
+       SELECT ((SELECT count(*) FROM trimmed) + coalesce((SELECT sum(n) FROM trimmed_bulk, unnest(counts) AS n), 0))::int AS n`,
       [cutoff.toISOString()],
     );
     return n;
   }
 
-  /** Drops a partition whole (its rows and indexes go with it: no row-by-row delete, no vacuum debt). */
+  /** Drops a partition whole, and its bulk twin (their rows and indexes go with them: no row-by-row delete, no vacuum debt). */
   async drop(name: string): Promise<void> {
     if (!/^request_log_(p\d{8}|legacy)$/.test(name)) throw new Error(`not a droppable request-log partition: ${name}`);
     await this.dataSource.transaction(async (m) => {
       await m.query(PARTITION_LOCK_SQL);
-      await m.query(`DROP TABLE IF EXISTS admin.${name}`);
+      await m.query(`DROP TABLE IF EXISTS admin.${name}, admin.${bulkTwin(name)}`);
     });
   }
 }

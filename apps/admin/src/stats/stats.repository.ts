@@ -2,7 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { REFUSAL_CUSTOMER_NOT_FOUND, type RequestLogEntryView, type StatsCustomer, type StatsDay } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { queryWithoutJit } from './usage-counter.repository.js';
-import { COUNTER_COLUMNS, COUNTER_NAMES, NO_CUSTOMER, UNFOLDED_CELLS } from './usage-counters.js';
+import type { RequestLogRow } from '../dtos/request-log-entry.js';
+import { entriesOfLines } from '../repositories/request-log-bulk.js';
+import { COUNTER_COLUMNS, COUNTER_NAMES, NO_CUSTOMER, UNFOLDED_CELLS, UPDATE_CHECK_ROUTES } from './usage-counters.js';
 
 /** The request-log filters of GET /admin/stats/events and /stats/events (all optional but the time range). */
 export interface RequestLogFilter {
@@ -67,14 +69,33 @@ export class StatsRepository {
   }
 
   /**
-   * Entries newest first, one more than `limit` (the caller tells whether a next page exists).
-   * Each filter has an index that reads the range newest first and stops at the page (see the
-   * migration RequestLogLeanIngest): domain and ip compare in the "C" collation of theirs. The
-   * domain `(none)` selects the entries counted under it (CHARGED_DOMAIN): no customer (the
-   * (domain, ts) index), or a named customer refused as not found (the partial index of
-   * refusals), a page of each merged.
+   * Entries newest first, one more than `limit` (the caller tells whether a next page exists):
+   * the rows of admin.request_log and the entries kept in bulk (admin.request_log_bulk), merged.
+   * A filter that no bulk entry can match (a route or status other than a successful update
+   * check's, or `(none)`) reads the rows alone.
    */
   async events(filter: RequestLogFilter): Promise<RequestLogEntryView[]> {
+    if (!mayBeInBulk(filter)) return (await this.rowEvents(filter, filter.offset, filter.limit + 1)).map(entryView);
+    const wanted = filter.offset + filter.limit + 1;
+    const [rows, bulk] = await Promise.all([this.rowEvents(filter, 0, wanted), this.bulkEvents(filter, wanted)]);
+    const merged: RequestLogRow[] = [];
+    let [r, b] = [0, 0];
+    while (merged.length < wanted && (r < rows.length || b < bulk.length)) {
+      // newest first; of equal timestamps the rows first
+      if (b >= bulk.length || (r < rows.length && rows[r].ts >= bulk[b].ts)) merged.push(rows[r++]);
+      else merged.push(bulk[b++]);
+    }
+    return merged.slice(filter.offset).map(entryView);
+  }
+
+  /**
+   * Rows of admin.request_log, newest first. Each filter has an index that reads the range
+   * newest first and stops at the page (see the migration RequestLogLeanIngest): domain and ip
+   * compare in the "C" collation of theirs. The domain `(none)` selects the entries counted
+   * under it (CHARGED_DOMAIN): no customer (the (domain, ts) index), or a named customer refused
+   * as not found (the partial index of refusals), a page of each merged.
+   */
+  private async rowEvents(filter: RequestLogFilter, offset: number, limit: number): Promise<RequestLogRow[]> {
     const where = ['ts >= $1', 'ts <= $2'];
     const parameters: unknown[] = [filter.from.toISOString(), filter.to.toISOString()];
     const add = (sql: string, value: unknown) => {
@@ -85,16 +106,16 @@ export class StatsRepository {
     if (filter.ip !== undefined) add('ip = ? COLLATE "C"', filter.ip);
     if (filter.route !== undefined) add('route = ?', filter.route);
     if (filter.status !== undefined) add('status = ?', filter.status);
-    parameters.push(filter.limit + 1, filter.offset);
-    const [limit, offset] = [`$${parameters.length - 1}`, `$${parameters.length}`];
+    parameters.push(limit, offset);
+    const [limitParameter, offsetParameter] = [`$${parameters.length - 1}`, `$${parameters.length}`];
     const newest = `ORDER BY ts DESC, id DESC`;
-    let sql = `SELECT ${EVENT_COLUMNS} FROM admin.request_log WHERE ${where.join(' AND ')} ${newest} LIMIT ${limit} OFFSET ${offset}`;
+    let sql = `SELECT ${EVENT_COLUMNS} FROM admin.request_log WHERE ${where.join(' AND ')} ${newest} LIMIT ${limitParameter} OFFSET ${offsetParameter}`;
     if (filter.domain === NO_CUSTOMER) {
       parameters.push(REFUSAL_CUSTOMER_NOT_FOUND);
       const branch = (only: string) =>
-        `(SELECT id, ${EVENT_COLUMNS} FROM admin.request_log WHERE ${where.join(' AND ')} AND ${only} ${newest} LIMIT ${limit}::bigint + ${offset}::bigint)`;
+        `(SELECT id, ${EVENT_COLUMNS} FROM admin.request_log WHERE ${where.join(' AND ')} AND ${only} ${newest} LIMIT ${limitParameter}::bigint + ${offsetParameter}::bigint)`;
       sql = `SELECT ${EVENT_COLUMNS} FROM (${branch('domain IS NULL')} UNION ALL ${branch(`domain IS NOT NULL AND refusal = $${parameters.length}`)}) AS counted_under_none
-              ${newest} LIMIT ${limit} OFFSET ${offset}`;
+              ${newest} LIMIT ${limitParameter} OFFSET ${offsetParameter}`;
     }
     const rows = await this.dataSource.query<Record<string, unknown>[]>(sql, parameters);
     return rows.map((r) => ({
@@ -111,6 +132,94 @@ export class StatsRepository {
       bytes_out: Number(r.bytes_out),
       duration_ms: Number(r.duration_ms),
       request_id: String(r.request_id),
+      refusal: null,
     }));
   }
+
+  /**
+   * The newest `wanted` bulk entries that pass the filter, newest first. Reads the bulk rows of
+   * the range newest first (by `last_ts`), a few at a time and twice as many each time: of a
+   * customer only its part of each row's lines, and only the rows that hold it (or the address)
+   * by their GIN indexes. Stops once `wanted` entries are newer than every row not read yet.
+   */
+  private async bulkEvents(filter: RequestLogFilter, wanted: number): Promise<RequestLogRow[]> {
+    const [from, to] = [filter.from.toISOString(), filter.to.toISOString()];
+    const parameters: unknown[] = [from, to];
+    const where = ['last_ts >= $1', 'first_ts <= $2', `first_ts >= date_trunc('day', $1::timestamptz, 'UTC')`];
+    let lines = 'lines';
+    if (filter.domain !== undefined) {
+      parameters.push(filter.domain);
+      where.push(`domains @> ARRAY[$${parameters.length}::text]`);
+      lines = `(SELECT substr(lines, starts[at], starts[at + 1] - starts[at]) FROM array_position(domains, $${parameters.length}::text) AS at)`;
+    }
+    if (filter.ip !== undefined) {
+      parameters.push(filter.ip);
+      where.push(`ips @> ARRAY[$${parameters.length}::text]`);
+    }
+    const matches = (e: RequestLogRow) =>
+      e.ts >= from &&
+      e.ts <= to &&
+      (filter.domain === undefined || e.domain === filter.domain) &&
+      (filter.ip === undefined || e.ip === filter.ip) &&
+      (filter.route === undefined || e.route === filter.route) &&
+      (filter.status === undefined || e.status === filter.status);
+    const found: RequestLogRow[] = [];
+    let chunk = BULK_FIRST_READ;
+    let after: { lastTs: string; batch: string } | null = null;
+    for (;;) {
+      const keyset: string = after ? ` AND (last_ts, batch) < ($${parameters.length + 1}::timestamptz, $${parameters.length + 2}::bigint)` : '';
+      const read: BulkRead[] = await this.dataSource.query<BulkRead[]>(
+        `SELECT last_ts, batch::text AS batch, ${lines} AS lines FROM admin.request_log_bulk
+          WHERE ${where.join(' AND ')}${keyset} ORDER BY last_ts DESC, batch DESC LIMIT ${chunk}`,
+        after ? [...parameters, after.lastTs, after.batch] : parameters,
+      );
+      for (const row of read) for (const entry of entriesOfLines(row.lines)) if (matches(entry)) found.push(entry);
+      if (read.length < chunk) break;
+      const last: BulkRead = read[read.length - 1];
+      after = { lastTs: new Date(last.last_ts).toISOString(), batch: last.batch };
+      // every row not read yet ends at or before `after.lastTs`
+      if (found.filter((e) => e.ts > after!.lastTs).length >= wanted) break;
+      chunk = Math.min(chunk * 2, filter.domain === undefined ? BULK_MOST_WHOLE_READ : BULK_MOST_PART_READ);
+    }
+    return found.sort((a, b) => (a.ts > b.ts ? -1 : a.ts < b.ts ? 1 : 0)).slice(0, wanted);
+  }
+}
+
+/** A bulk row as bulkEvents reads it. */
+interface BulkRead {
+  readonly last_ts: string | Date;
+  readonly batch: string;
+  readonly lines: string;
+}
+
+/** Bulk rows read at first, and at most at once: whole (about 100 KB each), or a customer's part of each. */
+const BULK_FIRST_READ = 2;
+const BULK_MOST_WHOLE_READ = 64;
+const BULK_MOST_PART_READ = 1024;
+
+/** Whether an entry kept in bulk (isBulkEntry) can pass the filter. */
+function mayBeInBulk(filter: RequestLogFilter): boolean {
+  return (
+    filter.domain !== NO_CUSTOMER &&
+    (filter.route === undefined || UPDATE_CHECK_ROUTES.includes(filter.route)) &&
+    (filter.status === undefined || filter.status === 200 || filter.status === 304)
+  );
+}
+
+function entryView(e: RequestLogRow): RequestLogEntryView {
+  return {
+    ts: e.ts,
+    domain: e.domain,
+    actor: e.actor,
+    method: e.method,
+    route: e.route,
+    path: e.path,
+    status: e.status,
+    ip: e.ip,
+    user_agent: e.user_agent,
+    bytes_in: e.bytes_in,
+    bytes_out: e.bytes_out,
+    duration_ms: e.duration_ms,
+    request_id: e.request_id,
+  };
 }

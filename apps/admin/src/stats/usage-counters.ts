@@ -21,7 +21,8 @@ export type CounterName = (typeof COUNTER_NAMES)[number];
 export const COUNTER_COLUMNS = `day, domain, ${COUNTER_NAMES.join(', ')}`;
 
 const FIRMWARE_UPLOAD_ROUTES = ['/firmware', '/firmware/', '/firmware/{hw_name}/{hw_version}/{fw_name}'];
-const UPDATE_CHECK_ROUTES = [
+/** The update check's routes (without and with the HW id). */
+export const UPDATE_CHECK_ROUTES = [
   '/firmware/{domain}/{hw_name}/{hw_version}/{fw_name}/{fw_version}',
   '/firmware/{domain}/{hw_name}/{hw_version}/{fw_name}/{fw_version}/{hwid}',
 ];
@@ -61,32 +62,48 @@ export const CHARGED_DOMAIN = `CASE WHEN domain IS NULL OR refusal = ${sqlLitera
 
 /**
  * The select list that sums stored entries into (UTC day, customer) cells, as COUNTER_COLUMNS:
- * for a query over admin.request_log (unqualified columns) that groups by the first two.
+ * for a query over entries with admin.request_log's columns (unqualified) and `n`, how many
+ * entries the row stands for (1 for a row of the log, a customer's count for a bulk row), that
+ * groups by the first two.
  */
 export const CELL_OF_ENTRIES = [
   `(ts AT TIME ZONE 'UTC')::date AS day`,
   `${CHARGED_DOMAIN} AS domain`,
   ...COUNTER_NAMES.map((name) => {
     const when = COUNTED_WHEN[name];
-    return `count(*) ${when ? `FILTER (WHERE ${when}) ` : ''}AS ${name}`;
+    return `coalesce(sum(n) ${when ? `FILTER (WHERE ${when}) ` : ''}, 0)::bigint AS ${name}`;
   }),
 ].join(', ');
+
+/**
+ * An entry kept in bulk (isBulkEntry: an update check answered 200 or 304 for a named customer)
+ * as the counters see it. They count every such entry alike (a test holds them to it), so a
+ * bulk row's entries are counted per customer from its `counts`, without reading its lines.
+ */
+export const BULK_ENTRY_AS_COUNTED = { method: 'GET', route: UPDATE_CHECK_ROUTES[0], status: 200 } as const;
 
 /** An upsert's SET list that adds the EXCLUDED row's counters to usage_daily's. */
 export const COUNTERS_ADDED = COUNTER_NAMES.map((name) => `${name} = usage_daily.${name} + EXCLUDED.${name}`).join(', ');
 
 /**
  * The entries of the batches `batches` names (rows of batch, first_ts, last_ts), summed into
- * (day, customer) cells as COUNTER_COLUMNS. Each batch's entries are found through the `ts`
+ * (day, customer) cells as COUNTER_COLUMNS. Each batch's rows are found through the `ts`
  * index within the batch's own time range, and told from other batches' by their `batch`
- * column, so reading them costs no index of its own.
+ * column, so reading them costs no index of its own; its bulk rows (each within one of its
+ * ranges) by their batch number, counted per customer.
  */
-export function cellsOfBatches(batches: string): string {
+export function cellsOfBatches(batches: string, { withBulk = true } = {}): string {
+  const bulk = BULK_ENTRY_AS_COUNTED;
+  const bulkEntries = `UNION ALL
+      SELECT bulk.first_ts, customer.domain, ${sqlLiteral(bulk.method)}, ${sqlLiteral(bulk.route)}, ${bulk.status}, NULL, customer.n
+        FROM admin.request_log_bulk AS bulk CROSS JOIN LATERAL unnest(bulk.domains, bulk.counts) AS customer(domain, n)
+       WHERE bulk.batch = b.batch AND bulk.first_ts BETWEEN b.first_ts AND b.last_ts`;
   // A scan of each batch's range (LATERAL; OFFSET 0 keeps the planner from turning it into a join that reads the whole log)
   return `SELECT ${CELL_OF_ENTRIES}
     FROM ${batches} AS b CROSS JOIN LATERAL (
-      SELECT ts, domain, method, route, status, refusal FROM admin.request_log
-       WHERE ts BETWEEN b.first_ts AND b.last_ts AND batch = b.batch OFFSET 0
+      (SELECT ts, domain, method, route, status, refusal, 1 AS n FROM admin.request_log
+        WHERE ts BETWEEN b.first_ts AND b.last_ts AND batch = b.batch OFFSET 0)
+      ${withBulk ? bulkEntries : ''}
     ) AS entry
    GROUP BY 1, 2`;
 }

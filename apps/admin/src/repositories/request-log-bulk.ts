@@ -1,0 +1,135 @@
+import { sqlLiteral } from '@app/infra';
+import type { RequestLogRow } from '../dtos/request-log-entry.js';
+import { UPDATE_CHECK_ROUTES } from '../stats/usage-counters.js';
+
+/**
+ * The request log keeps most entries, the successful update checks of a fleet, in bulk: one row
+ * of admin.request_log_bulk per stored batch and UTC day instead of a row per entry (docs/
+ * operations.md "Request log"). Each such row holds:
+ * - `lines`: the entries, one JSON array per line (LINE_FIELDS), ASCII only, sorted by customer;
+ * - `domains` (distinct, sorted), `starts` (where each customer's lines begin in `lines`, 1-based,
+ *   and one past the end) and `counts` (its entries): a customer's entries are read as one
+ *   substring, and counted without reading them;
+ * - `ips` (distinct): with `domains`, each in a GIN index, the batches that hold an address.
+ * Every other entry (errors, refusals, API calls, entries of no customer) stays a row of
+ * admin.request_log with its indexes.
+ */
+
+const UPDATE_CHECKS: ReadonlySet<string> = new Set(UPDATE_CHECK_ROUTES);
+
+/** An entry kept in bulk: an update check answered 200 or 304 for a named customer. */
+export function isBulkEntry(row: RequestLogRow): boolean {
+  return (
+    (row.status === 200 || row.status === 304) && row.method === 'GET' && row.domain !== null && (row.refusal ?? null) === null && UPDATE_CHECKS.has(row.route)
+  );
+}
+
+/** The fields of a bulk line, in order (a JSON array; `refusal` is always null in bulk). */
+export const LINE_FIELDS = [
+  'ts',
+  'domain',
+  'actor',
+  'method',
+  'route',
+  'path',
+  'status',
+  'ip',
+  'user_agent',
+  'bytes_in',
+  'bytes_out',
+  'duration_ms',
+  'request_id',
+] as const;
+
+type Line = [string, string, string | null, string, string, string, number, string, string, number, number, number, string];
+
+const NON_ASCII = /[\u0080-\uffff]/g;
+const escapedChar = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** An entry as its bulk line: JSON with every character beyond ASCII escaped, so offsets count the same in JavaScript and PostgreSQL. */
+function lineOf(r: RequestLogRow): string {
+  const line: Line = [r.ts, r.domain!, r.actor, r.method, r.route, r.path, r.status, r.ip, r.user_agent, r.bytes_in, r.bytes_out, r.duration_ms, r.request_id];
+  const json = JSON.stringify(line);
+  NON_ASCII.lastIndex = 0;
+  return `${NON_ASCII.test(json) ? json.replace(NON_ASCII, escapedChar) : json}\n`;
+}
+
+/**
+ * The INSERT statements that store a batch's bulk entries (`bulk`, all isBulkEntry): one row
+ * per UTC day, so a row's entries count for one day and lie in one day partition.
+ */
+export function bulkInserts(bulk: readonly RequestLogRow[], batch: number): string[] {
+  if (bulk.length === 0) return [];
+  const byDay = new Map<string, RequestLogRow[]>();
+  for (const row of bulk) {
+    const day = row.ts.slice(0, 10);
+    const rows = byDay.get(day);
+    if (rows) rows.push(row);
+    else byDay.set(day, [row]);
+  }
+  const inserts: string[] = [];
+  for (const rows of byDay.values()) {
+    // by customer, then as they came (a stable sort)
+    rows.sort((a, b) => (a.domain! < b.domain! ? -1 : a.domain! > b.domain! ? 1 : 0));
+    let lines = '';
+    const domains: string[] = [];
+    const starts: number[] = [];
+    const counts: number[] = [];
+    const ips = new Set<string>();
+    let first = rows[0].ts;
+    let last = first;
+    for (const row of rows) {
+      if (row.ts < first) first = row.ts;
+      else if (row.ts > last) last = row.ts;
+      if (domains[domains.length - 1] !== row.domain) {
+        domains.push(row.domain!);
+        starts.push(lines.length + 1);
+        counts.push(0);
+      }
+      counts[counts.length - 1]++;
+      ips.add(row.ip);
+      lines += lineOf(row);
+    }
+    starts.push(lines.length + 1);
+    inserts.push(
+      `INSERT INTO admin.request_log_bulk (batch, first_ts, last_ts, domains, starts, counts, ips, lines) VALUES (${batch}, ${sqlLiteral(first)}, ${sqlLiteral(last)}, ${sqlLiteral(domains)}, ${sqlLiteral(starts)}, ${sqlLiteral(counts)}, ${sqlLiteral([...ips])}, ${sqlLiteral(lines)})`,
+    );
+  }
+  return inserts;
+}
+
+/** The entries of bulk lines (a whole `lines` value or a customer's part of it), in their order. */
+export function entriesOfLines(lines: string): RequestLogRow[] {
+  const rows: RequestLogRow[] = [];
+  let start = 0;
+  for (let end = lines.indexOf('\n'); end !== -1; start = end + 1, end = lines.indexOf('\n', start)) {
+    const [ts, domain, actor, method, route, path, status, ip, user_agent, bytes_in, bytes_out, duration_ms, request_id] = JSON.parse(
+      lines.slice(start, end),
+    ) as Line;
+    rows.push({ ts, domain, actor, method, route, path, status, ip, user_agent, bytes_in, bytes_out, duration_ms, request_id, refusal: null });
+  }
+  return rows;
+}
+
+/**
+ * SQL: the bulk entries with `ts > from AND ts <= to` as rows of `columns` (of LINE_FIELDS),
+ * `from` and `to` being timestamptz SQL expressions (parameters), of the bulk rows that also
+ * meet `rowsWhere` (SQL over admin.request_log_bulk AS bulk) when given. For the queries that
+ * read the entries of a time window (the security detectors): PostgreSQL parses each line of
+ * the rows whose range meets the window, about a microsecond a line.
+ */
+export function bulkEntriesBetween(from: string, to: string, columns: readonly (typeof LINE_FIELDS)[number][], rowsWhere?: string): string {
+  const field = (name: (typeof LINE_FIELDS)[number]) => {
+    const at = `line ->> ${LINE_FIELDS.indexOf(name)}`;
+    if (name === 'ts') return `(${at})::timestamptz`;
+    if (name === 'status' || name === 'duration_ms') return `(${at})::int`;
+    if (name === 'bytes_in' || name === 'bytes_out') return `(${at})::bigint`;
+    return at;
+  };
+  return `SELECT ${columns.map((name) => `${field(name)} AS ${name}`).join(', ')}
+      FROM admin.request_log_bulk AS bulk
+     CROSS JOIN LATERAL string_to_table(rtrim(bulk.lines, E'\\n'), E'\\n') AS text_line
+     CROSS JOIN LATERAL (SELECT text_line::jsonb AS line) AS parsed
+     WHERE bulk.last_ts > ${from} AND bulk.first_ts <= ${to} AND bulk.first_ts >= date_trunc('day', ${from}, 'UTC')${rowsWhere ? ` AND (${rowsWhere})` : ''}
+       AND ${field('ts')} > ${from} AND ${field('ts')} <= ${to}`;
+}
