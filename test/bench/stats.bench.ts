@@ -3,14 +3,17 @@
 // in turn) request-log entries spread over 30 days, in time order, in gateway-sized batches
 // (BENCH_BATCH, default 500 like a gateway's) through the admin app's own store, the code that
 // takes a gateway's batch (RequestLogService.storeOnce: entries checked, then in one transaction
-// the batch id claimed with the batch's counters and the COPY into the day partitions with every
-// index; the counters folded into the daily ones once a second), and measures at each size:
+// the batch id claimed, the batch noted for the usage fold, its successful update checks stored
+// in bulk (a row per batch and day) and the other entries COPYed into the day partitions with
+// every index; the fold summing the batches into the daily counters in the background), and
+// measures at each size:
 //   - ingest rows/s, against the same rows COPYed into an unindexed table right after each batch
-//     (the baseline, in the same run); with BENCH_INDEXED=1 also what the indexes alone cost: the
-//     same rows COPYed into a table partitioned and indexed as the request log (growing with it),
-//     nothing else (off by default: its indexes compete with the store's for the server's cache);
+//     (the baseline, in the same run); with BENCH_INDEXED=1 also a plain COPY of every entry into
+//     a table partitioned and indexed as the request log's rows (growing with it), nothing else
+//     (off by default: its indexes compete with the store's for the server's cache);
 //   - p50/p99 of the 30-day summary (all customers, and one customer) read from the counters;
 //   - p50/p99 of filtered event queries (every filter; 7 days, limit 100).
+// BENCH_KEEP=1 keeps the throwaway database (its address printed) to look at query plans.
 // Targets: summary < 50 ms and event query < 100 ms at p99 at both sizes; ingest >= half the baseline.
 import { performance } from 'node:perf_hooks';
 import { closeDatabases, configureLogging, copyRows, type CopyValue, openAppDatabase } from '@app/infra';
@@ -169,7 +172,9 @@ async function main(): Promise<void> {
       await rollup.run(); // the last second's counters, as the next batch or the scheduled job would
       ingestMs += performance.now() - tail;
       stored = size;
-      await dataSource.query(`ANALYZE admin.request_log`);
+      // What the server's autovacuum and the hourly retention job do to the days that are over.
+      await dataSource.query(`ANALYZE admin.request_log, admin.request_log_bulk`);
+      await partitions.settleBulkIndexes(new Date(END - DAY_MS));
       await dataSource.query(`TRUNCATE admin.request_log_baseline`); // only its ingest rate matters
 
       const ingest = n / (ingestMs / 1000);
@@ -214,7 +219,8 @@ async function main(): Promise<void> {
   } finally {
     await dataSource.destroy().catch(() => undefined);
     await closeDatabases();
-    await throwaway.dispose();
+    if (process.env.BENCH_KEEP) console.log('kept', throwaway.config.databaseUrl ?? throwaway.config);
+    else await throwaway.dispose();
   }
 }
 

@@ -222,7 +222,7 @@ describe('the request log in bulk', () => {
     expect(await stats.days(iso, iso, 'b.example')).toEqual([expect.objectContaining({ requests: 1, update_checks: 1 })]);
   });
 
-  it('drops a day of bulk with its day partition, and keeps bulk that falls outside every day partition until trimmed', async () => {
+  it('settles the indexes of a day that is over, drops its bulk with its day partition, and keeps bulk outside every day partition until trimmed', async () => {
     await clear();
     const old = TODAY - 3 * DAY_MS;
     const far = Date.UTC(2001, 0, 1);
@@ -230,6 +230,9 @@ describe('the request log in bulk', () => {
     const name = partitionName(new Date(old));
     expect(await dataSource.query(`SELECT count(*)::int AS n FROM admin.${name.replace('request_log_', 'request_log_bulk_')}`)).toEqual([{ n: 1 }]);
     expect(await dataSource.query(`SELECT count(*)::int AS n FROM admin.request_log_bulk_default`)).toEqual([{ n: 1 }]);
+    // A day that is over: its GIN indexes' pending entries merged once, then nothing is pending.
+    expect(await partitions.settleBulkIndexes(new Date(TODAY))).toBeGreaterThan(0);
+    expect(await partitions.settleBulkIndexes(new Date(TODAY))).toBe(0);
     await partitions.drop(name);
     expect(await dataSource.query(`SELECT to_regclass($1)::text AS t`, [`admin.${name.replace('request_log_', 'request_log_bulk_')}`])).toEqual([{ t: null }]);
     expect(await partitions.trimDefault(new Date(far + DAY_MS))).toBe(1);

@@ -6,7 +6,8 @@ import { UPDATE_CHECK_ROUTES } from '../stats/usage-counters.js';
  * The request log keeps most entries, the successful update checks of a fleet, in bulk: one row
  * of admin.request_log_bulk per stored batch and UTC day instead of a row per entry (docs/
  * operations.md "Request log"). Each such row holds:
- * - `lines`: the entries, one JSON array per line (LINE_FIELDS), ASCII only, sorted by customer;
+ * - `lines`: the entries, one JSON array per line (LINE_FIELDS), ASCII only, sorted by customer
+ *   (bytea, so that a part is read by its byte offsets without reading the rest);
  * - `domains` (distinct, sorted), `starts` (where each customer's lines begin in `lines`, 1-based,
  *   and one past the end) and `counts` (its entries): a customer's entries are read as one
  *   substring, and counted without reading them;
@@ -92,10 +93,36 @@ export function bulkInserts(bulk: readonly RequestLogRow[], batch: number): stri
     }
     starts.push(lines.length + 1);
     inserts.push(
-      `INSERT INTO admin.request_log_bulk (batch, first_ts, last_ts, domains, starts, counts, ips, lines) VALUES (${batch}, ${sqlLiteral(first)}, ${sqlLiteral(last)}, ${sqlLiteral(domains)}, ${sqlLiteral(starts)}, ${sqlLiteral(counts)}, ${sqlLiteral([...ips])}, ${sqlLiteral(lines)})`,
+      `INSERT INTO admin.request_log_bulk (batch, first_ts, last_ts, domains, starts, counts, ips, lines) VALUES (${batch}, ${sqlLiteral(first)}, ${sqlLiteral(last)}, ${sqlLiteral(domains)}, ${sqlLiteral(starts)}, ${sqlLiteral(counts)}, ${sqlLiteral([...ips])}, convert_to(${sqlLiteral(lines)}, 'UTF8'))`,
     );
   }
   return inserts;
+}
+
+/** SQL: the `lines` of the bulk row `alias` as text. */
+export function linesText(alias: string): string {
+  return `convert_from(${alias}.lines, 'UTF8')`;
+}
+
+/** SQL: the lines of the customer `domain` (a text SQL expression) in the bulk row `alias`: one substring, by its byte offsets. */
+export function customerLines(alias: string, domain: string): string {
+  return `(SELECT convert_from(substring(${alias}.lines FROM ${alias}.starts[at] FOR ${alias}.starts[at + 1] - ${alias}.starts[at]), 'UTF8')
+            FROM array_position(${alias}.domains, ${domain}) AS at)`;
+}
+
+/**
+ * SQL: the lines of the bulk row `alias` that contain `quoted` (a text SQL expression: a value
+ * as JSON writes it, quotes included), a superset of the lines with that value in a field.
+ */
+export function linesContaining(alias: string, quoted: string): string {
+  return `(SELECT coalesce(string_agg(line, E'\\n') || E'\\n', '') FROM string_to_table(${linesText(alias)}, E'\\n') AS line WHERE strpos(line, ${quoted}) > 0)`;
+}
+
+/** A text as JSON writes it in a bulk line (quoted, escaped, ASCII). */
+export function jsonQuoted(value: string): string {
+  NON_ASCII.lastIndex = 0;
+  const json = JSON.stringify(value);
+  return NON_ASCII.test(json) ? json.replace(NON_ASCII, escapedChar) : json;
 }
 
 /** The entries of bulk lines (a whole `lines` value or a customer's part of it), in their order. */
@@ -128,7 +155,7 @@ export function bulkEntriesBetween(from: string, to: string, columns: readonly (
   };
   return `SELECT ${columns.map((name) => `${field(name)} AS ${name}`).join(', ')}
       FROM admin.request_log_bulk AS bulk
-     CROSS JOIN LATERAL string_to_table(rtrim(bulk.lines, E'\\n'), E'\\n') AS text_line
+     CROSS JOIN LATERAL string_to_table(rtrim(${linesText('bulk')}, E'\\n'), E'\\n') AS text_line
      CROSS JOIN LATERAL (SELECT text_line::jsonb AS line) AS parsed
      WHERE bulk.last_ts > ${from} AND bulk.first_ts <= ${to} AND bulk.first_ts >= date_trunc('day', ${from}, 'UTC')${rowsWhere ? ` AND (${rowsWhere})` : ''}
        AND ${field('ts')} > ${from} AND ${field('ts')} <= ${to}`;

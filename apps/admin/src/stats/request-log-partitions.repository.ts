@@ -76,6 +76,26 @@ export class RequestLogPartitionRepository {
     return n;
   }
 
+  /**
+   * Merges the pending entries of the bulk partitions' GIN indexes (customers, addresses) into
+   * the indexes, for the days that ended by `before`: a GIN index with `fastupdate` takes a
+   * batch's keys into a pending list that every query reads through whole, and that autovacuum
+   * merges only now and then. A day that is over gets no more entries, so one merge is enough
+   * (an index with nothing pending costs nothing). Returns the pages merged.
+   */
+  async settleBulkIndexes(before: Date): Promise<number> {
+    const [{ pages }] = await this.dataSource.query<Array<{ pages: number }>>(
+      `SELECT coalesce(sum(gin_clean_pending_list(i.indexrelid)), 0)::int AS pages
+         FROM pg_inherits p JOIN pg_index i ON i.indrelid = p.inhrelid
+         JOIN pg_class ix ON ix.oid = i.indexrelid JOIN pg_am am ON am.oid = ix.relam AND am.amname = 'gin'
+         JOIN pg_class part ON part.oid = p.inhrelid
+        WHERE p.inhparent = 'admin.request_log_bulk'::regclass AND part.relname ~ '^request_log_bulk_p[0-9]{8}$'
+          AND to_date(substring(part.relname FROM '[0-9]{8}$'), 'YYYYMMDD') < ($1::timestamptz AT TIME ZONE 'UTC')::date`,
+      [before.toISOString()],
+    );
+    return pages;
+  }
+
   /** Drops a partition whole, and its bulk twin (their rows and indexes go with them: no row-by-row delete, no vacuum debt). */
   async drop(name: string): Promise<void> {
     if (!/^request_log_(p\d{8}|legacy)$/.test(name)) throw new Error(`not a droppable request-log partition: ${name}`);

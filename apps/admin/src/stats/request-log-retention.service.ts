@@ -20,8 +20,9 @@ export interface RetentionRun {
 
 /**
  * The request log's daily partitions (docs/operations.md "Request log"): each run makes the
- * partitions of today and the next DAYS_AHEAD days, and drops whole every partition whose
- * entries are all older than REQUEST_LOG_RETENTION_DAYS. The usage counters (admin.usage_daily)
+ * partitions of today and the next DAYS_AHEAD days, drops whole every partition whose
+ * entries are all older than REQUEST_LOG_RETENTION_DAYS, and settles the bulk indexes of the
+ * days that are over. The usage counters (admin.usage_daily)
  * are not touched: they outlive the entries. Idempotent, any replica may run it.
  */
 @Injectable()
@@ -75,6 +76,7 @@ export class RequestLogRetention implements OnModuleInit, OnModuleDestroy {
       }
     }
     const trimmed = await this.partitions.trimDefault(cutoff);
+    await this.partitions.settleBulkIndexes(today);
     if (created.length || dropped.length || trimmed) this.logger.write('info', 'request-log partitions maintained', { created, dropped, trimmed });
     return { created, dropped, trimmed };
   }

@@ -3,7 +3,7 @@ import { REFUSAL_CUSTOMER_NOT_FOUND, type RequestLogEntryView, type StatsCustome
 import { DataSource } from 'typeorm';
 import { queryWithoutJit } from './usage-counter.repository.js';
 import type { RequestLogRow } from '../dtos/request-log-entry.js';
-import { entriesOfLines } from '../repositories/request-log-bulk.js';
+import { customerLines, entriesOfLines, jsonQuoted, linesContaining, linesText } from '../repositories/request-log-bulk.js';
 import { COUNTER_COLUMNS, COUNTER_NAMES, NO_CUSTOMER, UNFOLDED_CELLS, UPDATE_CHECK_ROUTES } from './usage-counters.js';
 
 /** The request-log filters of GET /admin/stats/events and /stats/events (all optional but the time range). */
@@ -90,7 +90,7 @@ export class StatsRepository {
 
   /**
    * Rows of admin.request_log, newest first. Each filter has an index that reads the range
-   * newest first and stops at the page (see the migration RequestLogLeanIngest): domain and ip
+   * newest first and stops at the page (see the migrations RequestLogLeanIngest and RequestLogBulk): domain and ip
    * compare in the "C" collation of theirs. The domain `(none)` selects the entries counted
    * under it (CHARGED_DOMAIN): no customer (the (domain, ts) index), or a named customer refused
    * as not found (the partial index of refusals), a page of each merged.
@@ -138,23 +138,28 @@ export class StatsRepository {
 
   /**
    * The newest `wanted` bulk entries that pass the filter, newest first. Reads the bulk rows of
-   * the range newest first (by `last_ts`), a few at a time and twice as many each time: of a
-   * customer only its part of each row's lines, and only the rows that hold it (or the address)
-   * by their GIN indexes. Stops once `wanted` entries are newer than every row not read yet.
+   * the range newest first (by `last_ts`), a few at a time and twice as many each time, only
+   * the rows that hold the customer or the address (GIN indexes), and of those only the
+   * customer's part of the lines, or the lines that name the address. Stops once `wanted`
+   * entries are newer than every row not read yet.
    */
   private async bulkEvents(filter: RequestLogFilter, wanted: number): Promise<RequestLogRow[]> {
     const [from, to] = [filter.from.toISOString(), filter.to.toISOString()];
     const parameters: unknown[] = [from, to];
     const where = ['last_ts >= $1', 'first_ts <= $2', `first_ts >= date_trunc('day', $1::timestamptz, 'UTC')`];
-    let lines = 'lines';
+    let lines = linesText('bulk');
     if (filter.domain !== undefined) {
       parameters.push(filter.domain);
       where.push(`domains @> ARRAY[$${parameters.length}::text]`);
-      lines = `(SELECT substr(lines, starts[at], starts[at + 1] - starts[at]) FROM array_position(domains, $${parameters.length}::text) AS at)`;
+      lines = customerLines('bulk', `$${parameters.length}::text`);
     }
     if (filter.ip !== undefined) {
       parameters.push(filter.ip);
       where.push(`ips @> ARRAY[$${parameters.length}::text]`);
+      if (filter.domain === undefined) {
+        parameters.push(jsonQuoted(filter.ip));
+        lines = linesContaining('bulk', `$${parameters.length}::text`);
+      }
     }
     const matches = (e: RequestLogRow) =>
       e.ts >= from &&
@@ -164,13 +169,18 @@ export class StatsRepository {
       (filter.route === undefined || e.route === filter.route) &&
       (filter.status === undefined || e.status === filter.status);
     const found: RequestLogRow[] = [];
-    let chunk = BULK_FIRST_READ;
+    // Rows picked by a GIN index cost about the same to find few or many: read many at once.
+    const picked = filter.domain !== undefined || filter.ip !== undefined;
+    let chunk = picked ? BULK_FIRST_PICKED_READ : BULK_FIRST_READ;
     let after: { lastTs: string; batch: string } | null = null;
     for (;;) {
       const keyset: string = after ? ` AND (last_ts, batch) < ($${parameters.length + 1}::timestamptz, $${parameters.length + 2}::bigint)` : '';
       const read: BulkRead[] = await this.dataSource.query<BulkRead[]>(
-        `SELECT last_ts, batch::text AS batch, ${lines} AS lines FROM admin.request_log_bulk
-          WHERE ${where.join(' AND ')}${keyset} ORDER BY last_ts DESC, batch DESC LIMIT ${chunk}`,
+        // the lines read of the page's rows only (the subquery's LIMIT comes first)
+        `SELECT last_ts, batch::text AS batch, ${lines} AS lines FROM (
+           SELECT last_ts, batch, domains, starts, lines FROM admin.request_log_bulk
+            WHERE ${where.join(' AND ')}${keyset} ORDER BY last_ts DESC, batch DESC LIMIT ${chunk}
+         ) AS bulk ORDER BY bulk.last_ts DESC, bulk.batch DESC`,
         after ? [...parameters, after.lastTs, after.batch] : parameters,
       );
       for (const row of read) for (const entry of entriesOfLines(row.lines)) if (matches(entry)) found.push(entry);
@@ -194,6 +204,7 @@ interface BulkRead {
 
 /** Bulk rows read at first, and at most at once: whole (about 100 KB each), or a customer's part of each. */
 const BULK_FIRST_READ = 2;
+const BULK_FIRST_PICKED_READ = 64;
 const BULK_MOST_WHOLE_READ = 64;
 const BULK_MOST_PART_READ = 1024;
 
