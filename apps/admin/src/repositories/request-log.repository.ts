@@ -2,29 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { copyField, CopyLines, copyRows, sqlLiteral } from '@app/infra';
 import { DataSource } from 'typeorm';
 import type { RequestLogRow } from '../dtos/request-log-entry.js';
-import { bulkInserts, isBulkEntry } from './request-log-bulk.js';
+import { bulkInserts, isBulkEntry, LINE_FIELDS } from './request-log-bulk.js';
 
-/** Where the rows go: admin.request_log, these columns (the last, `batch`, numbers the stored batch). */
+/** Where the rows go: admin.request_log, these columns (a bulk line's, then `refusal` and `batch`, the number of the stored batch). */
 const REQUEST_LOG = {
   schema: 'admin',
   table: 'request_log',
-  columns: [
-    'ts',
-    'domain',
-    'actor',
-    'method',
-    'route',
-    'path',
-    'status',
-    'ip',
-    'user_agent',
-    'bytes_in',
-    'bytes_out',
-    'duration_ms',
-    'request_id',
-    'refusal',
-    'batch',
-  ],
+  columns: [...LINE_FIELDS, 'refusal', 'batch'],
 } as const;
 
 /** Batch numbers come from admin.request_log_batch_no this many at a time (its INCREMENT: see migration UsageFromStoredEntries). */
