@@ -115,12 +115,17 @@ describe('the request log in bulk', () => {
     await store.storeOnce({ batch_id: randomUUID(), entries: [...bulk, ...rows] });
     const stored = await dataSource.query<Array<{ request_id: string }>>(`SELECT request_id FROM admin.request_log ORDER BY ts`);
     expect(stored.map((r) => r.request_id)).toEqual(rows.map((e) => e.request_id));
-    const bulkRows = await dataSource.query<Array<{ domains: string[]; counts: number[]; ips: string[] }>>(
-      `SELECT domains, counts, ips FROM admin.request_log_bulk ORDER BY first_ts`,
+    const bulkRows = await dataSource.query<Array<{ domains: string[]; counts: number[]; ips: string[]; ip_counts: number[] }>>(
+      `SELECT domains, counts, ips, ip_counts FROM admin.request_log_bulk ORDER BY first_ts`,
     );
+    const ipCounts = (entries: RequestLogEntry[]) => {
+      const counted = new Map<string, number>();
+      for (const e of entries) counted.set(e.ip, (counted.get(e.ip) ?? 0) + 1);
+      return { ips: [...counted.keys()], ip_counts: [...counted.values()] };
+    };
     expect(bulkRows).toEqual([
-      { domains: ['a.example', 'b.example'], counts: [1, 1], ips: expect.any(Array) },
-      { domains: ['a.example', 'c.example'], counts: [1, 1], ips: expect.any(Array) },
+      { domains: ['a.example', 'b.example'], counts: [1, 1], ...ipCounts([bulk[0], bulk[1]]) },
+      { domains: ['a.example', 'c.example'], counts: [1, 1], ...ipCounts([bulk[3], bulk[2]]) },
     ]);
     // Every field as stored, through the events and through the view admin.request_log_entries.
     const all = [...bulk, ...rows].sort((x, y) => (x.ts < y.ts ? 1 : -1));

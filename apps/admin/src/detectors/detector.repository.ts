@@ -117,16 +117,29 @@ export class DetectorRepository {
   /**
    * Addresses whose update checks named at least `threshold` distinct devices (domain and HW
    * id) in the window, known or not: the candidates, whose HW ids are then put to the registry.
-   * Refused input (400) does not count.
+   * Refused input (400) does not count. Only the addresses with at least `threshold` entries
+   * (the bulk rows' `ip_counts`, no line read) have their entries read.
    */
   async deviceChecksByAddress(window: Window, threshold: number): Promise<AddressCount[]> {
     const device = `split_part(path, '/', ${UPDATE_CHECK_DOMAIN_PART}) || '/' || split_part(path, '/', ${UPDATE_CHECK_HWID_PART})`;
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      `SELECT ip, count(*) AS requests, count(DISTINCT ${device}) AS distinct_count, NULL AS examples,
+      `WITH candidates AS MATERIALIZED (
+         SELECT ip FROM (
+           SELECT ip, count(*) AS n FROM admin.request_log WHERE route = $1 AND status <> 400 AND ts > $2 AND ts <= $3 GROUP BY ip
+           UNION ALL
+           SELECT address.ip, sum(address.n) FROM admin.request_log_bulk AS bulk
+            CROSS JOIN LATERAL unnest(bulk.ips, bulk.ip_counts) AS address(ip, n)
+            WHERE bulk.last_ts > $2 AND bulk.first_ts <= $3 AND bulk.first_ts >= date_trunc('day', $2::timestamptz, 'UTC')
+            GROUP BY address.ip
+         ) AS checks GROUP BY ip HAVING sum(n) >= $4
+       )
+       SELECT ip, count(*) AS requests, count(DISTINCT ${device}) AS distinct_count, NULL AS examples,
               (array_agg(DISTINCT split_part(path, '/', ${UPDATE_CHECK_DOMAIN_PART})))[1:${MAX_EXAMPLES}] AS domains
-         FROM (SELECT ip, path FROM admin.request_log WHERE route = $1 AND status <> 400 AND ts > $2 AND ts <= $3
+         FROM (SELECT ip, path FROM admin.request_log
+                WHERE route = $1 AND status <> 400 AND ts > $2 AND ts <= $3 AND ip IN (SELECT ip FROM candidates)
                UNION ALL
-               SELECT ip, path FROM (${bulkEntriesBetween('$2::timestamptz', '$3::timestamptz', ['ip', 'path', 'route'])}) AS bulk WHERE route = $1) AS checks
+               SELECT ip, path FROM (${bulkEntriesBetween('$2::timestamptz', '$3::timestamptz', ['ip', 'path', 'route'], 'bulk.ips && ARRAY(SELECT ip FROM candidates)')}) AS bulk
+                WHERE route = $1 AND ip IN (SELECT ip FROM candidates)) AS checks
         GROUP BY ip HAVING count(DISTINCT ${device}) >= $4
         ORDER BY count(DISTINCT ${device}) DESC, ip LIMIT ${MAX_ADDRESSES}`,
       [DEVICE_UPDATE_CHECK_ROUTE, window.from.toISOString(), window.to.toISOString(), threshold],

@@ -49,6 +49,7 @@ export class RequestLogBulk1765000000000 implements MigrationInterface {
         starts integer[] NOT NULL,
         counts integer[] NOT NULL,
         ips text[] NOT NULL,
+        ip_counts integer[] NOT NULL,
         lines bytea NOT NULL
       ) PARTITION BY RANGE (first_ts)`);
     await queryRunner.query(`ALTER TABLE admin.request_log_bulk ALTER COLUMN lines SET STORAGE EXTERNAL`);

@@ -11,7 +11,8 @@ import { UPDATE_CHECK_ROUTES } from '../stats/usage-counters.js';
  * - `domains` (distinct, sorted), `starts` (where each customer's lines begin in `lines`, 1-based,
  *   and one past the end) and `counts` (its entries): a customer's entries are read as one
  *   substring, and counted without reading them;
- * - `ips` (distinct): with `domains`, each in a GIN index, the batches that hold an address.
+ * - `ips` (distinct): with `domains`, each in a GIN index, the batches that hold an address;
+ *   `ip_counts`: the entries of each (the detectors' candidates, without reading the lines).
  * Every other entry (errors, refusals, API calls, entries of no customer) stays a row of
  * admin.request_log with its indexes.
  */
@@ -76,7 +77,7 @@ export function bulkInserts(bulk: readonly RequestLogRow[], batch: number): stri
     const domains: string[] = [];
     const starts: number[] = [];
     const counts: number[] = [];
-    const ips = new Set<string>();
+    const ips = new Map<string, number>();
     let first = rows[0].ts;
     let last = first;
     for (const row of rows) {
@@ -88,12 +89,12 @@ export function bulkInserts(bulk: readonly RequestLogRow[], batch: number): stri
         counts.push(0);
       }
       counts[counts.length - 1]++;
-      ips.add(row.ip);
+      ips.set(row.ip, (ips.get(row.ip) ?? 0) + 1);
       lines += lineOf(row);
     }
     starts.push(lines.length + 1);
     inserts.push(
-      `INSERT INTO admin.request_log_bulk (batch, first_ts, last_ts, domains, starts, counts, ips, lines) VALUES (${batch}, ${sqlLiteral(first)}, ${sqlLiteral(last)}, ${sqlLiteral(domains)}, ${sqlLiteral(starts)}, ${sqlLiteral(counts)}, ${sqlLiteral([...ips])}, convert_to(${sqlLiteral(lines)}, 'UTF8'))`,
+      `INSERT INTO admin.request_log_bulk (batch, first_ts, last_ts, domains, starts, counts, ips, ip_counts, lines) VALUES (${batch}, ${sqlLiteral(first)}, ${sqlLiteral(last)}, ${sqlLiteral(domains)}, ${sqlLiteral(starts)}, ${sqlLiteral(counts)}, ${sqlLiteral([...ips.keys()])}, ${sqlLiteral([...ips.values()])}, convert_to(${sqlLiteral(lines)}, 'UTF8'))`,
     );
   }
   return inserts;
