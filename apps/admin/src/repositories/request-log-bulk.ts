@@ -48,7 +48,7 @@ type Line = [string, string, string | null, string, string, string, number, stri
 const NON_ASCII = /[\u0080-\uffff]/g;
 const escapedChar = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
-/** An entry as its bulk line: JSON with every character beyond ASCII escaped, so offsets count the same in JavaScript and PostgreSQL. */
+/** An entry as its bulk line: JSON with every character beyond ASCII escaped, so an offset in the JavaScript string is the byte offset in `lines`. */
 function lineOf(r: RequestLogRow): string {
   const line: Line = [r.ts, r.domain!, r.actor, r.method, r.route, r.path, r.status, r.ip, r.user_agent, r.bytes_in, r.bytes_out, r.duration_ms, r.request_id];
   const json = JSON.stringify(line);
