@@ -127,7 +127,8 @@ interface AdapterFixture {
   tearDown(): Promise<void>;
 }
 
-const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/test';
+// The server's maintenance database, which every PostgreSQL has.
+const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 function postgresFixture(): AdapterFixture {
   const database = `t_${randomBytes(6).toString('hex')}`;
