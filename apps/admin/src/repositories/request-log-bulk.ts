@@ -1,6 +1,6 @@
 import { sqlLiteral } from '@app/infra';
 import type { RequestLogRow } from '../dtos/request-log-entry.js';
-import { UPDATE_CHECK_ROUTES } from '../stats/usage-counters.js';
+import { BULK_ENTRY } from '../stats/usage-counters.js';
 
 /**
  * The request log keeps most entries, the successful update checks of a fleet, in bulk: one row
@@ -17,12 +17,13 @@ import { UPDATE_CHECK_ROUTES } from '../stats/usage-counters.js';
  * admin.request_log with its indexes.
  */
 
-const UPDATE_CHECKS: ReadonlySet<string> = new Set(UPDATE_CHECK_ROUTES);
+const BULK_ROUTES: ReadonlySet<string> = new Set(BULK_ENTRY.routes);
+const BULK_STATUSES: ReadonlySet<number> = new Set(BULK_ENTRY.statuses);
 
-/** An entry kept in bulk: an update check answered 200 or 304 for a named customer. */
+/** An entry kept in bulk (BULK_ENTRY): an update check answered 200 or 304 for a named customer. */
 export function isBulkEntry(row: RequestLogRow): boolean {
   return (
-    (row.status === 200 || row.status === 304) && row.method === 'GET' && row.domain !== null && (row.refusal ?? null) === null && UPDATE_CHECKS.has(row.route)
+    BULK_STATUSES.has(row.status) && row.method === BULK_ENTRY.method && row.domain !== null && (row.refusal ?? null) === null && BULK_ROUTES.has(row.route)
   );
 }
 

@@ -65,7 +65,7 @@ export class RequestLogPartitionRepository {
     });
   }
 
-  /** Entries of the default partition (timestamps outside every day partition, normally none) older than `cutoff`. */
+  /** Entries of the default partitions (timestamps outside every day partition, normally none) older than `cutoff`; a bulk row counts its entries. */
   async trimDefault(cutoff: Date): Promise<number> {
     const [{ n }] = await this.dataSource.query<Array<{ n: number }>>(
       `WITH trimmed AS (DELETE FROM admin.${DEFAULT_PARTITION} WHERE ts < $1 RETURNING 1),

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { queryWithoutJit } from './usage-counter.repository.js';
 import type { RequestLogRow } from '../dtos/request-log-entry.js';
 import { customerLines, entriesOfLines, jsonQuoted, linesContaining, linesText } from '../repositories/request-log-bulk.js';
-import { COUNTER_COLUMNS, COUNTER_NAMES, NO_CUSTOMER, UNFOLDED_CELLS, UPDATE_CHECK_ROUTES } from './usage-counters.js';
+import { BULK_ENTRY, COUNTER_COLUMNS, COUNTER_NAMES, NO_CUSTOMER, UNFOLDED_CELLS } from './usage-counters.js';
 
 /** The request-log filters of GET /admin/stats/events and /stats/events (all optional but the time range). */
 export interface RequestLogFilter {
@@ -208,12 +208,12 @@ const BULK_FIRST_PICKED_READ = 64;
 const BULK_MOST_WHOLE_READ = 64;
 const BULK_MOST_PART_READ = 1024;
 
-/** Whether an entry kept in bulk (isBulkEntry) can pass the filter. */
+/** Whether an entry kept in bulk (BULK_ENTRY) can pass the filter. */
 function mayBeInBulk(filter: RequestLogFilter): boolean {
   return (
     filter.domain !== NO_CUSTOMER &&
-    (filter.route === undefined || UPDATE_CHECK_ROUTES.includes(filter.route)) &&
-    (filter.status === undefined || filter.status === 200 || filter.status === 304)
+    (filter.route === undefined || (BULK_ENTRY.routes as readonly string[]).includes(filter.route)) &&
+    (filter.status === undefined || (BULK_ENTRY.statuses as readonly number[]).includes(filter.status))
   );
 }
 

@@ -27,6 +27,13 @@ export const UPDATE_CHECK_ROUTES = [
   '/firmware/{domain}/{hw_name}/{hw_version}/{fw_name}/{fw_version}/{hwid}',
 ];
 
+/**
+ * The entries the request log keeps in bulk (repositories/request-log-bulk.ts, isBulkEntry):
+ * update checks answered 200 or 304, for a named customer and without a refusal. Defined here,
+ * beside the counters, because the counters count every such entry alike (BULK_ENTRY_AS_COUNTED).
+ */
+export const BULK_ENTRY = { method: 'GET', routes: UPDATE_CHECK_ROUTES, statuses: [200, 304] } as const;
+
 const SUCCEEDED = 'status BETWEEN 200 AND 299';
 /** A download route answers with a redirect to its signed link (302): counted then, not when the link is followed. */
 const HANDED_OUT = `(status = 302 OR ${SUCCEEDED})`;
@@ -76,11 +83,10 @@ export const CELL_OF_ENTRIES = [
 ].join(', ');
 
 /**
- * An entry kept in bulk (isBulkEntry: an update check answered 200 or 304 for a named customer)
- * as the counters see it. They count every such entry alike (a test holds them to it), so a
+ * An entry kept in bulk (BULK_ENTRY) as the counters see it. They count every such entry alike (a test holds them to it), so a
  * bulk row's entries are counted per customer from its `counts`, without reading its lines.
  */
-export const BULK_ENTRY_AS_COUNTED = { method: 'GET', route: UPDATE_CHECK_ROUTES[0], status: 200 } as const;
+export const BULK_ENTRY_AS_COUNTED = { method: BULK_ENTRY.method, route: BULK_ENTRY.routes[0], status: BULK_ENTRY.statuses[0] } as const;
 
 /** An upsert's SET list that adds the EXCLUDED row's counters to usage_daily's. */
 export const COUNTERS_ADDED = COUNTER_NAMES.map((name) => `${name} = usage_daily.${name} + EXCLUDED.${name}`).join(', ');
