@@ -5,17 +5,21 @@ import { App } from './app/app';
 import type { Identity } from './app/identity';
 import './styles.css';
 
-/** Who is logged in (GET /auth/me, alone: it may renew the session), then the session's timing, then the app. */
+/**
+ * Who is logged in (GET /auth/me, alone: it may renew the session), then the session's timing,
+ * both in the session's turn among the browser's tabs; then the app.
+ */
 async function start(root: HTMLElement): Promise<void> {
-  const response = await fetch('/auth/me', { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
-  if (response.status === 401) {
+  const identity = await session.begin(async () => {
+    const response = await fetch('/auth/me', { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+    if (response.status === 401) return null;
+    if (!response.ok) throw await errorOf(response);
+    return (await response.json()) as Identity;
+  });
+  if (!identity) {
     window.location.replace(loginUrl());
     return;
   }
-  if (!response.ok) throw await errorOf(response);
-  const identity = (await response.json()) as Identity;
-  session.start(identity.csrf_token);
-  await session.renew();
   root.textContent = '';
   render(<App identity={identity} />, root);
 }
