@@ -10,6 +10,9 @@
  *   (assertDistributedConfig in apps/<app>/src/main.ts or libs/platform/src/run-app.ts);
  * - ports match PORT, gateway probes use /readyz and /healthz, every Deployment has a
  *   Service whose selector matches its pods, HPAs and Ingress backends point at real objects;
+ * - every server image of docker-compose.yml is pinned to one release (no `latest`, no bare
+ *   major); deploy/Dockerfile.dockerignore lets in what the Dockerfile copies and only paths
+ *   that exist;
  * - libs/infra/src/config/variables.ts lists exactly the variables config.ts reads, with the
  *   defaults loadConfig applies; the table of docs/configuration.md lists the same ones in the
  *   same order with the same defaults; every `npm run <script>` that README.md or docs/*.md
@@ -408,6 +411,20 @@ function checkEnvironment(where: string, entry: Entry, env: Record<string, Yaml>
 
 const URL_VARIABLES = ['DATABASE_URL', 'NATS_URL', 'REDIS_URL', 'S3_ENDPOINT', 'SMTP_URL'];
 
+/**
+ * Why a server's image is not pinned to one release, or null when it is: a digest, or a tag
+ * of at least major.minor (`15.19`, `v1.31.1`). No tag (which means `latest`), `latest`, and
+ * a bare major (`15`, `v1`) move under the file without anyone changing it.
+ */
+export function unpinnedImage(image: string | undefined): string | null {
+  if (!image) return 'names no image';
+  if (/@sha256:[0-9a-f]{64}$/.test(image)) return null;
+  const tag = /:([^/:@]+)$/.exec(image)?.[1];
+  if (!tag) return `image ${image} has no tag (that is latest): pin one release`;
+  if (!/^v?\d+\.\d+/.test(tag)) return `image ${image} is not pinned to one release (a tag of at least major.minor, not latest or a bare major)`;
+  return null;
+}
+
 export function checkCompose(compose: Yaml, facts: CodeFacts, file = 'docker-compose.yml'): string[] {
   const problems: string[] = [];
   const services = map(map(compose).services);
@@ -425,7 +442,12 @@ export function checkCompose(compose: Yaml, facts: CodeFacts, file = 'docker-com
     const service = map(value);
     const where = `${file} services.${name}`;
     const image = text(service.image);
-    if (!(isMap(service.build) || (image !== undefined && appImages.has(image)))) continue; // a server, not ours
+    if (!(isMap(service.build) || (image !== undefined && appImages.has(image)))) {
+      // a server, not ours: pinned, so the file means the same tomorrow
+      const unpinned = unpinnedImage(image);
+      if (unpinned) problems.push(`${where}: ${unpinned}`);
+      continue;
+    }
     const command = [...list(service.entrypoint), ...list(service.command)];
     const entry = checkCommand(where, command, facts, problems);
     if (!entry) continue;
@@ -794,8 +816,7 @@ export function checkDockerfile(dockerfile: string, facts: CodeFacts): string[] 
   }
   if (!/RUN node scripts\/build\.mjs/.test(dockerfile)) problems.push('deploy/Dockerfile: does not build with scripts/build.mjs');
   if (!facts.exists('scripts/build.mjs')) problems.push('deploy/Dockerfile: scripts/build.mjs does not exist');
-  if (!/(npm ci|deploy\/npm-ci\.sh) --omit=dev/.test(dockerfile))
-    problems.push('deploy/Dockerfile: the runtime stage should install production dependencies only');
+  if (!/npm ci --omit=dev/.test(dockerfile)) problems.push('deploy/Dockerfile: the runtime stage should install production dependencies only');
   for (const [, script] of dockerfile.matchAll(/RUN bash (\S+\.sh)/g)) {
     if (!facts.exists(script)) problems.push(`deploy/Dockerfile: runs ${script}, which does not exist`);
   }
@@ -807,6 +828,29 @@ export function checkDockerfile(dockerfile: string, facts: CodeFacts): string[] 
     const dist = (JSON.parse(cmd) as string[]).find((part) => part.startsWith('dist/'));
     if (!dist || !facts.exists(dist.replace(/^dist\//, '').replace(/\.js$/, '.ts')))
       problems.push(`deploy/Dockerfile: CMD runs ${dist}, whose source does not exist`);
+  }
+  return problems;
+}
+
+/**
+ * deploy/Dockerfile.dockerignore against the tree and the Dockerfile: every path it lets in
+ * (`!path`) exists, and every path the Dockerfile copies from the build context is let in.
+ */
+export function checkDockerignore(ignore: string, dockerfile: string, facts: CodeFacts): string[] {
+  const problems: string[] = [];
+  const letIn = ignore
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith('!'))
+    .map((line) => line.slice(1).replace(/\/\*\*$/, ''));
+  for (const path of letIn) {
+    if (!/[*?[]/.test(path) && !facts.exists(path)) problems.push(`deploy/Dockerfile.dockerignore: lets in ${path}, which does not exist`);
+  }
+  for (const [, sources] of dockerfile.matchAll(/^COPY (?!--)(.+) \S+$/gm)) {
+    for (const source of sources.trim().split(/\s+/)) {
+      if (!letIn.some((path) => path === source || path.startsWith(`${source}/`)))
+        problems.push(`deploy/Dockerfile: copies ${source}, which deploy/Dockerfile.dockerignore leaves out of the build context`);
+    }
   }
   return problems;
 }
@@ -847,6 +891,10 @@ describe('operator files against the code', () => {
     expect(checkDockerfile(readRepoFile('deploy/Dockerfile'), facts)).toEqual([]);
   });
 
+  it('deploy/Dockerfile.dockerignore lets in what the Dockerfile copies, and only paths that exist', () => {
+    expect(checkDockerignore(readRepoFile('deploy/Dockerfile.dockerignore'), readRepoFile('deploy/Dockerfile'), facts)).toEqual([]);
+  });
+
   it('one Node.js version: engines, the pinned node package and the entry points agree', () => {
     expect(facts.runtime.minimum).toMatch(/^\d+\.\d+\.\d+$/);
     expect(checkRuntime(facts.runtime)).toEqual([]);
@@ -881,6 +929,16 @@ describe('the checks report broken manifests', () => {
     expect(checkRuntime({ engines: '>=24.11.0', pinned: '24.10.0', minimum: '24.11.0' })).toEqual([
       'package.json: the pinned node 24.10.0 is older than the supported minimum 24.11.0',
     ]);
+  });
+
+  it('compose: server images not pinned to one release', () => {
+    expect(
+      ['postgres:15.19', 'nats:2.14.3', 'axllent/mailpit:v1.31.1', 'registry.example.com:5000/s3:4.47', `redis@sha256:${'a'.repeat(64)}`].map(unpinnedImage),
+    ).toEqual([null, null, null, null, null]);
+    expect(unpinnedImage('minio/minio')).toBe('image minio/minio has no tag (that is latest): pin one release');
+    expect(unpinnedImage('registry.example.com:5000/minio')).toBe('image registry.example.com:5000/minio has no tag (that is latest): pin one release');
+    for (const image of ['minio/minio:latest', 'postgres:15', 'axllent/mailpit:v1', 'redis:alpine'])
+      expect(unpinnedImage(image)).toBe(`image ${image} is not pinned to one release (a tag of at least major.minor, not latest or a bare major)`);
   });
 
   it('compose: unknown app, missing source, unknown and missing variables, wrong host and port', () => {
@@ -941,6 +999,8 @@ services:
       'fixture.yml services.reporting: package.json has no "start:reporting" script',
       'fixture.yml: no service runs the firmware app',
       'fixture.yml services.logdata-archive: no "start:logdata-archive" script runs dist/apps/logdata/src/main.js --role=archive',
+      'fixture.yml services.postgres: image postgres:15 is not pinned to one release (a tag of at least major.minor, not latest or a bare major)',
+      'fixture.yml services.minio: image minio/minio has no tag (that is latest): pin one release',
     ];
     for (const problem of expected) expect(problems).toContain(problem);
   });
@@ -1086,6 +1146,17 @@ spec:
     expect(checkNpmScripts('Run `npm run start:everything`, `npm run -s clix -- help` or `npm run start:<app>`.\n', facts, 'README.md')).toEqual([
       'README.md: "npm run start:everything" is not a script in package.json',
       'README.md: "npm run clix" is not a script in package.json',
+    ]);
+    expect(
+      checkDockerignore(
+        '**\n!package.json\n!deploy/npm-ci.sh\n!apps/**\n**/*.spec.ts\n',
+        'COPY package.json .swcrc ./\nCOPY apps ./apps\nCOPY libs ./libs\nCOPY --from=build /app/dist ./dist\n',
+        facts,
+      ),
+    ).toEqual([
+      'deploy/Dockerfile.dockerignore: lets in deploy/npm-ci.sh, which does not exist',
+      'deploy/Dockerfile: copies .swcrc, which deploy/Dockerfile.dockerignore leaves out of the build context',
+      'deploy/Dockerfile: copies libs, which deploy/Dockerfile.dockerignore leaves out of the build context',
     ]);
     expect(checkDockerfile('FROM node:20\nRUN npm ci\nCMD ["node", "dist/apps/nothing/src/main.js"]\n', facts)).toEqual([
       `deploy/Dockerfile: the base image runs Node.js 20, the project pins ${facts.runtime.pinned} (package.json devDependencies.node)`,
