@@ -3,6 +3,7 @@ import { type AppDatabaseOptions, BackupStore, createBackupStore, type ServiceCo
 import { appDataController, healthController, InfraModule, SERVICE_CONFIG } from '@app/platform';
 import { ADMIN_APP_DATA } from './admin.app-data.js';
 import { BackupJobs } from './backups/backup-jobs.service.js';
+import { BackupKeys } from './backups/backup-keys.js';
 import { BackupRunRepository } from './backups/backup-run.repository.js';
 import { BackupRuns } from './backups/backup-runs.service.js';
 import { BackupsController } from './controllers/backups.controller.js';
@@ -98,6 +99,7 @@ export const ADMIN_PROVIDERS = [
   RequestLogPartitionRepository,
   RequestLogRetention,
   { provide: BackupStore, useFactory: (config: ServiceConfig) => createBackupStore(config), inject: [SERVICE_CONFIG] },
+  BackupKeys,
   BackupRunRepository,
   BackupRuns,
   RunBackup,
