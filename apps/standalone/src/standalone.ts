@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { INestApplicationContext } from '@nestjs/common';
 import { BACKEND_APPS } from '@app/contracts';
-import { acquireDataDirLock, closeDatabases, closeMessageBuses, JsonLogger, loadConfig, type ServiceConfig } from '@app/infra';
+import { acquireDataDirLock, closeDatabases, closeMessageBuses, JsonLogger, loadConfig, type ServiceConfig, withStandaloneBackupKey } from '@app/infra';
 import { startBackendApp } from '@app/platform';
 import { startGateway } from '../../gateway/src/start-gateway.js';
 import { BACKEND_MODULES } from './app-modules.js';
@@ -19,7 +19,7 @@ export interface StandaloneService {
  * run as separate processes in distributed mode; only the adapters differ.
  */
 export async function startStandalone(env: NodeJS.ProcessEnv = process.env, options: { port?: number } = {}): Promise<StandaloneService> {
-  const config = loadConfig(env);
+  let config = loadConfig(env);
   const logger = new JsonLogger('standalone');
   const releaseLock: () => void = config.databaseUrl ? () => undefined : acquireDataDirLock(config.dataDir);
   // Closed in this order: the gateway first (no new requests), then the apps in BACKEND_APPS
@@ -27,6 +27,24 @@ export async function startStandalone(env: NodeJS.ProcessEnv = process.env, opti
   // and the worker last, so final batches (sightings, audit, mail) still find their consumer.
   const contexts: INestApplicationContext[] = [];
   try {
+    // Backups work with no setting: on the local backend without BACKUP_PUBLIC_KEY, archives
+    // are encrypted to a key pair made once under DATA_DIR (docs/operations.md "Backups and restores").
+    const backupKey = await withStandaloneBackupKey(config);
+    config = backupKey.config;
+    const generated = backupKey.generated;
+    if (generated) {
+      logger.write(
+        generated.created ? 'warn' : 'info',
+        'backups are encrypted to the key pair this service generated: keep a copy of its secret key off this machine',
+        {
+          secret_key_file: generated.secretKeyFile,
+          public_key: generated.publicKey,
+          created: generated.created,
+        },
+      );
+      if (generated.readableByOthers)
+        logger.warn('the backup secret key file may be read by others than its owner: chmod 600 it', { secret_key_file: generated.secretKeyFile });
+    }
     // One app after the other: Nest writes its start-up lines through one process-wide logger,
     // which each app's start points at that app's logger; started together, every app's lines
     // carried the name of the app created last.

@@ -26,3 +26,4 @@ export * from './backup/create.js';
 export * from './runtime/close-on-signals.js';
 export * from './object-store/read-ahead.js';
 export * from './object-store/write-behind.js';
+export * from './backup/backup-key.js';

@@ -4,6 +4,7 @@ import { BackupStore, JobQueue, JsonLogger, type ServiceConfig } from '@app/infr
 import { SERVICE_CONFIG } from '@app/platform';
 import { Clock } from '../services/clock.js';
 import { RunBackup } from '../use-cases/run-backup/run-backup.usecase.js';
+import { BACKUPS_NOT_CONFIGURED, BackupKeys } from './backup-keys.js';
 import { ABANDONED_AFTER_MS, BackupRunRepository } from './backup-run.repository.js';
 import { BACKUP_JOB, BackupRuns } from './backup-runs.service.js';
 
@@ -33,6 +34,7 @@ export class BackupJobs implements OnModuleInit, OnModuleDestroy {
     @Inject(BackupStore) private readonly store: BackupStore,
     @Inject(BackupRunRepository) private readonly runRecords: BackupRunRepository,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+    @Inject(BackupKeys) private readonly keys: BackupKeys,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
@@ -49,6 +51,8 @@ export class BackupJobs implements OnModuleInit, OnModuleDestroy {
       if (!this.stopped) await this.prune();
     });
     const everyMs = this.config.backup.everyMs;
+    // Said at start-up, not a period later: a schedule that cannot run must not look like one that does.
+    if (!this.keys.configured) this.logger.warn('backups are not configured: no backup runs, scheduled or asked for', { fix: BACKUPS_NOT_CONFIGURED });
     if (everyMs) {
       const checkMs = Math.min(everyMs, BACKUP_SCHEDULE_JOB.checkEveryMs);
       await this.jobs.schedule(BACKUP_SCHEDULE_JOB.queue, BACKUP_SCHEDULE_JOB.queue, checkMs, BACKUP_SCHEDULE_JOB.queue, {});
@@ -62,12 +66,13 @@ export class BackupJobs implements OnModuleInit, OnModuleDestroy {
 
   /**
    * Queues a backup when one is due: the newest backup run is a period old, or there is none
-   * and this process has run a whole period. Skipped (with a warning) without a key or while
-   * another backup or restore is active.
+   * and this process has run a whole period. Skipped (with a warning) while another backup or
+   * restore is active; without a key, every check warns (hourly) that no backup is made.
    */
   private async scheduled(): Promise<void> {
     const everyMs = this.config.backup.everyMs;
     if (!everyMs) return;
+    if (!this.keys.configured) return this.logger.warn('scheduled backup not made: backups are not configured', { fix: BACKUPS_NOT_CONFIGURED });
     const since = (await this.runRecords.latestBackupAt()) ?? this.startedAt;
     if (this.clock.now().getTime() - since.getTime() < everyMs) return;
     try {

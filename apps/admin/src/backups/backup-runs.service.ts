@@ -11,11 +11,11 @@ import type {
   VerifyReportRequest,
 } from '@app/contracts';
 import { ServiceError } from '@app/contracts';
-import { archiveName, BackupStore, JobQueue, type ServiceConfig } from '@app/infra';
-import { SERVICE_CONFIG } from '@app/platform';
+import { archiveName, BackupStore, JobQueue } from '@app/infra';
 import { AuditService } from '../audit/audit.service.js';
 import { Clock } from '../services/clock.js';
 import { auditBackup } from './backup-audit.js';
+import { BackupKeys } from './backup-keys.js';
 import { BackupRunRepository } from './backup-run.repository.js';
 
 type NoParams = Record<string, never>;
@@ -32,12 +32,12 @@ export class BackupRuns {
     @Inject(BackupStore) private readonly store: BackupStore,
     @Inject(JobQueue) private readonly jobs: JobQueue,
     @Inject(AuditService) private readonly audit: AuditService,
-    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+    @Inject(BackupKeys) private readonly keys: BackupKeys,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
   async list(call: EndpointCall<NoParams, BackupsQuery, undefined>): Promise<BackupList> {
-    return { backend: this.store.kind, items: await this.runs.list(call.query?.limit ?? 50) };
+    return { backend: this.store.kind, key: this.keys.view(), items: await this.runs.list(call.query?.limit ?? 50) };
   }
 
   async get(call: EndpointCall<BackupRunIdParams, NoParams, undefined>): Promise<BackupRunDetail> {
@@ -48,7 +48,7 @@ export class BackupRuns {
 
   /** POST /admin/backups, and the schedule (`initiatedBy` 'schedule'). Null from the schedule when one is already active. */
   async queue(initiatedBy: string): Promise<BackupRunQueued> {
-    if (!this.config.backup.publicKey) throw ServiceError.conflict('backups are not configured: set BACKUP_PUBLIC_KEY to the public half of a backup key pair');
+    this.keys.assertConfigured();
     const id = randomUUID();
     const createdAt = this.clock.now();
     const inserted = await this.runs.insert({ id, kind: 'backup', status: 'queued', archiveName: archiveName(createdAt, id), initiatedBy, createdAt });

@@ -28,8 +28,10 @@ describe('backup commands', () => {
         `confirm must be exactly "restore ${NAME}"`,
       );
     }
-    expect(refusal(() => RestoreBackupCommand.create({ archiveName: NAME, confirm: `restore ${NAME}`, keyB64: undefined, actor: 'token:1' }))).toBe(
-      'backup_key_b64 is required: the service holds only the public key',
+    // No key: the use case takes the service's generated key, or refuses when there is none (BackupKeys).
+    expect(RestoreBackupCommand.create({ archiveName: NAME, confirm: `restore ${NAME}`, keyB64: undefined, actor: 'token:1' }).identity).toBeNull();
+    expect(refusal(() => RestoreBackupCommand.create({ archiveName: NAME, confirm: `restore ${NAME}`, keyB64: '  ', actor: 'token:1' }))).toMatch(
+      /age secret key/,
     );
   });
 

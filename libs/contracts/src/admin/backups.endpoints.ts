@@ -42,7 +42,8 @@ export const backupEndpoints = [
     method: 'POST',
     path: '/admin/backups',
     tag: 'Admin',
-    summary: 'Queue a backup of every app’s data and every stored file (409 while a backup or restore is queued or running, or without BACKUP_PUBLIC_KEY)',
+    summary:
+      'Queue a backup of every app’s data and every stored file (409 while a backup or restore is queued or running, or when backups are not configured: no BACKUP_PUBLIC_KEY in the distributed runtime or with the off-site backend)',
     auth: FULL,
     errorMode: 'json',
     allowedInMaintenance: true,
@@ -57,14 +58,15 @@ export const backupEndpoints = [
     method: 'POST',
     path: '/admin/backups/verify',
     tag: 'Admin',
-    summary: 'Decrypt an archive (default: the latest) and check every entry against its manifest, as a run of kind verify',
+    summary:
+      'Decrypt an archive (default: the latest) and check every entry against its manifest, as a run of kind verify (with the key sent, or the service’s generated key)',
     auth: FULL,
     errorMode: 'json',
     allowedInMaintenance: true,
     params: NoParams,
     body: { kind: 'json', schema: VerifyBackupRequest, required: true, maxBytes: 16 * 1024 },
     responses: { 202: { description: 'Queued', schema: BackupRunQueuedSchema } },
-    errors: [400, 401, 403, 404, 503],
+    errors: [400, 401, 403, 404, 409, 503],
     target: { kind: 'message', message: BackupMessages.verify, reply: (r) => ({ kind: 'json', status: 202, body: r }) },
   }),
   defineEndpoint({

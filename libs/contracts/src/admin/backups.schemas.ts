@@ -21,7 +21,9 @@ const ArchiveName = Type.String({
 const BackupKey = Type.String({
   minLength: 1,
   maxLength: BACKUP_KEY_B64_MAX,
-  description: 'Base64 of the age secret key (AGE-SECRET-KEY-1...); used in memory for this run only, never stored or logged',
+  description:
+    'Base64 of the age secret key (AGE-SECRET-KEY-1...); used in memory for this run only, never stored or logged. ' +
+    'Required unless the service holds the key pair it generated (`key.source` generated in GET /admin/backups: standalone, local backend, no BACKUP_PUBLIC_KEY)',
   'x-error': 'backup_key_b64 must be the base64 of an age secret key',
 });
 
@@ -63,7 +65,7 @@ export type BackupRunIdParams = Static<typeof BackupRunIdParams>;
 
 export const VerifyBackupRequest = Type.Object({
   archive_name: Type.Optional(ArchiveName),
-  backup_key_b64: BackupKey,
+  backup_key_b64: Type.Optional(BackupKey),
 });
 export type VerifyBackupRequest = Static<typeof VerifyBackupRequest>;
 
@@ -81,8 +83,31 @@ export const RestoreRequest = Type.Object({
 });
 export type RestoreRequest = Static<typeof RestoreRequest>;
 
+/** Where the backup key's halves are: the service's own generated pair, BACKUP_PUBLIC_KEY, or none (backups refused). */
+export const BACKUP_KEY_SOURCES = ['generated', 'configured', 'none'] as const;
+
+export const BackupKeySchema = Type.Object(
+  {
+    source: Type.Union(
+      BACKUP_KEY_SOURCES.map((s) => Type.Literal(s)),
+      {
+        description:
+          '`generated`: a key pair the standalone service made itself (local backend, no BACKUP_PUBLIC_KEY); verify and restore use its secret half when no key is sent. ' +
+          '`configured`: BACKUP_PUBLIC_KEY; the service holds no secret key, verify and restore must send it. `none`: backups are refused until BACKUP_PUBLIC_KEY is set',
+      },
+    ),
+    public_key: Type.Union([Type.String(), Type.Null()], { description: 'The age recipient (age1...) archives are encrypted to' }),
+    secret_key_file: Type.Union([Type.String(), Type.Null()], {
+      description: 'With `generated`: where the secret half lies on the service’s machine (a copy belongs off that machine); otherwise null',
+    }),
+  },
+  { $id: 'BackupKey' },
+);
+export type BackupKeyView = Static<typeof BackupKeySchema>;
+
 export const BackupListSchema = Type.Object({
   backend: Type.Union([Type.Literal('local'), Type.Literal('s3')], { description: 'The backup backend in use' }),
+  key: BackupKeySchema,
   items: Type.Array(BackupRunSchema),
 });
 export type BackupList = Static<typeof BackupListSchema>;

@@ -80,8 +80,18 @@ export interface S3Config {
 }
 
 export interface BackupConfig {
-  /** The age recipient (`age1…`) archives are encrypted to; null: backups are refused. */
+  /**
+   * The age recipient (`age1…`) archives are encrypted to: BACKUP_PUBLIC_KEY, or in the
+   * standalone runtime on the local backend the generated pair's (backup-key.ts); null:
+   * backups are refused.
+   */
   readonly publicKey: string | null;
+  /**
+   * The secret half of the generated key pair (standalone, local backend, no
+   * BACKUP_PUBLIC_KEY): verify and restore read it when a request brings no key. Null: the
+   * service holds no secret key, and every verify and restore must bring one.
+   */
+  readonly generatedKeyFile: string | null;
   /** The local backend's directory. */
   readonly dir: string;
   /** The off-site backend (BACKUP_S3_BUCKET set); it replaces the directory. */
@@ -227,6 +237,7 @@ function backupConfig(env: NodeJS.ProcessEnv, dataDir: string): BackupConfig {
   const bucket = optional(env, 'BACKUP_S3_BUCKET');
   return {
     publicKey,
+    generatedKeyFile: null,
     dir: resolve(optional(env, 'BACKUP_DIR') ?? `${dataDir}/backups`),
     s3: bucket
       ? {

@@ -1,11 +1,11 @@
 import { ServiceError } from '@app/contracts';
 import { backupIdentity } from '../verify-backup/verify-backup.command.js';
 
-/** POST /admin/restores: `confirm` must repeat the archive name exactly. */
+/** POST /admin/restores: `confirm` must repeat the archive name exactly; `identity` null: the service's generated key. */
 export class RestoreBackupCommand {
   private constructor(
     readonly archiveName: string,
-    readonly identity: string,
+    readonly identity: string | null,
     readonly actor: string,
   ) {}
 

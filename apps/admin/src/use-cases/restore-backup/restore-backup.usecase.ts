@@ -15,6 +15,7 @@ import {
 } from '@app/infra';
 import { AuditService } from '../../audit/audit.service.js';
 import { auditBackup } from '../../backups/backup-audit.js';
+import { BackupKeys, keyUsed } from '../../backups/backup-keys.js';
 import { BackupRunRepository } from '../../backups/backup-run.repository.js';
 import { BACKUP_WORK_PREFIX, errorText, removeWork, RunLog, stagedFileKey, workKey } from '../../backups/run-log.js';
 import type { MaintenanceRow } from '../../protection/protection.repository.js';
@@ -59,6 +60,7 @@ export class RestoreBackup {
     @Inject(MessageBus) private readonly bus: MessageBus,
     @Inject(ProtectionService) private readonly protection: ProtectionService,
     @Inject(AuditService) private readonly audit: AuditService,
+    @Inject(BackupKeys) private readonly keys: BackupKeys,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
@@ -66,6 +68,7 @@ export class RestoreBackup {
     if (!(await this.store.list()).some((a) => a.name === command.archiveName)) {
       throw ServiceError.notFound(`no archive ${command.archiveName} on the ${this.store.kind} backend`);
     }
+    const identity = await this.keys.identity(command.identity);
     const id = randomUUID();
     const inserted = await this.runs.insert({
       id,
@@ -77,11 +80,11 @@ export class RestoreBackup {
     });
     if (!inserted) throw ServiceError.conflict('a backup or restore is already queued or running');
     await auditBackup(this.audit, command.actor, 'backup.restore', id, { archive_name: command.archiveName });
-    void this.run(id, command);
+    void this.run(id, command, identity);
     return { id, kind: 'restore', status: 'queued' };
   }
 
-  private async run(id: string, command: RestoreBackupCommand): Promise<void> {
+  private async run(id: string, command: RestoreBackupCommand, identity: string): Promise<void> {
     const log = new RunLog(this.runs, id, this.clock);
     const actor = `restore:${command.actor}`;
     let earlier: MaintenanceRow | null = null;
@@ -91,9 +94,11 @@ export class RestoreBackup {
       await this.runs.start(id, this.clock.now());
       earlier = await this.protection.maintenanceRow();
       await this.protection.switchMaintenance({ enabled: true, message: RESTORE_MAINTENANCE_MESSAGE }, actor);
-      await log.line(`maintenance on (it was ${earlier.enabled ? 'on' : 'off'}); checking ${command.archiveName} on the ${this.store.kind} backend`);
+      await log.line(
+        `maintenance on (it was ${earlier.enabled ? 'on' : 'off'}); checking ${command.archiveName} on the ${this.store.kind} backend with ${keyUsed(command.identity)}`,
+      );
       const staged: string[] = [];
-      const summary = await readArchive(await this.archive(command.archiveName), command.identity, async (entry) => {
+      const summary = await readArchive(await this.archive(command.archiveName), identity, async (entry) => {
         if (entry.name.startsWith(FILE_ENTRY_PREFIX)) {
           const key = entry.name.slice(FILE_ENTRY_PREFIX.length);
           await staging.add(stagedFileKey(id, key), entry.size, entry.body);

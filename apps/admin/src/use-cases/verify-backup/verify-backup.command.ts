@@ -1,9 +1,15 @@
 import { ServiceError } from '@app/contracts';
 import { ArchiveError, identityFromBase64 } from '@app/infra';
 
-/** The age identity from `backup_key_b64`; 400 naming the problem when it is none. Held in memory only. */
-export function backupIdentity(keyB64: unknown): string {
-  if (typeof keyB64 !== 'string' || !keyB64.trim()) throw ServiceError.badRequest('backup_key_b64 is required: the service holds only the public key');
+/**
+ * The age identity from `backup_key_b64`; null when the request brings none (the use case then
+ * takes the service's generated key, if it has one: BackupKeys); 400 naming the problem when it
+ * is no key. Held in memory only.
+ */
+export function backupIdentity(keyB64: unknown): string | null {
+  if (keyB64 === undefined || keyB64 === null) return null;
+  if (typeof keyB64 !== 'string' || !keyB64.trim())
+    throw ServiceError.badRequest('backup_key_b64 must be the base64 of an age secret key (AGE-SECRET-KEY-1...)');
   try {
     return identityFromBase64(keyB64);
   } catch (err) {
@@ -12,11 +18,11 @@ export function backupIdentity(keyB64: unknown): string {
   }
 }
 
-/** POST /admin/backups/verify. `archiveName` null: the latest archive. */
+/** POST /admin/backups/verify. `archiveName` null: the latest archive; `identity` null: the service's generated key. */
 export class VerifyBackupCommand {
   private constructor(
     readonly archiveName: string | null,
-    readonly identity: string,
+    readonly identity: string | null,
     readonly actor: string,
   ) {}
 

@@ -4,6 +4,7 @@ import { type BackupRunQueued, ServiceError } from '@app/contracts';
 import { BackupStore, JsonLogger, readArchive } from '@app/infra';
 import { AuditService } from '../../audit/audit.service.js';
 import { auditBackup } from '../../backups/backup-audit.js';
+import { BackupKeys, keyUsed } from '../../backups/backup-keys.js';
 import { BackupRunRepository } from '../../backups/backup-run.repository.js';
 import { errorText, RunLog } from '../../backups/run-log.js';
 import { Clock } from '../../services/clock.js';
@@ -12,8 +13,9 @@ import type { VerifyBackupCommand } from './verify-backup.command.js';
 /**
  * POST /admin/backups/verify: decrypts an archive and checks every entry against its manifest,
  * recorded as a run of kind `verify`. It runs in the admin process that accepted the request,
- * never as a queued job: the secret key lives only in this process's memory for the run and
- * is never stored (not in the database, not in a job queue, not in a log).
+ * never as a queued job: the secret key (sent with the request, or read from the service's
+ * generated key file) lives only in this process's memory for the run and is never stored
+ * (not in the database, not in a job queue, not in a log).
  */
 @Injectable()
 export class VerifyBackup {
@@ -23,6 +25,7 @@ export class VerifyBackup {
     @Inject(BackupRunRepository) private readonly runs: BackupRunRepository,
     @Inject(BackupStore) private readonly store: BackupStore,
     @Inject(AuditService) private readonly audit: AuditService,
+    @Inject(BackupKeys) private readonly keys: BackupKeys,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
@@ -31,18 +34,19 @@ export class VerifyBackup {
     const archiveName = command.archiveName ?? archives[0]?.name;
     if (!archiveName) throw ServiceError.notFound('there is no backup archive to verify');
     if (!archives.some((a) => a.name === archiveName)) throw ServiceError.notFound(`no archive ${archiveName} on the ${this.store.kind} backend`);
+    const identity = await this.keys.identity(command.identity);
     const id = randomUUID();
     await this.runs.insert({ id, kind: 'verify', status: 'queued', archiveName, initiatedBy: command.actor, createdAt: this.clock.now() });
     await auditBackup(this.audit, command.actor, 'backup.verify', id, { archive_name: archiveName });
-    void this.run(id, archiveName, command.identity);
+    void this.run(id, archiveName, identity, keyUsed(command.identity));
     return { id, kind: 'verify', status: 'queued' };
   }
 
-  private async run(id: string, archiveName: string, identity: string): Promise<void> {
+  private async run(id: string, archiveName: string, identity: string, keyName: string): Promise<void> {
     const log = new RunLog(this.runs, id, this.clock);
     try {
       await this.runs.start(id, this.clock.now());
-      await log.line(`verifying ${archiveName} on the ${this.store.kind} backend`);
+      await log.line(`verifying ${archiveName} on the ${this.store.kind} backend with ${keyName}`);
       const body = await this.store.read(archiveName);
       if (!body) throw new Error(`archive ${archiveName} is gone from the ${this.store.kind} backend`);
       const summary = await readArchive(body, identity);
