@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generateBackupKeyPair } from '../../libs/infra/src/backup/backup-archive.js';
+import type { Page } from 'playwright-core';
 import { ConsoleHarness, type Person } from './support/console-harness.js';
 
 /**
@@ -42,8 +43,32 @@ describe('console: administrator pages', () => {
     expect(await page.locator('#customer-status').textContent()).toBe('active');
     await page.getByRole('cell', { name: `owner@${DOMAIN}` }).waitFor();
     await page.getByText('https://fleet.acme.example').first().waitFor();
-    await page.getByRole('button', { name: 'Suspend' }).click();
+    // Two devices: what suspending stops serving, stated before anything is done; Cancel sends nothing.
+    for (const hwid of ['SN-A1', 'SN-A2']) expect((await admin.api.send('POST', `/devices?customer=${DOMAIN}`, { hwid })).status).toBe(201);
+    await page.reload();
+    await page.locator('#customer-devices', { hasText: /^2$/ }).waitFor();
+    const changes = watchWrites(page);
+    await page.getByRole('button', { name: 'Suspend', exact: true }).click();
+    const suspend = page.getByRole('dialog', { name: `Suspend ${DOMAIN}?` });
+    await suspend
+      .locator('#suspend-reach')
+      .getByText(/^Suspending it stops serving 2 devices at once/)
+      .waitFor();
+    await harness.check(page, 'admin-customer-suspend-confirm');
+    await suspend.getByRole('button', { name: 'Cancel' }).click();
+    await suspend.waitFor({ state: 'detached' });
+    expect(changes).toEqual([]);
+    expect(((await admin.api.get(`/admin/customers/${DOMAIN}`)) as { customer: { status: string } }).customer.status).toBe('active');
+    // Escape cancels too.
+    await page.getByRole('button', { name: 'Suspend', exact: true }).click();
+    await suspend.waitFor();
+    await page.keyboard.press('Escape');
+    await suspend.waitFor({ state: 'detached' });
+    expect(changes).toEqual([]);
+    await page.getByRole('button', { name: 'Suspend', exact: true }).click();
+    await suspend.getByRole('button', { name: `Suspend ${DOMAIN}` }).click();
     await page.getByText('Suspended: its tokens stop working').waitFor();
+    expect(changes).toEqual([`PATCH /admin/customers/${DOMAIN}`]);
     // The notice comes with the answer; the status with the customer loaded again just after.
     await page.locator('#customer-status', { hasText: /^suspended$/ }).waitFor();
     await harness.check(page, 'admin-customer-suspended');
@@ -61,6 +86,64 @@ describe('console: administrator pages', () => {
     await harness.check(page, 'admin-customer');
     // The delete button waits for the typed domain.
     expect(await page.getByRole('button', { name: `Delete ${DOMAIN}` }).isDisabled()).toBe(true);
+    expect(harness.problems).toEqual([]);
+  });
+
+  it('deletes a customer only once the confirmation, stating how many devices stop being served, is accepted', async () => {
+    const { page } = admin;
+    const gone = 'gone.admin.browser.test';
+    await harness.customer(admin, gone, `owner@${gone}`);
+    expect((await admin.api.send('POST', `/devices?customer=${gone}`, { hwid: 'SN-G1' })).status).toBe(201);
+    await page.goto(`${harness.base}/console/admin/customers/${gone}`);
+    await page.locator('#customer-devices', { hasText: /^1$/ }).waitFor();
+    const changes = watchWrites(page);
+    await page.getByLabel(`Type ${gone} to confirm`).fill(gone);
+    await page.getByRole('button', { name: `Delete ${gone}`, exact: true }).click();
+    const confirm = page.getByRole('dialog', { name: `Delete ${gone}?` });
+    await confirm
+      .locator('#delete-reach')
+      .getByText(/^Deleting it stops serving 1 device at once/)
+      .waitFor();
+    await harness.check(page, 'admin-customer-delete-confirm');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(changes).toEqual([]);
+    expect(((await admin.api.get(`/admin/customers/${gone}`)) as { customer: { status: string } }).customer.status).toBe('active');
+    await page.getByRole('button', { name: `Delete ${gone}`, exact: true }).click();
+    await confirm.getByRole('button', { name: `Delete ${gone} for good` }).click();
+    await page.getByText(new RegExp(`^${gone.replaceAll('.', '\\.')} is deleted`)).waitFor();
+    expect(changes).toEqual([`DELETE /admin/customers/${gone}`]);
+    expect(harness.problems).toEqual([]);
+  });
+
+  it('acts on the customer named in the address: a link opened in a new tab keeps it, an unknown one is said', async () => {
+    // A new tab has nothing of the first one but the address.
+    const tab = await admin.context.newPage();
+    harness.watch(tab);
+    await tab.goto(`${harness.base}/console/devices?customer=${DOMAIN}`);
+    await tab.getByRole('link', { name: 'SN-A1' }).waitFor();
+    expect(await tab.locator('#acting-on').inputValue()).toBe(DOMAIN);
+    // Every console link carries the customer, so opening one in yet another tab acts on it too.
+    const deviceHref = await tab.getByRole('link', { name: 'SN-A1' }).getAttribute('href');
+    expect(deviceHref).toBe(`/console/devices/SN-A1?customer=${DOMAIN}`);
+    expect(await tab.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: 'Firmware' }).getAttribute('href')).toBe(
+      `/console/firmware?customer=${DOMAIN}`,
+    );
+    const another = await admin.context.newPage();
+    harness.watch(another);
+    await another.goto(`${harness.base}${deviceHref}`);
+    await another.getByRole('heading', { name: /Device SN-A1/ }).waitFor();
+    await another.close();
+    // Moving inside the console keeps it; choosing another customer changes the address.
+    await tab.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: 'Tags' }).click();
+    await tab.waitForURL(`${harness.base}/console/tags?customer=${DOMAIN}`);
+    await tab.locator('#acting-on').selectOption(ConsoleHarness.OPERATOR);
+    await tab.waitForURL(`${harness.base}/console/tags`);
+    await tab.goto(`${harness.base}/console/devices?customer=nobody.admin.browser.test`);
+    await tab.locator('#wrong-customer').getByText('“nobody.admin.browser.test” (customer=nobody.admin.browser.test), which does not exist').waitFor();
+    expect(await tab.getByRole('link', { name: 'SN-A1' }).count()).toBe(0);
+    await harness.check(tab, 'console-unknown-customer');
+    await tab.close();
     expect(harness.problems).toEqual([]);
   });
 
@@ -100,8 +183,11 @@ describe('console: administrator pages', () => {
     // Writes now answer 503 with the message, shown as the service says it; the banner is on every page.
     await page.goto(`${harness.base}/console/admin/customers/${DOMAIN}`);
     await page.locator('#maintenance-banner').waitFor();
-    await page.getByRole('button', { name: 'Suspend' }).click();
-    await page.getByRole('alert').getByText('database upgrade until 20:00 UTC').waitFor();
+    await page.getByRole('button', { name: 'Suspend', exact: true }).click();
+    const suspend = page.getByRole('dialog', { name: `Suspend ${DOMAIN}?` });
+    await suspend.getByRole('button', { name: `Suspend ${DOMAIN}` }).click();
+    await suspend.getByRole('alert').getByText('database upgrade until 20:00 UTC').waitFor();
+    await suspend.getByRole('button', { name: 'Cancel' }).click();
     await page.locator('#customer-status', { hasText: /^active$/ }).waitFor();
     await nav().getByRole('link', { name: 'Maintenance' }).click();
     await page.getByRole('button', { name: 'Turn maintenance off' }).click();
@@ -246,3 +332,13 @@ describe('console: administrator pages', () => {
     expect(harness.problems).toEqual([]);
   });
 });
+
+/** The writes (method and path) the page sends from now on: a cancelled confirmation sends none. */
+function watchWrites(page: Page): string[] {
+  const writes: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() !== 'GET' && !new URL(request.url()).pathname.startsWith('/auth/'))
+      writes.push(`${request.method()} ${new URL(request.url()).pathname}`);
+  });
+  return writes;
+}

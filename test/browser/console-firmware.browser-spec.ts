@@ -79,7 +79,19 @@ describe('console: firmware', () => {
     expect(await audience.getByRole('link', { name: 'SN-0002' }).count()).toBe(0);
     await harness.check(page, 'firmware-build');
 
+    // Withdrawing asks first, saying how many devices stop being offered the build; Cancel changes nothing.
     await page.getByRole('button', { name: 'Withdraw the build' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Withdraw main 1.5.0?' });
+    await confirm
+      .locator('#withdraw-reach')
+      .getByText(/stops offering it to 1 device at their next check\./)
+      .waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(((await owner.api.get(`/firmware/${buildUrl.split('/').pop()}`)) as { status: string }).status).toBe('active');
+    await page.getByRole('heading', { name: 'main 1.5.0 (active)' }).waitFor();
+    await page.getByRole('button', { name: 'Withdraw the build' }).click();
+    await confirm.getByRole('button', { name: 'Withdraw the build' }).click();
     await page.getByRole('status').getByText('The build is withdrawn: no update check offers it.').waitFor();
     await page.getByRole('heading', { name: 'main 1.5.0 (withdrawn)' }).waitFor();
     await page.locator('#audience-rule').getByText('Nobody: the build is withdrawn.').waitFor();
@@ -100,6 +112,38 @@ describe('console: firmware', () => {
     expect(harness.problems).toEqual([]);
   });
 
+  it('withdraws a general release only after saying that it reaches every device of its line, known or not', async () => {
+    const { page } = owner;
+    const put = await owner.context.request.put(`${harness.base}/firmware/board-x/rev2/main?general_release=true`, {
+      headers: { 'X-CSRF-Token': ((await owner.api.get('/auth/me')) as { csrf_token: string }).csrf_token, Accept: 'application/json' },
+      multipart: { firmware: { name: 'fw.bin', mimeType: 'application/octet-stream', buffer: Buffer.from('code\0@(#)1.6.0, 2026-11-21, AFI\0') } },
+    });
+    expect(put.status()).toBe(201);
+    const id = ((await put.json()) as { id: string }).id;
+    const writes: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PATCH') writes.push(new URL(request.url()).pathname);
+    });
+    await page.goto(`${harness.base}/console/firmware/${id}`);
+    await page.getByRole('heading', { name: 'main 1.6.0 (active)' }).waitFor();
+    await page.getByRole('button', { name: 'Withdraw the build' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Withdraw main 1.6.0?' });
+    const reach = confirm.locator('#withdraw-reach');
+    await reach.getByText(/^It is a general release: every update check of board-x \/ rev2 \/ main with an older version is offered it\./).waitFor();
+    // Both devices last reported 1.4.0 on this line; devices the registry does not know get it too.
+    await reach.getByText(/stops offering it to 2 devices at their next check, and to every device the registry does not know\./).waitFor();
+    await harness.check(page, 'firmware-withdraw-confirm');
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'detached' });
+    expect(writes).toEqual([]);
+    expect(((await owner.api.get(`/firmware/${id}`)) as { status: string }).status).toBe('active');
+    await page.getByRole('button', { name: 'Withdraw the build' }).click();
+    await confirm.getByRole('button', { name: 'Withdraw the build' }).click();
+    await page.getByRole('heading', { name: 'main 1.6.0 (withdrawn)' }).waitFor();
+    expect(writes).toEqual([`/firmware/${id}`]);
+    expect(harness.problems).toEqual([]);
+  });
+
   it('shows a viewer the build without the controls their role may not use', async () => {
     expect((await owner.api.send('POST', '/members', { email: VIEWER, role: 'viewer' })).status).toBe(201);
     const viewer = await harness.login(VIEWER, { width: 390, height: 844 });
@@ -109,6 +153,18 @@ describe('console: firmware', () => {
     expect(await page.getByRole('button', { name: 'Withdraw the build' }).count()).toBe(0);
     expect(await page.getByLabel('Add a tag').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Remove tag beta' }).count()).toBe(0);
+    // The audience's counts stay on the screen at 390 px, beside their labels.
+    await page.locator('#audience-devices', { hasText: /^1$/ }).waitFor();
+    const counts = await page.locator('#audience-counts dd').all();
+    expect(counts.length).toBe(3);
+    for (const count of counts) {
+      const box = await count.boundingBox();
+      expect(box).not.toBeNull();
+      expect(box!.width).toBeGreaterThan(0);
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+      expect(await count.isVisible()).toBe(true);
+    }
     await harness.check(page, 'firmware-build-viewer-390px');
     await page.goto(`${harness.base}/console/firmware/upload`);
     await page.getByText('does not allow this page').waitFor();

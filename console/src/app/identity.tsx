@@ -11,11 +11,16 @@ export interface Me {
   readonly admin: boolean;
   /** Whether the person's role (or administrator standing) allows the scope. */
   can(scope: string): boolean;
-  /** Administrators: act on another customer (`customer=`), or null for their own. */
-  actOn(customer: string | null): void;
+  /**
+   * Administrators: act on another customer (`customer=` in the address and on each request),
+   * or null for their own; shows `to` (default: the page shown now) for it.
+   */
+  actOn(customer: string | null, to?: string): void;
+  /** Administrators: every customer's domain (the "Acting on" choices), once loaded. */
+  readonly customers?: readonly string[];
 }
 
-export function makeMe(identity: Identity, actingOn: string | null, actOn: (customer: string | null) => void): Me {
+export function makeMe(identity: Identity, actingOn: string | null, actOn: (customer: string | null, to?: string) => void, customers?: readonly string[]): Me {
   const admin = identity.admin === 'full' || identity.admin === 'read';
   return {
     identity,
@@ -23,6 +28,7 @@ export function makeMe(identity: Identity, actingOn: string | null, actOn: (cust
     admin,
     can: (scope) => identity.scopes.includes(scope) || identity.scopes.includes('admin'),
     actOn,
+    customers,
   };
 }
 

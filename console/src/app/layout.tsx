@@ -1,7 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, ok } from '../api/client';
-import { useLoad } from '../components/use-load';
 import { ErrorMessage } from '../components/feedback';
 import { MaintenanceBanner } from '../components/admin-maintenance-banner';
 import { useMe } from './identity';
@@ -19,12 +18,11 @@ function CustomerControl() {
   const me = useMe();
   const { identity } = me;
   const [error, setError] = useState<unknown>(null);
-  const customers = useLoad(async () => (me.admin ? ok(await api.GET('/admin/customers')).items.map((c) => c.domain) : []), [me.admin]);
   const switchTo = async (domain: string) => {
     setError(null);
     try {
       ok(await api.POST('/auth/switch', { body: { domain } }));
-      me.actOn(null);
+      // No `customer=`: the session's new customer.
       window.location.assign('/console');
     } catch (err) {
       setError(err);
@@ -52,7 +50,7 @@ function CustomerControl() {
             value={me.customer}
             onChange={(event) => me.actOn(event.currentTarget.value === identity.customer ? null : event.currentTarget.value)}
           >
-            {(customers.data ?? [me.customer]).map((domain) => (
+            {(me.customers?.includes(me.customer) ? me.customers : [me.customer, ...(me.customers ?? [])]).map((domain) => (
               <option key={domain} value={domain}>
                 {domain}
               </option>
@@ -60,7 +58,7 @@ function CustomerControl() {
           </select>
         </label>
       )}
-      <ErrorMessage error={error ?? customers.error} />
+      <ErrorMessage error={error} />
     </div>
   );
 }

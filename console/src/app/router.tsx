@@ -10,8 +10,30 @@ export interface Location {
 const current = (): Location => ({ path: window.location.pathname, search: new URLSearchParams(window.location.search) });
 const listeners = new Set<(location: Location) => void>();
 
-/** Moves to another console page without reloading (history entry, or `replace` for filter changes). */
-export function navigate(to: string, options: { replace?: boolean } = {}): void {
+/**
+ * The query parameter naming the customer an administrator acts on (docs/console.md "Acting
+ * on a customer"): in the address, so a reload, a bookmark or a link opened in a new tab acts
+ * on the same customer.
+ */
+export const CUSTOMER_PARAM = 'customer';
+
+/** A console address carrying the acted-on customer of `from` (the page shown now) unless it names one itself. */
+export function keepCustomer(to: string, from: URLSearchParams = new URLSearchParams(window.location.search)): string {
+  const customer = from.get(CUSTOMER_PARAM);
+  if (!customer || !to.startsWith('/console')) return to;
+  const url = new URL(to, window.location.origin);
+  if (url.searchParams.has(CUSTOMER_PARAM)) return to;
+  url.searchParams.set(CUSTOMER_PARAM, customer);
+  return url.pathname + url.search + url.hash;
+}
+
+/**
+ * Moves to another console page without reloading (history entry, or `replace` for filter
+ * changes), still acting on the page's customer; `exact` goes to `to` as it is (choosing
+ * another customer, or none).
+ */
+export function navigate(to: string, options: { replace?: boolean; exact?: boolean } = {}): void {
+  if (!options.exact) to = keepCustomer(to);
   if (options.replace) window.history.replaceState(null, '', to);
   else window.history.pushState(null, '', to);
   const location = current();
@@ -65,12 +87,14 @@ export interface LinkProps {
   readonly onClick?: () => void;
 }
 
-export function Link({ href, children, onClick: also, ...rest }: LinkProps) {
+export function Link({ href: to, children, onClick: also, ...rest }: LinkProps) {
+  // The href itself carries the customer: a link opened in a new tab acts on the same one.
+  const href = keepCustomer(to, useLocation().search);
   const onClick = (event: MouseEvent) => {
     also?.();
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
-    navigate(href);
+    navigate(href, { exact: true });
   };
   return (
     <a {...rest} href={href} onClick={onClick}>

@@ -3,15 +3,28 @@ import { api, ok, type Paths } from '../../api/client';
 import { adminUpdateCustomer as limits } from '../../api/limits.gen';
 import { useMe } from '../../app/identity';
 import type { PageProps } from '../../routes';
-import { Link, navigate, useLocation } from '../../app/router';
+import { CUSTOMER_PARAM, Link, navigate, useLocation } from '../../app/router';
 import { PanelForm, ReadOnlyNote, ScrollingTable, StatusBadge, useFullAdmin } from '../../components/admin-kit';
 import { Empty, ErrorMessage, Loading, Notice } from '../../components/feedback';
 import { check, Field, inputLimits } from '../../components/form';
-import { when } from '../../components/format';
+import { bytes, when } from '../../components/format';
+import { ConfirmDialog } from '../../components/confirm';
 import { useAction, useLoad } from '../../components/use-load';
 import { customerPath, originsOf } from './shared';
 
 type Customer = Paths['/admin/customers/{domain}']['get']['responses'][200]['content']['application/json']['customer'];
+type Counts = Paths['/admin/customers']['get']['responses'][200]['content']['application/json']['items'][number]['counts'];
+
+/** "3 devices", "1 device". */
+function count(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
+}
+
+/** The numbers a confirmation states: what the customer has now (the customers list's counts), or why they are unknown. */
+function Reach({ counts }: { counts: { data?: Counts | null; error: unknown } }) {
+  if (counts.data) return null;
+  return <ErrorMessage error={counts.error ?? (counts.data === null ? 'The customer is not in the customers list: its numbers are unknown.' : null)} />;
+}
 
 function EditCustomerForm({ customer, onSaved }: { customer: Customer; onSaved: (customer: Customer, note: string) => void }) {
   const [name, setName] = useState(customer.name);
@@ -56,8 +69,9 @@ function EditCustomerForm({ customer, onSaved }: { customer: Customer; onSaved: 
   );
 }
 
-function DeleteCustomerForm({ customer }: { customer: Customer }) {
+function DeleteCustomerForm({ customer, counts }: { customer: Customer; counts: { data?: Counts | null; error: unknown } }) {
   const [confirm, setConfirm] = useState('');
+  const [asking, setAsking] = useState(false);
   const [outcome, setOutcome] = useState<string | null>(null);
   const remove = useAction(async () => {
     const answer = await api.DELETE('/admin/customers/{domain}', { params: { path: { domain: customer.domain }, query: { confirm } } });
@@ -67,7 +81,9 @@ function DeleteCustomerForm({ customer }: { customer: Customer }) {
         ? `${customer.domain} is deleted for every caller, but an app has not erased its part yet (202): the service finishes it by itself within minutes. Deleting again resumes it.`
         : `${customer.domain} is deleted: nothing of it is left (204).`,
     );
+    setAsking(false);
   });
+  const c = counts.data;
   if (outcome) {
     return (
       <div class="panel danger-zone">
@@ -88,12 +104,33 @@ function DeleteCustomerForm({ customer }: { customer: Customer }) {
       }
       submit={`Delete ${customer.domain}`}
       disabled={remove.busy || confirm.trim().toLowerCase() !== customer.domain}
-      onSubmit={() => void remove.run()}
-      error={remove.error}
+      onSubmit={() => setAsking(true)}
+      error={asking ? null : remove.error}
     >
       <Field label={`Type ${customer.domain} to confirm`}>
         <input name="confirm" value={confirm} autoComplete="off" onInput={(e) => setConfirm(e.currentTarget.value)} />
       </Field>
+      {asking && (
+        <ConfirmDialog
+          title={`Delete ${customer.domain}?`}
+          confirm={`Delete ${customer.domain} for good`}
+          busy={remove.busy}
+          error={remove.error}
+          onConfirm={() => void remove.run()}
+          onCancel={() => setAsking(false)}
+        >
+          {c ? (
+            <p id="delete-reach">
+              Deleting it stops serving {count(c.devices, 'device')} at once: their update checks answer 404 from now on. Erased with them:{' '}
+              {count(c.firmware, 'build')}, {count(c.logdata, 'log file')}, {count(c.tags, 'tag')} and {count(c.active_tokens, 'active API token')} (
+              {bytes(c.stored_bytes)} stored).
+            </p>
+          ) : (
+            <Reach counts={counts} />
+          )}
+          <p>This cannot be undone.</p>
+        </ConfirmDialog>
+      )}
     </PanelForm>
   );
 }
@@ -112,8 +149,15 @@ export function AdminCustomerPage({ params }: PageProps) {
         : null,
   );
   const loaded = useLoad(async () => ok(await api.GET('/admin/customers/{domain}', { params: { path: { domain: params.domain } } })), [params.domain]);
+  // What the customer has now: the numbers its confirmations state (the customers list is where the service counts them).
+  const counts = useLoad(
+    async () => ok(await api.GET('/admin/customers')).items.find((c) => c.domain === params.domain)?.counts ?? null,
+    [params.domain, loaded.data?.customer.updated_at],
+  );
+  const [asking, setAsking] = useState(false);
   const setStatus = useAction(async (status: 'active' | 'suspended') => {
     ok(await api.PATCH('/admin/customers/{domain}', { params: { path: { domain: params.domain } }, body: { status } }));
+    setAsking(false);
     setNotice(
       status === 'suspended'
         ? 'Suspended: its tokens stop working, its sessions end and its update checks answer 404.'
@@ -132,9 +176,8 @@ export function AdminCustomerPage({ params }: PageProps) {
   }
   const { customer, members } = loaded.data;
   const actOn = () => {
-    me.actOn(customer.domain === me.identity.customer ? null : customer.domain);
     // A full load: the header's customer picker then lists customers opened since the console started.
-    window.location.assign('/console');
+    window.location.assign(customer.domain === me.identity.customer ? '/console' : `/console?${CUSTOMER_PARAM}=${encodeURIComponent(customer.domain)}`);
   };
   return (
     <section>
@@ -146,7 +189,7 @@ export function AdminCustomerPage({ params }: PageProps) {
       </h1>
       <ReadOnlyNote />
       {notice && <Notice>{notice}</Notice>}
-      <ErrorMessage error={loaded.error ?? setStatus.error} />
+      <ErrorMessage error={loaded.error ?? (asking ? null : setStatus.error)} />
       <dl class="facts">
         <dt>Name</dt>
         <dd>{customer.name}</dd>
@@ -156,6 +199,10 @@ export function AdminCustomerPage({ params }: PageProps) {
         <dd>{customer.cors_origins.length ? customer.cors_origins.join(', ') : 'none: browsers on other sites may not call the API'}</dd>
         <dt>Sandbox</dt>
         <dd>{customer.is_sandbox ? 'yes' : 'no'}</dd>
+        <dt>Devices</dt>
+        <dd id="customer-devices">{counts.data ? counts.data.devices.toLocaleString() : '—'}</dd>
+        <dt>Builds</dt>
+        <dd>{counts.data ? counts.data.firmware.toLocaleString() : '—'}</dd>
         <dt>Created</dt>
         <dd>{when(customer.created_at)}</dd>
         <dt>Changed</dt>
@@ -167,7 +214,7 @@ export function AdminCustomerPage({ params }: PageProps) {
         </button>
         {full &&
           (customer.status === 'active' ? (
-            <button type="button" class="danger" disabled={setStatus.busy} onClick={() => void setStatus.run('suspended')}>
+            <button type="button" class="danger" disabled={setStatus.busy} onClick={() => setAsking(true)}>
               Suspend
             </button>
           ) : (
@@ -176,6 +223,26 @@ export function AdminCustomerPage({ params }: PageProps) {
             </button>
           ))}
       </div>
+      {asking && (
+        <ConfirmDialog
+          title={`Suspend ${customer.domain}?`}
+          confirm={`Suspend ${customer.domain}`}
+          busy={setStatus.busy}
+          error={setStatus.error}
+          onConfirm={() => void setStatus.run('suspended')}
+          onCancel={() => setAsking(false)}
+        >
+          {counts.data ? (
+            <p id="suspend-reach">
+              Suspending it stops serving {count(counts.data.devices, 'device')} at once: every update check of theirs answers 404 until the customer is
+              reactivated. Its API tokens stop working ({counts.data.active_tokens.toLocaleString()} active) and its people's sessions end.
+            </p>
+          ) : (
+            <Reach counts={counts} />
+          )}
+          <p>Nothing is deleted: reactivating serves them again.</p>
+        </ConfirmDialog>
+      )}
       <p class="hint">
         “Act on” opens the customer's own pages (firmware, devices, members…) as an administrator: every request then carries{' '}
         <code>customer={customer.domain}</code>. Suspending stops its tokens and sessions and answers its update checks 404, until it is reactivated.
@@ -205,11 +272,14 @@ export function AdminCustomerPage({ params }: PageProps) {
             customer={customer}
             onSaved={(saved, note) => {
               setNotice(note);
-              if (saved.domain !== params.domain) navigate(`${customerPath(saved.domain)}?renamed=${encodeURIComponent(params.domain)}`, { replace: true });
+              const renamed = `${customerPath(saved.domain)}?renamed=${encodeURIComponent(params.domain)}`;
+              // Acting on the renamed customer: the address names it by its new domain from now on.
+              if (saved.domain !== params.domain && me.customer === params.domain && me.customer !== me.identity.customer) me.actOn(saved.domain, renamed);
+              else if (saved.domain !== params.domain) navigate(renamed, { replace: true });
               else loaded.reload();
             }}
           />
-          <DeleteCustomerForm customer={customer} />
+          <DeleteCustomerForm customer={customer} counts={counts} />
         </>
       )}
     </section>

@@ -4,6 +4,7 @@ import { addFirmwareTag as tagLimits } from '../../api/limits.gen';
 import { session } from '../../api/session';
 import { useMe } from '../../app/identity';
 import { Link } from '../../app/router';
+import { ConfirmDialog } from '../../components/confirm';
 import { Empty, ErrorMessage, Loading, Notice } from '../../components/feedback';
 import { bytes, when } from '../../components/format';
 import { Pager } from '../../components/pager';
@@ -48,7 +49,7 @@ function BuildAudience({ id, version }: { id: string; version: number }) {
       ) : (
         <>
           <p id="audience-rule">{ruleText(audience.data)}</p>
-          <dl class="facts">
+          <dl class="facts" id="audience-counts">
             <dt>Devices offered it at their next check</dt>
             <dd id="audience-devices">{audience.data.devices}</dd>
             <dt>In the rule but never checked in</dt>
@@ -84,12 +85,64 @@ function BuildAudience({ id, version }: { id: string; version: number }) {
   );
 }
 
+/** "3 devices", "1 device". */
+function devices(n: number): string {
+  return `${n.toLocaleString()} ${n === 1 ? 'device' : 'devices'}`;
+}
+
+/**
+ * Asks before withdrawing: whom the build reaches now (its audience, counted afresh), so the
+ * person sees how many devices stop being offered it.
+ */
+function WithdrawDialog({
+  build,
+  busy,
+  error,
+  onConfirm,
+  onCancel,
+}: {
+  build: Build;
+  busy: boolean;
+  error: unknown;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const audience = useLoad(async () => ok(await api.GET('/firmware/{id}/audience', { params: { path: { id: build.id }, query: { limit: 1 } } })), [build.id]);
+  const a = audience.data;
+  const line = `${build.hw_name} / ${build.hw_version} / ${build.fw_name}`;
+  return (
+    <ConfirmDialog
+      title={`Withdraw ${build.fw_name} ${build.fw_version}?`}
+      confirm="Withdraw the build"
+      busy={busy}
+      error={error}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    >
+      {a ? (
+        <p id="withdraw-reach">
+          {a.rule === 'every_caller' ? `It is a general release: every update check of ${line} with an older version is offered it. ` : ''}
+          Withdrawing it stops offering it to {devices(a.devices)} at their next check
+          {a.never_checked_in > 0 ? `, and to ${devices(a.never_checked_in)} that have not checked in yet` : ''}
+          {a.unknown_devices ? ', and to every device the registry does not know' : ''}. They are offered the newest other build for them, if any.
+        </p>
+      ) : audience.loading ? (
+        <Loading what="whom the build reaches" />
+      ) : (
+        <ErrorMessage error={audience.error} />
+      )}
+      <p>Reactivating the build offers it again.</p>
+    </ConfirmDialog>
+  );
+}
+
 /** A build: its fields, tags, release settings, withdraw/reactivate (If-Match), downloads, and who gets it. */
 export function FirmwareBuildPage({ params }: PageProps) {
   const me = useMe();
   const id = params.id;
   const [version, setVersion] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
+  const [withdrawing, setWithdrawing] = useState(false);
   const build = useLoad(async () => {
     const result = await api.GET('/firmware/{id}', { params: { path: { id } } });
     return { record: ok(result), etag: result.response.headers.get('ETag') ?? '' };
@@ -99,6 +152,7 @@ export function FirmwareBuildPage({ params }: PageProps) {
     // If-Match: the change applies only to the build as shown (412 when someone changed it meanwhile).
     ok(await api.PATCH('/firmware/{id}', { params: { path: { id } }, body: change, headers: { 'If-Match': build.data?.etag ?? '' } }));
     setNotice(done);
+    setWithdrawing(false);
     refresh();
   });
   if (build.data === undefined) return build.loading ? <Loading what="the build" /> : <ErrorMessage error={build.error} />;
@@ -114,7 +168,7 @@ export function FirmwareBuildPage({ params }: PageProps) {
         {b.fw_name} {b.fw_version} <span class={`status-${b.status}`}>({b.status})</span>
       </h1>
       {notice && <Notice>{notice}</Notice>}
-      <ErrorMessage error={patch.error ?? build.error} />
+      <ErrorMessage error={(withdrawing ? null : patch.error) ?? build.error} />
       <div class="panel">
         <dl class="facts">
           <dt>Product line</dt>
@@ -199,12 +253,7 @@ export function FirmwareBuildPage({ params }: PageProps) {
               {b.tag_filter_disabled ? 'Switch the tag filter on' : 'Switch the tag filter off'}
             </button>
             {b.status === 'active' ? (
-              <button
-                type="button"
-                class="danger"
-                disabled={patch.busy}
-                onClick={() => void patch.run({ status: 'withdrawn' }, 'The build is withdrawn: no update check offers it.')}
-              >
+              <button type="button" class="danger" disabled={patch.busy} onClick={() => setWithdrawing(true)}>
                 Withdraw the build
               </button>
             ) : (
@@ -215,6 +264,15 @@ export function FirmwareBuildPage({ params }: PageProps) {
           </div>
         )}
       </div>
+      {withdrawing && (
+        <WithdrawDialog
+          build={b}
+          busy={patch.busy}
+          error={patch.error}
+          onConfirm={() => void patch.run({ status: 'withdrawn' }, 'The build is withdrawn: no update check offers it.')}
+          onCancel={() => setWithdrawing(false)}
+        />
+      )}
       {me.can('devices:read') && <BuildAudience id={id} version={version} />}
     </section>
   );
