@@ -83,7 +83,7 @@ describe('maintenance setting', () => {
     expect(bus.events(ProtectionEvents.changed).at(-1)).toEqual({ revision: second.revision });
     expect(await protection.updateMaintenance(call({}, { enabled: false }))).toEqual({ enabled: false, message: DEFAULT_MAINTENANCE_MESSAGE });
 
-    const entries = (await audit.listAudit({ ctx: {} as never, params: {}, query: { limit: 10 }, body: undefined })).items.filter(
+    const entries = (await audit.listAudit({ ctx: {} as never, params: {}, query: { limit: 10, offset: 0 }, body: undefined })).items.filter(
       (e) => e.action === 'maintenance.update',
     );
     expect(entries.map((e) => [e.actor, e.before, e.after])).toEqual([
@@ -135,7 +135,7 @@ describe('IP blocks', () => {
     expect(bad.code).toBe(ErrorCode.BadRequest);
     expect(bad.message).toMatch(/^cidr must be an IPv4 or IPv6 address or CIDR network/);
 
-    const actions = (await audit.listAudit({ ctx: {} as never, params: {}, query: { limit: 20 }, body: undefined })).items
+    const actions = (await audit.listAudit({ ctx: {} as never, params: {}, query: { limit: 20, offset: 0 }, body: undefined })).items
       .filter((e) => e.target_type === 'ip_block')
       .map((e) => `${e.action} ${e.target_id}`);
     expect(actions).toEqual([

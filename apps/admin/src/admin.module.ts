@@ -13,6 +13,7 @@ import { RunBackup } from './use-cases/run-backup/run-backup.usecase.js';
 import { VerifyBackup } from './use-cases/verify-backup/verify-backup.usecase.js';
 import { AuditRepository } from './audit/audit.repository.js';
 import { AuditService } from './audit/audit.service.js';
+import { ListAudit } from './use-cases/list-audit/list-audit.usecase.js';
 import { RelayedRecordsService } from './audit/relayed-records.service.js';
 import { AdminController } from './controllers/admin.controller.js';
 import { AuditController } from './controllers/audit.controller.js';
@@ -41,6 +42,7 @@ import { HealthDailyRepository } from './repositories/health-daily.repository.js
 import { RequestLogLeanIngest1764850000000 } from './migrations/1764850000000-request-log-lean-ingest.js';
 import { UsageFromStoredEntries1764900000000 } from './migrations/1764900000000-usage-from-stored-entries.js';
 import { RequestLogBulk1765000000000 } from './migrations/1765000000000-request-log-bulk.js';
+import { AuditLogFilters1765060000000 } from './migrations/1765060000000-audit-log-filters.js';
 import { HealthSampleRepository } from './repositories/health-sample.repository.js';
 import { RequestLogRepository } from './repositories/request-log.repository.js';
 import { Clock } from './services/clock.js';
@@ -72,6 +74,7 @@ export const ADMIN_DATABASE = {
     RequestLogLeanIngest1764850000000,
     UsageFromStoredEntries1764900000000,
     RequestLogBulk1765000000000,
+    AuditLogFilters1765060000000,
   ],
 } satisfies AppDatabaseOptions;
 
@@ -85,6 +88,7 @@ export const ADMIN_PROVIDERS = [
   HealthService,
   AuditRepository,
   AuditService,
+  ListAudit,
   SecurityEventRepository,
   SecurityEventsService,
   ProtectionRepository,

@@ -43,6 +43,7 @@ import { LogoutUseCase } from './use-cases/logout/logout.usecase.js';
 import { MagicLinkUseCase } from './use-cases/magic-link/magic-link.usecase.js';
 import { MembersUseCase } from './use-cases/members/members.usecase.js';
 import { ProvisionOperatorUseCase } from './use-cases/provision-operator/provision-operator.usecase.js';
+import { UserEmailsUseCase } from './use-cases/user-emails/user-emails.usecase.js';
 import { RefreshSessionUseCase } from './use-cases/refresh-session/refresh-session.usecase.js';
 import { RequestLoginUseCase } from './use-cases/request-login/request-login.usecase.js';
 import { ResolveCustomerUseCase } from './use-cases/resolve-customer/resolve-customer.usecase.js';
@@ -77,6 +78,7 @@ export const IDENTITY_PROVIDERS: Provider[] = [
   InviteMemberUseCase,
   SandboxTokensUseCase,
   ProvisionOperatorUseCase,
+  UserEmailsUseCase,
   RequestLoginUseCase,
   StartSessionUseCase,
   EndSessionUseCase,

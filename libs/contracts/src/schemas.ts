@@ -19,6 +19,11 @@ export const Offset = Type.Integer({
   'x-error': `offset must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}`,
 });
 
+/** A day (`YYYY-MM-DD`, UTC) or an RFC 3339 timestamp: the bound of a range (statistics, audit log). */
+const DAY_OR_TIMESTAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2}))?$';
+export const DayOrTimestamp = (name: string, description: string) =>
+  Type.String({ pattern: DAY_OR_TIMESTAMP_PATTERN, description, 'x-error': `${name} must be a date (YYYY-MM-DD) or an RFC 3339 timestamp` });
+
 export const Problem = Type.Object(
   {
     type: Type.String(),

@@ -124,6 +124,7 @@ export interface AuditBody {
   ts: string;
   domain: string | null;
   actor: string;
+  actor_email: string | null;
   action: string;
   target_type: string;
   target_id: string;

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type AuditEntryInput, type AuditEntryView, type AuditQuery, type EndpointCall, recordedJson, recordedText } from '@app/contracts';
+import { type AuditEntryInput, recordedJson, recordedText } from '@app/contracts';
 import { JsonLogger } from '@app/infra';
 import { AuditRepository, type AuditRow } from './audit.repository.js';
 
@@ -33,7 +33,7 @@ function state(value: unknown): Record<string, unknown> | null {
   return bytes > MAX_STATE_BYTES ? { truncated: true, bytes } : storable;
 }
 
-/** Audit entries: stored from every app's AdminEvents.audit, read by GET /admin/audit. */
+/** Audit entries: stored from every app's AdminEvents.audit (read by the ListAudit use case). */
 @Injectable()
 export class AuditService {
   private readonly logger = new JsonLogger('admin');
@@ -48,13 +48,5 @@ export class AuditService {
       return false;
     }
     return this.repository.insert(row, eventId);
-  }
-
-  /** Newest first. `before`/`after` are {} where nothing existed (they are always objects, never null). */
-  async list(call: EndpointCall<Record<string, never>, AuditQuery, undefined>): Promise<{ items: AuditEntryView[] }> {
-    const limit = call.query?.limit ?? 100;
-    const domain = call.query?.domain?.trim().toLowerCase() || undefined;
-    const rows = await this.repository.list({ domain, limit });
-    return { items: rows.map((r) => ({ ...r, before: r.before ?? {}, after: r.after ?? {} })) };
   }
 }

@@ -1,9 +1,11 @@
 import { Controller, Inject } from '@nestjs/common';
 import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
-import { AdminEvents, AdminMessages, type EventPayload, type MessageRequest } from '@app/contracts';
+import { AdminEvents, AdminMessages, type EventPayload, type MessageRequest, requireTenant } from '@app/contracts';
 import { AuditService } from '../audit/audit.service.js';
 import { RelayedRecordsService } from '../audit/relayed-records.service.js';
 import { SecurityEventsService } from '../security/security-events.service.js';
+import { ListAuditCommand } from '../use-cases/list-audit/list-audit.command.js';
+import { ListAudit } from '../use-cases/list-audit/list-audit.usecase.js';
 
 type Events<E> = Record<string, EventPayload<E>>;
 
@@ -14,6 +16,7 @@ export class AuditController {
     @Inject(AuditService) private readonly audit: AuditService,
     @Inject(SecurityEventsService) private readonly securityEvents: SecurityEventsService,
     @Inject(RelayedRecordsService) private readonly relayed: RelayedRecordsService,
+    @Inject(ListAudit) private readonly listAuditPage: ListAudit,
   ) {}
 
   /** From the apps' outbox relays (acknowledged, idempotent by id). */
@@ -35,7 +38,12 @@ export class AuditController {
 
   @MessagePattern(AdminMessages.listAudit.pattern)
   listAudit(@Payload() call: MessageRequest<typeof AdminMessages.listAudit>) {
-    return this.audit.list(call);
+    return this.listAuditPage.execute(ListAuditCommand.forAdministrators(call.query));
+  }
+
+  @MessagePattern(AdminMessages.listCustomerAudit.pattern)
+  listCustomerAudit(@Payload() call: MessageRequest<typeof AdminMessages.listCustomerAudit>) {
+    return this.listAuditPage.execute(ListAuditCommand.forCustomer(requireTenant(call.ctx).customer, call.query));
   }
 
   @MessagePattern(AdminMessages.listSecurityEvents.pattern)

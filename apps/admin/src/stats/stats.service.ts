@@ -12,6 +12,7 @@ import {
   type StatsDay,
   type StatsSummaryQuery,
 } from '@app/contracts';
+import { instant } from '../dtos/range-bound.js';
 import { Clock } from '../services/clock.js';
 import { networkOf } from './network-of.js';
 import { type RequestLogFilter, StatsRepository } from './stats.repository.js';
@@ -23,17 +24,8 @@ const EVENTS_DEFAULT_DAYS = 7;
 /** The longest summary: a bound on the days listed (the counters outlive the request log). */
 const SUMMARY_MAX_DAYS = 3660;
 const DAY_MS = 86_400_000;
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 type NoParams = Record<string, never>;
-
-/** A query's date or timestamp; a date alone means the start of its day (or the end, for an upper bound). */
-function instant(value: string | undefined, name: string, fallback: Date, endOfDay: boolean): Date {
-  if (value === undefined) return fallback;
-  const parsed = new Date(DATE_ONLY.test(value) ? `${value}T00:00:00.000Z` : value);
-  if (Number.isNaN(parsed.getTime())) throw ServiceError.badRequest(`${name} is not a valid date`);
-  return DATE_ONLY.test(value) && endOfDay ? new Date(parsed.getTime() + DAY_MS - 1) : parsed;
-}
 
 function dayOf(date: Date): string {
   return date.toISOString().slice(0, 10);

@@ -5,6 +5,7 @@ import { IdentityStore } from '../repositories/identity.store.js';
 import { Administrators } from '../services/administrators.service.js';
 import { IssueTokenCommand } from '../use-cases/issue-token/issue-token.command.js';
 import { IssueTokenUseCase } from '../use-cases/issue-token/issue-token.usecase.js';
+import { UserEmailsUseCase } from '../use-cases/user-emails/user-emails.usecase.js';
 
 type Issue = MessageRequest<typeof IdentityMessages.issueToken>;
 
@@ -15,11 +16,18 @@ export class OperatorController {
     @Inject(IssueTokenUseCase) private readonly issueToken: IssueTokenUseCase,
     @Inject(IdentityStore) private readonly store: IdentityStore,
     @Inject(Administrators) private readonly administrators: Administrators,
+    @Inject(UserEmailsUseCase) private readonly userEmailsOf: UserEmailsUseCase,
   ) {}
 
   @MessagePattern(IdentityMessages.issueToken.pattern)
   issue(@Payload() request: Issue): Promise<CreatedToken> {
     return this.issueToken.execute(IssueTokenCommand.create(request));
+  }
+
+  /** The audit lists' emails of their `user:<id>` actors. */
+  @MessagePattern(IdentityMessages.userEmails.pattern)
+  userEmails(@Payload() request: MessageRequest<typeof IdentityMessages.userEmails>): Promise<{ emails: Record<string, string> }> {
+    return this.userEmailsOf.execute(request);
   }
 
   /** Who receives critical security events: the full administrators (enabled owners and editors of the operator customer). */

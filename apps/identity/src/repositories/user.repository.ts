@@ -11,6 +11,15 @@ export class UserRepository extends BaseRepository {
     return this.manager.findOneBy(UserEntity, { id });
   }
 
+  /** The emails of these users (absent ids are left out). */
+  async emailsOf(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows: Array<{ id: string; email: string }> = await this.manager.query(`SELECT id::text AS id, email FROM identity.users WHERE id = ANY($1::uuid[])`, [
+      [...ids],
+    ]);
+    return new Map(rows.map((row) => [row.id, row.email]));
+  }
+
   /** The user with this email, created when absent (safe when two callers race). */
   async ensure(email: string, at: Date): Promise<{ user: UserEntity; created: boolean }> {
     const normalized = email.toLowerCase();

@@ -14,7 +14,7 @@ import {
   UpdateUserRequest,
 } from '../identity/identity.schemas.js';
 import { AdminMessages } from './admin.messages.js';
-import { AuditEntrySchema, AuditQuery, SecurityEventIdParams, SecurityEventSchema, SecurityEventsQuery } from './admin.schemas.js';
+import { AuditPage, AuditQuery, CustomerAuditQuery, SecurityEventIdParams, SecurityEventSchema, SecurityEventsQuery } from './admin.schemas.js';
 
 const NoParams = Type.Object({});
 
@@ -137,13 +137,13 @@ export const adminEndpoints = [
     method: 'GET',
     path: '/admin/audit',
     tag: 'Admin',
-    summary: 'Audit log: every change with before and after, newest first',
+    summary: 'Audit log: every change with before and after, newest first; filtered, paged by offset or cursor',
     auth: { kind: 'principal', tenant: false, admin: 'read', notInSandbox: true },
     errorMode: 'json',
     params: NoParams,
     query: AuditQuery,
     body: { kind: 'none' },
-    responses: { 200: { description: 'Audit entries', schema: Type.Object({ items: Type.Array(AuditEntrySchema) }) } },
+    responses: { 200: { description: 'A page of audit entries; next_offset and next_cursor are null on the last page', schema: AuditPage } },
     errors: [400, 401, 403, 503],
     target: { kind: 'message', message: AdminMessages.listAudit, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
@@ -175,5 +175,28 @@ export const adminEndpoints = [
     responses: { 204: { description: 'Acknowledged' } },
     errors: [400, 401, 403, 404, 503],
     target: { kind: 'message', message: AdminMessages.ackSecurityEvent, reply: () => ({ kind: 'empty', status: 204 }) },
+  }),
+];
+
+/**
+ * A customer's own audit log (tag Audit), for its owners (scope members:manage: the log names
+ * members, roles and tokens, which only owners manage); administrators' actions are shown as
+ * `service administrator`.
+ */
+export const customerAuditEndpoints = [
+  defineEndpoint({
+    operationId: 'listAudit',
+    method: 'GET',
+    path: '/audit',
+    tag: 'Audit',
+    summary: "The customer's audit log: every change with before and after, newest first; administrators shown as service administrator",
+    auth: { kind: 'principal', tenant: true, scope: 'members:manage', notInSandbox: true },
+    errorMode: 'json',
+    params: NoParams,
+    query: CustomerAuditQuery,
+    body: { kind: 'none' },
+    responses: { 200: { description: 'A page of audit entries; next_offset and next_cursor are null on the last page', schema: AuditPage } },
+    errors: [400, 401, 403, 404, 503],
+    target: { kind: 'message', message: AdminMessages.listCustomerAudit, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
 ];

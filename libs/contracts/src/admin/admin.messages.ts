@@ -1,7 +1,7 @@
 import type { EndpointCall } from '../endpoints/endpoint.js';
 import type { HealthHistory, HealthHistoryQuery, HealthPart, PartState, StatusDocument } from '../health/health.schemas.js';
 import { defineEvent, defineMessage } from '../messages/message.js';
-import type { AuditEntryView, AuditQuery, SecurityEventIdParams, SecurityEventsQuery, SecurityEventView } from './admin.schemas.js';
+import type { AuditPage, AuditQuery, CustomerAuditQuery, SecurityEventIdParams, SecurityEventsQuery, SecurityEventView } from './admin.schemas.js';
 
 /** One request-log entry: one per HTTP request, answered or abandoned by its client. */
 export interface RequestLogEntry {
@@ -91,7 +91,9 @@ export interface HealthSample {
 export const AdminMessages = {
   healthHistory: defineMessage<EndpointCall<Record<string, never>, HealthHistoryQuery, undefined>, HealthHistory>('admin.health.history'),
   /** GET /admin/audit, GET /admin/security/events, POST /admin/security/events/{id}/ack. */
-  listAudit: defineMessage<EndpointCall<Record<string, never>, AuditQuery, undefined>, { items: AuditEntryView[] }>('admin.audit.list'),
+  listAudit: defineMessage<EndpointCall<Record<string, never>, AuditQuery, undefined>, AuditPage>('admin.audit.list'),
+  /** GET /audit: the caller's customer's entries, administrators shown as SERVICE_ADMINISTRATOR. */
+  listCustomerAudit: defineMessage<EndpointCall<Record<string, never>, CustomerAuditQuery, undefined>, AuditPage>('admin.audit.customer-list'),
   listSecurityEvents: defineMessage<EndpointCall<Record<string, never>, SecurityEventsQuery, undefined>, { items: SecurityEventView[] }>(
     'admin.security-events.list',
   ),

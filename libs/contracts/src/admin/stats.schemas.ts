@@ -1,10 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CustomerQuery, Limit, Offset, Timestamp } from '../schemas.js';
-
-/** A day (`YYYY-MM-DD`, UTC) or an RFC 3339 timestamp: the bounds of a statistics range. */
-const DAY_OR_TIMESTAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2}))?$';
-const DayOrTimestamp = (name: string, description: string) =>
-  Type.String({ pattern: DAY_OR_TIMESTAMP_PATTERN, description, 'x-error': `${name} must be a date (YYYY-MM-DD) or an RFC 3339 timestamp` });
+import { CustomerQuery, DayOrTimestamp, Limit, Offset, Timestamp } from '../schemas.js';
 
 /** The counters of one day (docs/api.md "Usage statistics" defines each). */
 export const StatsDay = Type.Object({

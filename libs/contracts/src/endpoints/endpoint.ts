@@ -13,7 +13,7 @@ import type { Scope } from '../scopes.js';
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** The areas that group the operations in the OpenAPI document and on /docs. */
-export type AreaTag = 'Firmware' | 'Log data' | 'Devices' | 'Tags' | 'Downloads' | 'Tokens' | 'Members' | 'Stats' | 'Auth' | 'Health' | 'Admin';
+export type AreaTag = 'Firmware' | 'Log data' | 'Devices' | 'Tags' | 'Downloads' | 'Tokens' | 'Members' | 'Stats' | 'Audit' | 'Auth' | 'Health' | 'Admin';
 
 /**
  * `text` endpoints answer errors as one text/plain line unless the request

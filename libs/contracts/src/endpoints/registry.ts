@@ -1,5 +1,5 @@
 import { healthEndpoints, downloadEndpoints } from '../health/health.endpoints.js';
-import { adminAccountEndpoints, adminEndpoints } from '../admin/admin.endpoints.js';
+import { adminAccountEndpoints, adminEndpoints, customerAuditEndpoints } from '../admin/admin.endpoints.js';
 import { protectionEndpoints } from '../admin/protection.endpoints.js';
 import { jobEndpoints } from '../admin/jobs.endpoints.js';
 import { statsEndpoints } from '../admin/stats.endpoints.js';
@@ -20,6 +20,7 @@ const ALL_ENDPOINTS: readonly AnyEndpointDef[] = [
   ...identityEndpoints,
   ...adminAccountEndpoints,
   ...memberEndpoints,
+  ...customerAuditEndpoints,
   ...adminEndpoints,
   ...protectionEndpoints,
   ...jobEndpoints,

@@ -201,12 +201,20 @@ export const IdentityMessages = {
 
   /** The admin app asks whom to mail critical security events: the operator customer's enabled owners and editors. */
   operatorEmails: defineMessage<Record<string, never>, { emails: string[] }>('identity.operator.emails'),
+  /**
+   * The admin app's audit lists: the email of each user id (`ids`, at most USER_EMAILS_MAX UUIDs),
+   * asked once per page; ids of people no longer known are left out.
+   */
+  userEmails: defineMessage<{ ids: readonly string[] }, { emails: Record<string, string> }>('identity.users.emails'),
   /** The gateway's /docs page: the sandbox's public tokens (null without SANDBOX_DOMAIN). */
   sandboxTokens: defineMessage<Record<string, never>, SandboxTokens | null>('identity.sandbox.tokens'),
 
   /** Operator CLI: issue a token for a member of a customer without an HTTP session. */
   issueToken: defineMessage<IssueTokenRequest, CreatedToken>('identity.tokens.issue'),
 } as const;
+
+/** The most user ids one IdentityMessages.userEmails asks for (an audit page holds at most 1000 entries). */
+export const USER_EMAILS_MAX = 1000;
 
 export const IdentityEvents = {
   /** A token or session stopped being valid; every gateway replica drops it from its cache. */
