@@ -3,20 +3,29 @@ import { api, ok, type Paths } from '../../api/client';
 import { adminStartRestore as restoreLimits, adminVerifyBackup as verifyLimits } from '../../api/limits.gen';
 import { Link, navigate } from '../../app/router';
 import { PanelForm, ReadOnlyNote, ScrollingTable, StatusBadge, useFullAdmin } from '../../components/admin-kit';
-import { Empty, ErrorMessage, Loading } from '../../components/feedback';
+import { Empty, ErrorMessage, Loading, Notice } from '../../components/feedback';
 import { check, Field, inputLimits } from '../../components/form';
 import { bytes, when } from '../../components/format';
 import { useAction, useLoad } from '../../components/use-load';
 import { runPath } from './shared';
 
-type Run = Paths['/admin/backups']['get']['responses'][200]['content']['application/json']['items'][number];
+type BackupList = Paths['/admin/backups']['get']['responses'][200]['content']['application/json'];
+type Run = BackupList['items'][number];
+type BackupKey = BackupList['key'];
 
-/** The key field: held in this form's state only, sent once, cleared after sending; never put in the browser's storage. */
-function KeyField({ value, onInput, required }: { value: string; onInput: (value: string) => void; required?: boolean }) {
+/**
+ * The key field: held in this form's state only, sent once, cleared after sending; never put in
+ * the browser's storage. With the service's generated key it may stay empty.
+ */
+function KeyField({ value, onInput, generated }: { value: string; onInput: (value: string) => void; generated: boolean }) {
   return (
     <Field
-      label={required ? 'Backup key (base64)' : 'Backup key (base64, read-capable)'}
-      hint="Sent once for this run; neither the console nor the service keeps it"
+      label={generated ? 'Backup key (base64, optional)' : 'Backup key (base64)'}
+      hint={
+        generated
+          ? "Leave empty to use the service's own key; a key entered here is sent once for this run and kept nowhere"
+          : 'Sent once for this run; neither the console nor the service keeps it'
+      }
     >
       <input
         name="backup_key_b64"
@@ -29,6 +38,11 @@ function KeyField({ value, onInput, required }: { value: string; onInput: (value
       />
     </Field>
   );
+}
+
+/** The key to send: none (the service's generated key) when left empty and the service has one; otherwise checked against the API's limits. */
+function keyProblem(key: string, generated: boolean): string | null {
+  return generated && key === '' ? null : check(verifyLimits.backup_key_b64, key);
 }
 
 function ArchivePicker({
@@ -57,17 +71,17 @@ function ArchivePicker({
   );
 }
 
-function VerifyForm({ archives }: { archives: readonly string[] }) {
+function VerifyForm({ archives, generated }: { archives: readonly string[]; generated: boolean }) {
   const [archive, setArchive] = useState('');
   const [key, setKey] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const verify = useAction(async () => {
-    const invalid = check(verifyLimits.backup_key_b64, key.trim());
+    const invalid = keyProblem(key.trim(), generated);
     setProblem(invalid);
     if (invalid) return;
     const sent = key.trim();
     setKey('');
-    const run = ok(await api.POST('/admin/backups/verify', { body: { archive_name: archive || undefined, backup_key_b64: sent } }));
+    const run = ok(await api.POST('/admin/backups/verify', { body: { archive_name: archive || undefined, backup_key_b64: sent || undefined } }));
     navigate(runPath(run.id));
   });
   return (
@@ -80,12 +94,12 @@ function VerifyForm({ archives }: { archives: readonly string[] }) {
       error={problem ?? verify.error}
     >
       <ArchivePicker archives={archives} value={archive} onChange={setArchive} latest />
-      <KeyField value={key} onInput={setKey} />
+      <KeyField value={key} onInput={setKey} generated={generated} />
     </PanelForm>
   );
 }
 
-function RestoreForm({ archives }: { archives: readonly string[] }) {
+function RestoreForm({ archives, generated }: { archives: readonly string[]; generated: boolean }) {
   const [archive, setArchive] = useState('');
   const [confirm, setConfirm] = useState('');
   const [key, setKey] = useState('');
@@ -95,12 +109,12 @@ function RestoreForm({ archives }: { archives: readonly string[] }) {
     const invalid =
       (archive ? check(restoreLimits.archive_name, archive) : 'choose the archive to restore') ??
       (confirm.trim() === expected ? null : `confirm must be exactly "${expected}"`) ??
-      check(restoreLimits.backup_key_b64, key.trim());
+      keyProblem(key.trim(), generated);
     setProblem(invalid);
     if (invalid) return;
     const sent = key.trim();
     setKey('');
-    const run = ok(await api.POST('/admin/restores', { body: { archive_name: archive, confirm: confirm.trim(), backup_key_b64: sent } }));
+    const run = ok(await api.POST('/admin/restores', { body: { archive_name: archive, confirm: confirm.trim(), backup_key_b64: sent || undefined } }));
     navigate(runPath(run.id));
   });
   return (
@@ -124,8 +138,36 @@ function RestoreForm({ archives }: { archives: readonly string[] }) {
       }
     >
       <ArchivePicker archives={archives} value={archive} onChange={setArchive} />
-      <KeyField value={key} onInput={setKey} required />
+      <KeyField value={key} onInput={setKey} generated={generated} />
     </PanelForm>
+  );
+}
+
+/** Where the backup key's halves are, and what that asks of the operator. */
+function KeyNote({ backupKey }: { backupKey: BackupKey }) {
+  if (backupKey.source === 'none') {
+    return (
+      <p class="error" role="alert" id="backup-key">
+        Backups are not configured: no backup runs, not even the daily one. Set <code>BACKUP_PUBLIC_KEY</code> on every admin process to the public key (
+        <code>age1…</code>) that <code>npm run cli -- backup keygen</code> prints.
+      </p>
+    );
+  }
+  if (backupKey.source === 'configured') {
+    return (
+      <p id="backup-key">
+        Archives are encrypted to <code>BACKUP_PUBLIC_KEY</code>; the service holds no secret key, so verify and restore need the secret key sent with them.
+      </p>
+    );
+  }
+  return (
+    <Notice>
+      <span id="backup-key">
+        Archives are encrypted to a key pair the service generated. Its secret half lies in <code class="cell-wrap">{backupKey.secret_key_file}</code> on the
+        service's machine; verify and restore use it when no key is given. <strong>Keep a copy of that file off this machine</strong>: without it no archive can
+        be read once the machine is lost.
+      </span>
+    </Notice>
   );
 }
 
@@ -147,9 +189,10 @@ export function AdminBackupsPage() {
         <p>
           Archives are stored in the{' '}
           <strong id="backup-backend">{runs.data.backend === 's3' ? 'off-site object store (s3)' : 'local directory (local)'}</strong> backend, encrypted to the
-          backup public key. A backup also runs every day on schedule.
+          backup public key. {runs.data.key.source === 'none' ? '' : 'A backup also runs every day on schedule.'}
         </p>
       )}
+      {runs.data && <KeyNote backupKey={runs.data.key} />}
       {full && (
         <div class="actions">
           <button type="button" class="primary" disabled={start.busy} onClick={() => void start.run()}>
@@ -192,8 +235,8 @@ export function AdminBackupsPage() {
       )}
       {full && runs.data && (
         <>
-          <VerifyForm archives={archives} />
-          <RestoreForm archives={archives} />
+          <VerifyForm archives={archives} generated={runs.data.key.source === 'generated'} />
+          <RestoreForm archives={archives} generated={runs.data.key.source === 'generated'} />
         </>
       )}
     </section>
