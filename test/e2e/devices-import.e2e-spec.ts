@@ -97,6 +97,46 @@ describe('device import', () => {
       expect((await api.get(`${p}twice`)).json<DeviceRecord>().tags).toEqual(['b']);
     });
 
+    it('dry_run=true counts and lists what the import would change (tags before and after) and stores nothing', async () => {
+      const p = prefix();
+      expect(await api.imported(api.importCsv(`hwid,tags\n${p}1,a\n${p}2,b\n`))).toMatchObject({ created: 2 });
+      await api.putTags(`${p}1`, { tags: ['a'] });
+      const before = await listAll(p);
+      const csv = `hwid,tags\n${p}1,a\n${p}2,c b2\nbad id,x\n${p}3,x\n${p}4,\n`;
+      const preview = await api.imported(api.importCsv(csv, 'text/csv', { dry_run: true }));
+      expect(preview).toEqual({
+        created: 2,
+        updated: 1,
+        unchanged: 1,
+        errors: [{ line: 4, hwid: 'bad id', error: HWID_RULE }],
+        error_count: 1,
+        changes: [
+          { line: 3, hwid: `${p}2`, change: 'update', tags_before: ['b'], tags_after: ['b2', 'c'], attributes_changed: false },
+          { line: 5, hwid: `${p}3`, change: 'create', tags_before: null, tags_after: ['x'], attributes_changed: false },
+          { line: 6, hwid: `${p}4`, change: 'create', tags_before: null, tags_after: [], attributes_changed: false },
+        ],
+      });
+      // Nothing stored, nothing touched.
+      expect(await listAll(p)).toEqual(before);
+      // The import itself then does what the dry run said (and lists no changes).
+      const applied = await api.imported(api.importCsv(csv));
+      expect(applied).toEqual({ created: 2, updated: 1, unchanged: 1, errors: preview.errors, error_count: 1 });
+      expect((await api.get(`${p}2`)).json<DeviceRecord>().tags).toEqual(['b2', 'c']);
+      // JSON: attributes count as a change; a file naming no tags keeps them.
+      const json = [{ hwid: `${p}1`, attributes: { site: 'Berlin' } }, { hwid: `${p}2` }];
+      expect(await api.imported(api.importJson(json, { dry_run: 'true' }))).toEqual({
+        created: 0,
+        updated: 1,
+        unchanged: 1,
+        errors: [],
+        error_count: 0,
+        changes: [{ line: 1, hwid: `${p}1`, change: 'update', tags_before: ['a'], tags_after: ['a'], attributes_changed: true }],
+      });
+      expect((await api.get(`${p}1`)).json<DeviceRecord>().attributes).toEqual({});
+      expectProblem(await api.importCsv(csv, 'text/csv', { dry_run: 'maybe' }), 400, 'dry_run must be true or false');
+      expect((await api.get(`${p}3`)).json<DeviceRecord>().tags).toEqual(['x']);
+    });
+
     it('refuses a file whose header is not hwid[,tags], or that is empty, with 400 (nothing applied)', async () => {
       const p = prefix();
       expectProblem(await api.importCsv(`id,tags\n${p}x,a\n`), 400, /^the CSV header must name the columns hwid and tags.*unknown column "id"/);

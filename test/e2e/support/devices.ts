@@ -150,11 +150,11 @@ export class DeviceApi {
   removeTag(hwid: string | { raw: string }, tag: string | { raw: string }) {
     return this.send('DELETE', this.path(hwid, `/tags/${typeof tag === 'string' ? segment(tag) : tag.raw}`));
   }
-  importCsv(text: string | Buffer, contentType = 'text/csv') {
-    return this.send('POST', '/devices/import', { body: text, contentType });
+  importCsv(text: string | Buffer, contentType = 'text/csv', query: Query = {}) {
+    return this.send('POST', '/devices/import', { body: text, contentType, query });
   }
-  importJson(value: unknown) {
-    return this.send('POST', '/devices/import', { body: typeof value === 'string' ? value : JSON.stringify(value), contentType: 'application/json' });
+  importJson(value: unknown, query: Query = {}) {
+    return this.send('POST', '/devices/import', { body: typeof value === 'string' ? value : JSON.stringify(value), contentType: 'application/json', query });
   }
 
   /** Creates a device and returns its record (fails the test otherwise). */

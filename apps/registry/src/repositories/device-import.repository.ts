@@ -15,6 +15,16 @@ export interface UpsertCounts {
   readonly unchanged: number;
 }
 
+/** What one import row would do to the stored device (POST /devices/import?dry_run=true). */
+export interface RowPreview {
+  readonly hwid: string;
+  readonly change: 'create' | 'update' | 'none';
+  /** The stored tags; null for a new device. */
+  readonly tagsBefore: string[] | null;
+  readonly tagsAfter: string[];
+  readonly attributesChanged: boolean;
+}
+
 /** The writes of POST /devices/import: one batch of rows per transaction of RegistryStore. */
 export class DeviceImportRepository {
   constructor(private readonly manager: EntityManager) {}
@@ -25,6 +35,44 @@ export class DeviceImportRepository {
    * ones whose given values differ (the others are not written at all, so updated_at stays);
    * then add and remove the device_tag rows of what changed.
    */
+  /**
+   * What upsertBatch would do to a batch (distinct HW ids), read only: the same comparison
+   * (tags or attributes distinct from the stored ones) in one statement, in the batch's order.
+   */
+  async previewBatch(batch: Tenant<{ rows: readonly UpsertRow[] }>): Promise<RowPreview[]> {
+    const { customerId, rows } = batch;
+    if (rows.length === 0) return [];
+    const found = await rowsOf(
+      this.manager.query(
+        `SELECT v.hwid, d.hwid IS NOT NULL AS stored, d.tags AS tags_before, COALESCE(v.tags, d.tags, '{}') AS tags_after,
+                (d.tags IS DISTINCT FROM COALESCE(v.tags, d.tags)) AS tags_changed,
+                (d.attributes IS DISTINCT FROM COALESCE(v.attributes, d.attributes)) AS attributes_changed
+         FROM (SELECT u.hwid, string_to_array(u.tags, ' ') AS tags, u.attributes::jsonb AS attributes
+               FROM unnest($2::text[], $3::text[], $4::text[]) AS u(hwid, tags, attributes)) v
+         LEFT JOIN registry.device d ON d.customer_id = $1 AND d.hwid = v.hwid`,
+        [
+          customerId,
+          rows.map((r) => r.hwid),
+          rows.map((r) => (r.tags === null ? null : r.tags.join(' '))),
+          rows.map((r) => (r.attributes === null ? null : JSON.stringify(r.attributes))),
+        ],
+      ),
+    );
+    const byHwid = new Map(found.map((r) => [String(r.hwid), r]));
+    return rows.map((row) => {
+      const r = byHwid.get(row.hwid)!;
+      const stored = r.stored === true;
+      const attributesChanged = stored && r.attributes_changed === true;
+      return {
+        hwid: row.hwid,
+        change: !stored ? 'create' : r.tags_changed === true || attributesChanged ? 'update' : 'none',
+        tagsBefore: stored ? (r.tags_before as string[]) : null,
+        tagsAfter: r.tags_after as string[],
+        attributesChanged: stored ? attributesChanged : row.attributes !== null && Object.keys(row.attributes).length > 0,
+      };
+    });
+  }
+
   async upsertBatch(batch: Tenant<{ rows: readonly UpsertRow[] }>): Promise<UpsertCounts> {
     const { customerId, rows } = batch;
     const tx = this.manager;

@@ -7,6 +7,7 @@ import {
   DEVICE_IMPORT_CONTENT_TYPES,
   DEVICE_LIMITS,
   DeviceCustomerQuery,
+  DeviceImportQuery,
   DeviceImportResult,
   DeviceListQuery,
   DevicePage,
@@ -89,7 +90,7 @@ export const deviceEndpoints = [
     auth: { kind: 'principal', scope: 'devices:write', tenant: true },
     errorMode: 'json',
     params: NoParams,
-    query: DeviceCustomerQuery,
+    query: DeviceImportQuery,
     body: {
       kind: 'stream',
       maxBytes: () => DEVICE_LIMITS.importMaxBytes,
@@ -97,6 +98,7 @@ export const deviceEndpoints = [
       description:
         `application/json: an array of {hwid, tags?, attributes?}. text/csv: a header line naming the columns hwid and (optionally) tags, ` +
         `tags separated by spaces. Rows are upserts: a given tags or attributes value replaces the stored one, an absent one keeps it. ` +
+        `With dry_run=true nothing is stored and the answer lists what would change. ` +
         `At most ${DEVICE_LIMITS.importMaxBytes} bytes and ${DEVICE_LIMITS.importMaxRows} rows.`,
     },
     responses: { 200: { description: 'Counts and the rows that were refused (the others are applied)', schema: DeviceImportResult } },

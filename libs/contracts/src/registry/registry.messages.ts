@@ -5,6 +5,7 @@ import type {
   CreateDeviceRequest,
   Device,
   DeviceCustomerQuery,
+  DeviceImportQuery,
   DeviceImportResult,
   DeviceListQuery,
   DevicePage,
@@ -155,7 +156,7 @@ export const DeviceMessages = {
   create: defineMessage<EndpointCall<NoParams, DeviceCustomerQuery, CreateDeviceRequest>, Device>('registry.devices.create'),
   update: defineMessage<DeviceCall<UpdateDeviceRequest>, Device>('registry.devices.update'),
   /** The body is staged in the object store by the gateway (`file`); 100,000 rows take seconds. */
-  import: defineMessage<EndpointCall<NoParams, DeviceCustomerQuery, undefined>, DeviceImportResult>('registry.devices.import', { timeoutMs: 600_000 }),
+  import: defineMessage<EndpointCall<NoParams, DeviceImportQuery, undefined>, DeviceImportResult>('registry.devices.import', { timeoutMs: 600_000 }),
   withdraw: defineMessage<DeviceCall, Device>('registry.devices.withdraw'),
   reactivate: defineMessage<DeviceCall, Device>('registry.devices.reactivate'),
   getTags: defineMessage<DeviceCall, DeviceTags>('registry.devices.tags.get'),

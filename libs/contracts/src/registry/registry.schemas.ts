@@ -40,6 +40,8 @@ export const DEVICE_LIMITS = {
   importMaxBytes: 64 * 1024 * 1024,
   importMaxRows: 1_000_000,
   importMaxReportedErrors: 1000,
+  /** A dry run lists the changes of this many rows at most (all are counted in created and updated). */
+  importMaxReportedChanges: 1000,
   /** One CSV record or one JSON array element of an import. */
   importMaxRowBytes: 32 * 1024,
 } as const;
@@ -172,12 +174,41 @@ export const DeviceImportError = Type.Object({
 });
 export type DeviceImportError = Static<typeof DeviceImportError>;
 
+/** POST /devices/import: `dry_run=true` answers what the import would do, and changes nothing. */
+export const DeviceImportQuery = Type.Object({
+  customer: CustomerQuery,
+  dry_run: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description: 'true: nothing is stored; the answer counts what the import would do and lists the changes (changes).',
+      'x-error': 'dry_run must be true or false',
+    }),
+  ),
+});
+export type DeviceImportQuery = Static<typeof DeviceImportQuery>;
+
+/** One row a dry run would apply: a new device, or a device whose tags or attributes would change. */
+export const DeviceImportChange = Type.Object({
+  line: Type.Integer({ description: 'As in errors: the CSV line or the JSON element.' }),
+  hwid: Type.String(),
+  change: Type.Union([Type.Literal('create'), Type.Literal('update')]),
+  tags_before: Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'The stored tags; null for a new device.' }),
+  tags_after: Type.Array(Type.String(), { description: 'The tags after the import (the stored ones where the row gives none).' }),
+  attributes_changed: Type.Boolean({ description: 'Whether the row replaces the stored attributes with different ones.' }),
+});
+export type DeviceImportChange = Static<typeof DeviceImportChange>;
+
 export const DeviceImportResult = Type.Object({
   created: Type.Integer(),
   updated: Type.Integer(),
   unchanged: Type.Integer(),
   errors: Type.Array(DeviceImportError, { description: `The first ${DEVICE_LIMITS.importMaxReportedErrors} rows with errors (not applied).` }),
   error_count: Type.Integer({ description: 'Rows with errors in all (may exceed the number listed in errors).' }),
+  changes: Type.Optional(
+    Type.Array(DeviceImportChange, {
+      description: `Dry runs only: the first ${DEVICE_LIMITS.importMaxReportedChanges} rows that would create or change a device, in file order (all are counted in created and updated).`,
+    }),
+  ),
 });
 export type DeviceImportResult = Static<typeof DeviceImportResult>;
 

@@ -24,16 +24,18 @@ export class ImportDevicesCommand {
     readonly format: ImportFormat,
     /** Rows that set tags need tags:write (the endpoint's own scope is devices:write). */
     readonly canWriteTags: boolean,
+    /** dry_run=true: count and list what would change, store nothing. */
+    readonly dryRun: boolean,
   ) {}
 
   /** Throws 400 without a staged body, 415 for a media type other than text/csv or application/json. */
-  static create(input: { ctx: RequestContext; file: StagedFile | undefined; contentType?: string }): ImportDevicesCommand {
+  static create(input: { ctx: RequestContext; file: StagedFile | undefined; contentType?: string; dryRun?: boolean }): ImportDevicesCommand {
     const ctx = requireTenant(input.ctx);
     const file = input.file;
     if (!file || typeof file.key !== 'string' || file.key === '') throw ServiceError.badRequest('import body is required');
     const media = (input.contentType ?? file.contentType ?? '').split(';')[0].trim().toLowerCase();
     const format: ImportFormat | undefined = Object.hasOwn(FORMATS, media) ? FORMATS[media as keyof typeof FORMATS] : undefined;
     if (!format) throw new ServiceError(ErrorCode.UnsupportedMediaType, `body must be ${DEVICE_IMPORT_CONTENT_TYPES.join(' or ')}`);
-    return new ImportDevicesCommand(ctx, ctx.customer.id, file, format, canWriteTags(ctx));
+    return new ImportDevicesCommand(ctx, ctx.customer.id, file, format, canWriteTags(ctx), input.dryRun === true);
   }
 }

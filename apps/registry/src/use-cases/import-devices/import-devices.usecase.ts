@@ -17,6 +17,7 @@ export interface ImportLimits {
   readonly batchSize: number;
   readonly maxRows: number;
   readonly maxReportedErrors: number;
+  readonly maxReportedChanges: number;
   readonly maxRowChars: number;
 }
 
@@ -24,6 +25,7 @@ export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
   batchSize: IMPORT_BATCH_SIZE,
   maxRows: DEVICE_LIMITS.importMaxRows,
   maxReportedErrors: DEVICE_LIMITS.importMaxReportedErrors,
+  maxReportedChanges: DEVICE_LIMITS.importMaxReportedChanges,
   maxRowChars: DEVICE_LIMITS.importMaxRowBytes,
 };
 
@@ -37,6 +39,11 @@ export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
  * changes nothing is not written (re-importing a file reports every row unchanged). Each batch
  * that changed something broadcasts deviceChanged for the customer; one audit entry sums the
  * import up. The staged body is deleted at the end, whatever happened.
+ *
+ * A dry run (dry_run=true) reads the same rows in the same batches but only compares them with
+ * the stored devices: it counts and lists what would change, writes nothing, broadcasts
+ * nothing and audits nothing. A HW id listed twice is compared with the stored device each
+ * time (the earlier row is not applied in a dry run).
  */
 @Injectable()
 export class ImportDevices {
@@ -59,7 +66,7 @@ export class ImportDevices {
   async executeForRequest(call: MessageRequest<typeof DeviceMessages.import>): Promise<DeviceImportResult> {
     let command: ImportDevicesCommand;
     try {
-      command = ImportDevicesCommand.create({ ctx: call.ctx, file: call.file, contentType: call.contentType });
+      command = ImportDevicesCommand.create({ ctx: call.ctx, file: call.file, contentType: call.contentType, dryRun: call.query?.dry_run });
     } catch (err) {
       if (call.file?.key) await this.objects.delete(call.file.key).catch(() => undefined);
       throw err;
@@ -69,17 +76,29 @@ export class ImportDevices {
 
   async execute(command: ImportDevicesCommand): Promise<DeviceImportResult> {
     const { customerId, file } = command;
-    const result = { created: 0, updated: 0, unchanged: 0, errors: [] as DeviceImportError[], error_count: 0 };
+    const result: DeviceImportResult & { errors: DeviceImportError[] } = {
+      created: 0,
+      updated: 0,
+      unchanged: 0,
+      errors: [],
+      error_count: 0,
+      ...(command.dryRun ? { changes: [] } : {}),
+    };
     let rows = 0;
     let failure: unknown = null;
     let body: Readable | null = null;
     try {
       body = await this.objects.get(file.key);
       if (!body) throw ServiceError.badRequest('import body not found');
-      let batch = new Map<string, UpsertRow>();
+      let batch = new Map<string, UpsertRow & { readonly line: number }>();
       const flush = async () => {
         if (batch.size === 0) return;
         const upserts = [...batch.values()];
+        if (command.dryRun) {
+          batch = new Map();
+          await this.preview(customerId, upserts, result);
+          return;
+        }
         const counts = await this.store.transaction(({ imports }) => imports.upsertBatch({ customerId, rows: upserts }));
         batch = new Map();
         result.created += counts.created;
@@ -105,7 +124,7 @@ export class ImportDevices {
           continue;
         }
         if (batch.has(row.hwid)) await flush();
-        batch.set(row.hwid, { hwid: row.hwid, tags: row.tags, attributes: row.attributes });
+        batch.set(row.hwid, { hwid: row.hwid, tags: row.tags, attributes: row.attributes, line: row.line });
         if (batch.size >= this.limits.batchSize) await flush();
       }
       await flush();
@@ -116,8 +135,8 @@ export class ImportDevices {
     } finally {
       body?.destroy();
       await this.objects.delete(file.key).catch(() => undefined);
-      const changed = result.created + result.updated;
-      if (failure === null || changed > 0) {
+      const changed = command.dryRun ? 0 : result.created + result.updated;
+      if (!command.dryRun && (failure === null || changed > 0)) {
         await this.changes.audit(this.store.repos.outbox, command.ctx, {
           action: 'device.import',
           targetType: 'device_import',
@@ -142,6 +161,33 @@ export class ImportDevices {
           .warn('device import failed after applying part of it', { customer_id: customerId, created: result.created, updated: result.updated });
       }
     }
+  }
+
+  /** A dry run's batch: counted as upsertBatch would count it, its changes listed up to the cap. */
+  private async preview(
+    customerId: ImportDevicesCommand['customerId'],
+    rows: readonly (UpsertRow & { readonly line: number })[],
+    result: DeviceImportResult,
+  ): Promise<void> {
+    const previews = await this.store.repos.imports.previewBatch({ customerId, rows });
+    previews.forEach((preview, i) => {
+      if (preview.change === 'none') {
+        result.unchanged++;
+        return;
+      }
+      if (preview.change === 'create') result.created++;
+      else result.updated++;
+      if (result.changes && result.changes.length < this.limits.maxReportedChanges) {
+        result.changes.push({
+          line: rows[i].line,
+          hwid: preview.hwid,
+          change: preview.change,
+          tags_before: preview.tagsBefore,
+          tags_after: preview.tagsAfter,
+          attributes_changed: preview.attributesChanged,
+        });
+      }
+    });
   }
 
   /** The body's rows, validated; the CSV header (line 1) or the opening bracket first. */
