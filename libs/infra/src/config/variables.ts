@@ -22,7 +22,11 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: 'unset: none',
     meaning: 'Comma-separated CIDR networks of the proxies in front of the gateway, whose X-Forwarded-For names the client.',
   },
-  { name: 'DATA_DIR', default: './data', meaning: 'Embedded mode: database, files, mail outbox and download-link key; one process per directory.' },
+  {
+    name: 'DATA_DIR',
+    default: './data',
+    meaning: 'Embedded mode: database, files, mail outbox, download-link key and generated backup key; one process per directory.',
+  },
   { name: 'OPERATOR_DOMAIN', default: 'operator.local', meaning: "The operator's admin customer, whose members are the service administrators." },
   { name: 'OPERATOR_ADMIN_EMAIL', default: 'unset', meaning: 'Invited as owner of the admin customer at start-up while it has none.' },
   { name: 'SANDBOX_DOMAIN', default: 'unset', meaning: 'Creates a sandbox customer with public tokens shown on /docs.' },
@@ -105,8 +109,9 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   },
   {
     name: 'BACKUP_PUBLIC_KEY',
-    default: 'unset: backups refused',
-    meaning: 'age recipient (age1...) every backup archive is encrypted to; the secret half stays offline.',
+    default: 'unset: standalone generates $DATA_DIR/backup-secret.key',
+    meaning:
+      'age recipient (age1...) every backup archive is encrypted to; the secret half stays offline. Unset: standalone on the local backend makes its own key pair, otherwise backups are refused.',
   },
   { name: 'BACKUP_SCHEDULE', default: '24h', meaning: 'Interval of the scheduled backup (s, m, h or d suffix), or off.' },
   { name: 'BACKUP_KEEP', default: '7', meaning: 'Archives kept; after each backup older ones beyond this many are removed.' },
