@@ -23,6 +23,12 @@ describe('console: devices', () => {
     await harness.check(page, 'devices-empty');
     const csv = ['hwid,tags', 'SN-0001,beta eu', 'bad id,beta', 'SN-0002,eu', 'SN-0003,'].join('\n');
     await page.locator('input[type=file]').setInputFiles({ name: 'devices.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    // First what it would do (a dry run): nothing is stored until "Import".
+    const preview = page.getByRole('region', { name: 'What the import would change' });
+    await preview.getByText('3 new, 0 changed, 0 unchanged, 1 with errors. Nothing is stored yet.').waitFor();
+    expect(await preview.getByRole('region', { name: 'Changes' }).locator('tbody tr').count()).toBe(3);
+    expect(((await owner.api.get('/devices')) as { items: unknown[] }).items).toEqual([]);
+    await preview.getByRole('button', { name: 'Import: 3 changes' }).click();
     const result = page.locator('#import-result');
     await result.getByText('devices.csv: 3 created, 0 updated, 0 unchanged, 1 with errors.').waitFor();
     const bad = result.locator('tbody tr');
@@ -114,6 +120,35 @@ describe('console: devices', () => {
     await page.waitForURL(`${harness.base}/console/devices/SN-0100`);
     await page.getByRole('heading', { name: /Device SN-0100/ }).waitFor();
     expect(await page.getByLabel('Attributes (JSON object, at most 8 KiB)').inputValue()).toContain('"site": "Berlin"');
+    expect(harness.problems).toEqual([]);
+  });
+
+  it('shows what an import would change on existing devices (tags old → new) and changes nothing until it is confirmed', async () => {
+    const { page } = owner;
+    await page.goto(`${harness.base}/console/devices`);
+    const tagsOf = async (hwid: string) => ((await owner.api.get(`/devices/${hwid}`)) as { tags: string[] }).tags;
+    const before = { one: await tagsOf('SN-0001'), two: await tagsOf('SN-0002') };
+    expect(before).toEqual({ one: ['beta', 'eu'], two: ['eu'] });
+    const csv = ['hwid,tags', 'SN-0001,stable', 'SN-0002,eu', 'SN-0200,new'].join('\n');
+    const choose = () => page.locator('input[type=file]').setInputFiles({ name: 'retag.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await choose();
+    const preview = page.getByRole('region', { name: 'What the import would change' });
+    await preview.getByText('1 new, 1 changed, 1 unchanged, 0 with errors. Nothing is stored yet.').waitFor();
+    const rows = preview.getByRole('region', { name: 'Changes' }).locator('tbody tr');
+    expect(await rows.nth(0).locator('td').allTextContents()).toEqual(['2', 'SN-0001', 'tags change', 'beta eu', 'stable']);
+    expect(await rows.nth(1).locator('td').allTextContents()).toEqual(['4', 'SN-0200', 'new device', '—', 'new']);
+    await harness.check(page, 'devices-import-preview');
+    // Cancel: nothing stored.
+    await preview.getByRole('button', { name: 'Cancel' }).click();
+    await preview.waitFor({ state: 'detached' });
+    expect({ one: await tagsOf('SN-0001'), two: await tagsOf('SN-0002') }).toEqual(before);
+    expect((await owner.api.send('PATCH', '/devices/SN-0200', { attributes: {} })).status).toBe(404);
+    // Confirmed: the import does what the preview said.
+    await choose();
+    await preview.getByRole('button', { name: 'Import: 2 changes' }).click();
+    await page.locator('#import-result').getByText('retag.csv: 1 created, 1 updated, 1 unchanged, 0 with errors.').waitFor();
+    expect(await tagsOf('SN-0001')).toEqual(['stable']);
+    expect(await tagsOf('SN-0200')).toEqual(['new']);
     expect(harness.problems).toEqual([]);
   });
 });
