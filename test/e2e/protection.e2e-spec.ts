@@ -132,6 +132,17 @@ describe('maintenance mode and IP blocks', () => {
       });
     });
 
+    it('is in force for the very next request through the same gateway, on and off again', async () => {
+      const write = () => rt.http.post('/devices', { auth: c.full, json: { hwid: `n-${randomInt(1e9)}` } });
+      for (let round = 0; round < 3; round++) {
+        const message = `round ${round} ${randomInt(1e6)}`;
+        expectStatus(await setMaintenance({ enabled: true, message }), 200);
+        expectProblem(await write(), 503, message);
+        expectStatus(await setMaintenance({ enabled: false }), 200);
+        expectStatus(await write(), 201);
+      }
+    });
+
     it('uses the default message when none is given, and refuses bad input and non-administrators', async () => {
       expect(expectStatus(await setMaintenance({ enabled: true }), 200).json()).toEqual({ enabled: true, message: DEFAULT_MESSAGE });
       const write = await until(
@@ -206,6 +217,61 @@ describe('maintenance mode and IP blocks', () => {
       expect(replaced.before).toMatchObject({ reason });
       const deleted = await waitForAudit(rt, undefined, (e) => e.action === 'ip_block.delete' && e.target_id === `${address}/32`);
       expect(deleted).toMatchObject({ before: { cidr: `${address}/32`, reason: 'second' }, after: {} });
+    });
+
+    it('a block and its removal are in force for the very next request through the same gateway', async () => {
+      for (let round = 0; round < 3; round++) {
+        const address = ownAddress();
+        blocked.push(address);
+        const from = { localAddress: address };
+        expectStatus(await rt.http.get('/status', from), 200);
+        expectStatus(await block({ cidr: address, reason: `at once ${round}` }), 201);
+        expectProblem(await rt.http.get('/status', from), 403, 'address blocked');
+        expectStatus(await rt.http.delete('/admin/ip-blocks', { auth: admin, query: { cidr: address } }), 204);
+        expectStatus(await rt.http.get('/status', from), 200);
+      }
+    });
+
+    it("refuses a block of the caller's own address with 409 unless confirmed; confirmed, the caller is locked out at once", async () => {
+      const address = ownAddress();
+      const from = { localAddress: address };
+      const refused = await rt.http.post('/admin/ip-blocks', { ...from, auth: admin, json: { cidr: address, reason: 'myself' } });
+      expectProblem(
+        refused,
+        409,
+        `${address}/32 covers your own address ${address}: every request from it would get 403 address blocked. To block it anyway, send confirm_own_address: true`,
+      );
+      // A network around it, from the tests' usual address (127.0.0.1) too: refused, nothing stored.
+      expectProblem(await rt.http.post('/admin/ip-blocks', { auth: admin, json: { cidr: '127.0.0.0/8' } }), 409, /^127\.0\.0\.0\/8 covers your own address /);
+      expectProblem(await rt.http.post('/admin/ip-blocks', { ...from, auth: admin, json: { cidr: address, confirm_own_address: false } }), 409);
+      expectProblem(
+        await rt.http.post('/admin/ip-blocks', { ...from, auth: admin, json: { cidr: address, confirm_own_address: 'yes' } }),
+        400,
+        'confirm_own_address must be true or false',
+      );
+      expect((await listBlocks()).some((b) => b.cidr === `${address}/32` || b.cidr === '127.0.0.0/8')).toBe(false);
+      expectStatus(await rt.http.get('/status', from), 200);
+
+      blocked.push(address);
+      expect(
+        expectStatus(await rt.http.post('/admin/ip-blocks', { ...from, auth: admin, json: { cidr: address, confirm_own_address: true } }), 201).json(),
+      ).toEqual({
+        cidr: `${address}/32`,
+        expires_at: null,
+        reason: null,
+      });
+      expectProblem(await rt.http.get('/admin/ip-blocks', { ...from, auth: admin }), 403, 'address blocked');
+      // A browser asking for a page gets a page that says so, not problem+json.
+      const page = await rt.http.get('/console/admin/ip-blocks', { ...from, headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+      expect(page.status).toBe(403);
+      expect(page.contentType).toMatch(/^text\/html\b/);
+      expect(page.header('content-security-policy')).toContain("default-src 'none'");
+      expect(page.text).toContain('<h1>Your address is blocked</h1>');
+      expect(page.text).toContain('403 Forbidden: address blocked');
+      expectProblem(await rt.http.get('/console/admin/ip-blocks', from), 403, 'address blocked');
+      // Removed from another address: in force at once again.
+      expectStatus(await rt.http.delete('/admin/ip-blocks', { auth: admin, query: { cidr: address } }), 204);
+      expectStatus(await rt.http.get('/admin/ip-blocks', { ...from, auth: admin }), 200);
     });
 
     it('normalises networks to their network address and IPv4-mapped IPv6 to IPv4; both match the client address', async () => {

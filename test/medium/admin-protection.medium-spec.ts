@@ -53,8 +53,8 @@ afterAll(async () => {
   await throwaway?.dispose();
 });
 
-const call = <Q, B>(query: Q, body: B, actor = 'user:admin-1') => ({
-  ctx: { actor, auditActor: actor } as never,
+const call = <Q, B>(query: Q, body: B, actor = 'user:admin-1', ip = '192.0.2.10') => ({
+  ctx: { actor, auditActor: actor, ip } as never,
   params: {} as never,
   query: query as never,
   body: body as never,
@@ -77,11 +77,17 @@ describe('maintenance setting', () => {
     expect(first).toMatchObject({ changed: true, maintenance: { enabled: false }, blocks: [] });
     expect(await protection.state({ knownRevision: first.revision })).toEqual({ changed: false, revision: first.revision });
 
-    expect(await protection.updateMaintenance(call({}, { enabled: true, message: ' upgrading ' }))).toEqual({ enabled: true, message: 'upgrading' });
+    // The answer carries the state after the change, for the gateway that forwarded it.
+    const on = await protection.updateMaintenance(call({}, { enabled: true, message: ' upgrading ' }));
+    expect(on.result).toEqual({ enabled: true, message: 'upgrading' });
     const second = await protection.state({ knownRevision: first.revision });
     expect(second).toMatchObject({ changed: true, maintenance: { enabled: true, message: 'upgrading' } });
+    expect(on.protection).toEqual(second);
     expect(bus.events(ProtectionEvents.changed).at(-1)).toEqual({ revision: second.revision });
-    expect(await protection.updateMaintenance(call({}, { enabled: false }))).toEqual({ enabled: false, message: DEFAULT_MAINTENANCE_MESSAGE });
+    const off = await protection.updateMaintenance(call({}, { enabled: false }));
+    expect(off.result).toEqual({ enabled: false, message: DEFAULT_MAINTENANCE_MESSAGE });
+    expect(off.protection).toMatchObject({ changed: true, maintenance: { enabled: false }, blocks: [] });
+    expect(BigInt(off.protection.revision)).toBeGreaterThan(BigInt(second.revision));
 
     const entries = (await audit.listAudit({ ctx: {} as never, params: {}, query: { limit: 10, offset: 0 }, body: undefined })).items.filter(
       (e) => e.action === 'maintenance.update',
@@ -96,7 +102,9 @@ describe('maintenance setting', () => {
 describe('IP blocks', () => {
   it('stores normalised networks, replaces a network blocked again, expires, lists and deletes', async () => {
     const created = await protection.createIpBlock(call({}, { cidr: '203.0.113.77/24', reason: 'scanner', ttl_seconds: 60 }));
-    expect(created).toEqual({ cidr: '203.0.113.0/24', reason: 'scanner', expires_at: '2026-11-25T10:01:00.000Z' });
+    expect(created.result).toEqual({ cidr: '203.0.113.0/24', reason: 'scanner', expires_at: '2026-11-25T10:01:00.000Z' });
+    expect(created.protection).toMatchObject({ changed: true, blocks: [{ cidr: '203.0.113.0/24', expires_at: '2026-11-25T10:01:00.000Z' }] });
+    expect(bus.events(ProtectionEvents.changed).at(-1)).toEqual({ revision: created.protection.revision });
     await protection.createIpBlock(call({}, { cidr: '::ffff:198.51.100.9' }));
     await protection.createIpBlock(call({}, { cidr: '2001:db8::1/48' }, 'token:t-1'));
 
@@ -128,7 +136,9 @@ describe('IP blocks', () => {
     const later = await protection.state({ knownRevision: null });
     expect(later.changed && later.blocks.map((b) => b.cidr)).not.toContain('203.0.113.0/24');
 
-    await protection.deleteIpBlock(call({ cidr: '198.51.100.9' }, undefined));
+    const removed = await protection.deleteIpBlock(call({ cidr: '198.51.100.9' }, undefined));
+    expect(removed.result).toBeNull();
+    expect(removed.protection.blocks.map((b) => b.cidr)).not.toContain('198.51.100.9/32');
     const missing = await refusal(protection.deleteIpBlock(call({ cidr: '198.51.100.9/32' }, undefined)));
     expect(missing.code).toBe(ErrorCode.NotFound);
     const bad = await refusal(protection.createIpBlock(call({}, { cidr: '300.1.1.1' })));
@@ -145,6 +155,38 @@ describe('IP blocks', () => {
       'ip_block.create 198.51.100.9/32',
       'ip_block.create 203.0.113.0/24',
     ]);
+  });
+});
+
+describe("a block of the caller's own address", () => {
+  it('is refused with 409 and stores nothing, unless confirmed', async () => {
+    const before = await protection.state({ knownRevision: null });
+    const announced = bus.events(ProtectionEvents.changed).length;
+    for (const [cidr, ip] of [
+      ['192.0.2.0/24', '192.0.2.10'],
+      ['::ffff:192.0.2.10', '192.0.2.10'],
+      ['2001:db8:7::/48', '2001:db8:7::5'],
+    ]) {
+      const refused = await refusal(protection.createIpBlock(call({}, { cidr, reason: 'oops' }, 'user:admin-1', ip)));
+      expect(refused.code).toBe(ErrorCode.Conflict);
+      expect(refused.message).toMatch(
+        / covers your own address .*: every request from it would get 403 address blocked\. To block it anyway, send confirm_own_address: true$/,
+      );
+      expect(refused.message).toContain(ip);
+    }
+    const refused = await refusal(protection.createIpBlock(call({}, { cidr: '192.0.2.0/24', confirm_own_address: false }, 'user:admin-1', '192.0.2.10')));
+    expect(refused.message).toBe(
+      '192.0.2.0/24 covers your own address 192.0.2.10: every request from it would get 403 address blocked. To block it anyway, send confirm_own_address: true',
+    );
+    expect(await protection.state({ knownRevision: before.revision })).toEqual({ changed: false, revision: before.revision });
+    expect(bus.events(ProtectionEvents.changed)).toHaveLength(announced);
+
+    // Another address's network, and the own one confirmed.
+    expect((await protection.createIpBlock(call({}, { cidr: '192.0.2.0/24' }, 'user:admin-1', '198.51.100.1'))).result.cidr).toBe('192.0.2.0/24');
+    const confirmed = await protection.createIpBlock(call({}, { cidr: '192.0.2.10', confirm_own_address: true }, 'user:admin-1', '192.0.2.10'));
+    expect(confirmed.protection.blocks.map((b) => b.cidr)).toEqual(expect.arrayContaining(['192.0.2.0/24', '192.0.2.10/32']));
+    await protection.deleteIpBlock(call({ cidr: '192.0.2.0/24' }, undefined));
+    await protection.deleteIpBlock(call({ cidr: '192.0.2.10' }, undefined));
   });
 });
 

@@ -5,15 +5,18 @@ import {
   DEFAULT_MAINTENANCE_MESSAGE,
   type DeleteIpBlockQuery,
   type EndpointCall,
+  type EnforcedProtection,
   type IpBlocksQuery,
   type IpBlockView,
   type MaintenanceSetting,
+  ownAddressBlockMessage,
+  type ProtectionChange,
   ProtectionEvents,
   type ProtectionState,
   ServiceError,
   type UpdateMaintenanceRequest,
 } from '@app/contracts';
-import { MessageBus, parseIpNetwork } from '@app/infra';
+import { type IpNetwork, MessageBus, networkContains, parseIpNetwork } from '@app/infra';
 import { AuditService } from '../audit/audit.service.js';
 import { Clock } from '../services/clock.js';
 import { blockView, type IpBlockRow, type MaintenanceRow, ProtectionRepository } from './protection.repository.js';
@@ -22,8 +25,10 @@ type NoParams = Record<string, never>;
 
 /**
  * Maintenance mode and IP blocks (docs/api.md "Maintenance mode and IP blocks"): stored here,
- * enforced by every gateway. Each change is audited and announced (ProtectionEvents.changed,
- * to every gateway replica); the gateways also re-read the state every second.
+ * enforced by every gateway. Each change is audited, answered with the state after it (the
+ * gateway that forwarded it enforces that before it answers) and announced
+ * (ProtectionEvents.changed, to every gateway replica); the gateways also re-read the state
+ * every second.
  */
 @Injectable()
 export class ProtectionService {
@@ -38,8 +43,9 @@ export class ProtectionService {
     return setting(await this.repository.maintenance());
   }
 
-  async setMaintenance(call: EndpointCall<NoParams, NoParams, UpdateMaintenanceRequest>): Promise<MaintenanceSetting> {
-    return setting(await this.switchMaintenance({ enabled: call.body.enabled, message: call.body.message?.trim() || null }, call.ctx.actor));
+  async setMaintenance(call: EndpointCall<NoParams, NoParams, UpdateMaintenanceRequest>): Promise<ProtectionChange<MaintenanceSetting>> {
+    const after = await this.switchMaintenance({ enabled: call.body.enabled, message: call.body.message?.trim() || null }, call.ctx.actor);
+    return this.changed(setting(after));
   }
 
   /** The stored setting (message null: the default), as a restore remembers it to put it back. */
@@ -47,11 +53,14 @@ export class ProtectionService {
     return this.repository.maintenance();
   }
 
-  /** Sets maintenance for `actor` (an administrator, or a restore acting for one): audited and announced like the endpoint. */
-  async switchMaintenance(value: MaintenanceRow, actor: string): Promise<MaintenanceRow> {
+  /**
+   * Sets maintenance for `actor` (an administrator, or a restore acting for one): audited and
+   * announced like the endpoint. `auditActor`: the audit entry's actor (the operator CLI names itself).
+   */
+  async switchMaintenance(value: MaintenanceRow, actor: string, auditActor = `admin:${actor}`): Promise<MaintenanceRow> {
     const now = this.clock.now();
     const { before, after, revision } = await this.repository.setMaintenance(value, actor, now);
-    await this.record(actor, now, 'maintenance.update', 'maintenance', 'maintenance', setting(before), setting(after));
+    await this.record(auditActor, now, 'maintenance.update', 'maintenance', 'maintenance', setting(before), setting(after));
     this.bus.emit(ProtectionEvents.changed, { revision });
     return after;
   }
@@ -60,9 +69,15 @@ export class ProtectionService {
     return { items: await this.repository.listBlocks(call.query?.all === true, this.clock.now()) };
   }
 
-  /** A network blocked again replaces its block (reason, expiry, created_by, created_at): 201 either way. */
-  async createBlock(call: EndpointCall<NoParams, NoParams, CreateIpBlockRequest>): Promise<CreatedIpBlock> {
-    const cidr = normalisedCidr(call.body.cidr);
+  /**
+   * A network blocked again replaces its block (reason, expiry, created_by, created_at): 201
+   * either way. A network that covers the caller's own address is refused (409) unless the
+   * request confirms it: an administrator would lock themselves out, the console included.
+   */
+  async createBlock(call: EndpointCall<NoParams, NoParams, CreateIpBlockRequest>): Promise<ProtectionChange<CreatedIpBlock>> {
+    const network = parsedNetwork(call.body.cidr);
+    const cidr = network.cidr;
+    if (call.body.confirm_own_address !== true && networkContains(network, call.ctx.ip)) throw ServiceError.conflict(ownAddressBlockMessage(cidr, call.ctx.ip));
     const now = this.clock.now();
     const ttl = call.body.ttl_seconds;
     const block: IpBlockRow = {
@@ -74,28 +89,45 @@ export class ProtectionService {
     };
     const { before, revision } = await this.repository.putBlock(block);
     const after = blockView(block);
-    await this.record(call.ctx.actor, now, 'ip_block.create', 'ip_block', cidr, before ? blockView(before) : null, after);
+    await this.record(`admin:${call.ctx.actor}`, now, 'ip_block.create', 'ip_block', cidr, before ? blockView(before) : null, after);
     this.bus.emit(ProtectionEvents.changed, { revision });
-    return { cidr, expires_at: after.expires_at, reason: after.reason };
+    return this.changed({ cidr, expires_at: after.expires_at, reason: after.reason });
   }
 
-  async deleteBlock(call: EndpointCall<NoParams, DeleteIpBlockQuery, undefined>): Promise<void> {
-    const cidr = normalisedCidr(call.query.cidr);
+  async deleteBlock(call: EndpointCall<NoParams, DeleteIpBlockQuery, undefined>): Promise<ProtectionChange<null>> {
+    await this.liftBlock(call.query.cidr, `admin:${call.ctx.actor}`);
+    return this.changed(null);
+  }
+
+  /** Removes the block of a network (404 when there is none), audited with `auditActor` and announced; returns the block removed. */
+  async liftBlock(input: string, auditActor: string): Promise<IpBlockView> {
+    const cidr = normalisedCidr(input);
     const removed = await this.repository.deleteBlock(cidr);
     if (!removed) throw ServiceError.notFound(`no IP block for ${cidr}`);
-    await this.record(call.ctx.actor, this.clock.now(), 'ip_block.delete', 'ip_block', cidr, blockView(removed.before), null);
+    const before = blockView(removed.before);
+    await this.record(auditActor, this.clock.now(), 'ip_block.delete', 'ip_block', cidr, before, null);
     this.bus.emit(ProtectionEvents.changed, { revision: removed.revision });
+    return before;
   }
 
   /** What the gateways enforce; nothing but the revision when theirs is current. */
   async state(knownRevision: string | null): Promise<ProtectionState> {
     if (knownRevision !== null && (await this.repository.revision()) === knownRevision) return { changed: false, revision: knownRevision };
+    return this.enforced();
+  }
+
+  private async enforced(): Promise<EnforcedProtection> {
     const { revision, maintenance, blocks } = await this.repository.enforced(this.clock.now());
     return { changed: true, revision, maintenance: setting(maintenance), blocks };
   }
 
+  /** A change's answer with the state after it (read after the change: its revision or a later one). */
+  private async changed<T>(result: T): Promise<ProtectionChange<T>> {
+    return { result, protection: await this.enforced() };
+  }
+
   private record(
-    actor: string,
+    auditActor: string,
     now: Date,
     action: string,
     targetType: string,
@@ -106,7 +138,7 @@ export class ProtectionService {
     return this.audit.store({
       ts: now.toISOString(),
       domain: null,
-      actor: `admin:${actor}`,
+      actor: auditActor,
       action,
       target_type: targetType,
       target_id: targetId,
@@ -122,7 +154,11 @@ function setting(row: MaintenanceRow): MaintenanceSetting {
 
 /** 400 with what is wrong when the text is no address or network. */
 export function normalisedCidr(input: string): string {
+  return parsedNetwork(input).cidr;
+}
+
+function parsedNetwork(input: string): IpNetwork {
   const network = parseIpNetwork(input);
   if ('error' in network) throw ServiceError.badRequest(network.error);
-  return network.cidr;
+  return network;
 }

@@ -1,27 +1,39 @@
 import type { ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
-import { ERROR_STATUS, ServiceError, type ErrorMode } from '@app/contracts';
+import { type EndpointDef, ERROR_STATUS, ServiceError, type ErrorMode } from '@app/contracts';
+import { errorPage } from '../pages/error-page.js';
+import { PAGE_HEADERS } from '../pages/page-headers.js';
 import { endAtTurnEnd } from './end-of-turn.js';
 
+/** How a failure is answered: in the endpoint's error mode, or as a page (pageWanted). */
+export type FailureMode = ErrorMode | 'page';
+
 export interface ErrorRenderContext {
-  readonly mode: ErrorMode;
+  readonly mode: FailureMode;
   /** The request sent `Accept: application/json`. */
   readonly wantsJson: boolean;
   readonly path: string;
   readonly requestId: string;
   readonly head: boolean;
+  /** The refusal of a blocked address (a page then says so, and what to do). */
+  readonly addressBlocked?: boolean;
 }
 
 /**
  * The HTTP side of ServiceError's translation (docs/api.md "Limits and errors"): text mode is one line
- * `<status> <reason phrase>: <message>`; JSON mode is application/problem+json.
+ * `<status> <reason phrase>: <message>`; JSON mode is application/problem+json; a page's is a
+ * short HTML page.
  */
 export function renderError(res: ServerResponse, error: ServiceError, ctx: ErrorRenderContext): void {
   const status = ERROR_STATUS[error.code];
   const reason = STATUS_CODES[status] ?? 'Error';
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
   let body: string;
-  if (ctx.mode === 'text' && !ctx.wantsJson) {
+  if (ctx.mode === 'page') {
+    for (const [name, value] of Object.entries(PAGE_HEADERS)) res.setHeader(name, value);
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    body = errorPage(status, reason, error.message, ctx.addressBlocked === true);
+  } else if (ctx.mode === 'text' && !ctx.wantsJson) {
     res.setHeader('Content-Type', 'text/plain; charset=utf-8');
     body = `${status} ${reason}: ${error.message}\n`;
   } else {
@@ -35,6 +47,20 @@ export function renderError(res: ServerResponse, error: ServiceError, ctx: Error
 
 export function wantsJson(accept: string | undefined): boolean {
   return !!accept && /\bapplication\/(?:problem\+)?json\b/i.test(accept);
+}
+
+/**
+ * Whether a failure is answered as a page: a request for one of the pages the gateway serves
+ * (text/html on success) from a browser (Accept names text/html, not JSON), which would show
+ * problem+json as raw text.
+ */
+export function pageWanted(endpoint: EndpointDef, accept: string | undefined): boolean {
+  return isPage(endpoint) && !!accept && /\btext\/html\b/i.test(accept) && !wantsJson(accept);
+}
+
+/** One of the HTML pages the gateway serves itself (the console, /login, /docs, /health). */
+export function isPage(endpoint: EndpointDef): boolean {
+  return endpoint.target.kind === 'gateway' && endpoint.target.handler === 'page' && endpoint.responses[200]?.contentType === 'text/html';
 }
 
 export function asServiceError(err: unknown): ServiceError {

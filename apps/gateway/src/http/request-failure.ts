@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Injectable } from '@nestjs/common';
-import { ErrorCode, type ErrorMode, type StagedFile, TransportError } from '@app/contracts';
+import { ErrorCode, type StagedFile, TransportError } from '@app/contracts';
 import { JsonLogger } from '@app/infra';
 import { BodyStager } from '../uploads/body-stager.js';
 import { MultipartStager } from '../uploads/multipart-stager.js';
-import { asServiceError, renderError } from './error-renderer.js';
+import { asServiceError, type FailureMode, renderError } from './error-renderer.js';
 import { closeAfterLingering } from './lingering-close.js';
+import { isAddressBlocked } from '../protection/gateway-protection.js';
 import type { RequestState } from './request-state.js';
 
 /**
@@ -27,7 +28,7 @@ export class RequestFailure {
     req: IncomingMessage,
     res: ServerResponse,
     state: RequestState,
-    mode: ErrorMode,
+    mode: FailureMode,
     json: boolean,
     path: string,
     staged: StagedFile | undefined,
@@ -57,6 +58,6 @@ export class RequestFailure {
     }
     // An upload still arriving is not read on: the answer closes the connection, after lingering so the client reads it.
     if (!req.complete) closeAfterLingering(req, (name, value) => res.setHeader(name, value));
-    renderError(res, error, { mode, wantsJson: json, path, requestId: state.requestId, head: method === 'HEAD' });
+    renderError(res, error, { mode, wantsJson: json, path, requestId: state.requestId, head: method === 'HEAD', addressBlocked: isAddressBlocked(error) });
   }
 }

@@ -18,7 +18,7 @@ import { stageRawUpload } from '../uploads/raw-upload.js';
 import { type ClientAddressOf, clientAddressResolver } from './client-address.js';
 import { CorsPolicy } from './cors.js';
 import { endpointCall, requestContext } from './endpoint-call.js';
-import { wantsJson } from './error-renderer.js';
+import { type FailureMode, pageWanted, wantsJson } from './error-renderer.js';
 import { GatewayEndpoints } from './gateway-endpoints.js';
 import { parseCookies } from './http-io.js';
 import { hasSmallBody, jsonBodyOf, NO_BODY, readSmallRequestBody } from './json-body.js';
@@ -147,11 +147,20 @@ export class RequestPipeline {
       );
       staged = undefined; // the app owns it now
       stagedParts = undefined;
+      // A change of maintenance or the IP blocks is in force here before its answer is written.
+      if (endpoint.target.protection) this.protection.apply(endpoint.target.protection(result));
       this.replies.write(res, endpoint.target.reply(result, { json, baseUrl: this.config.publicUrl, path }), head);
     } catch (caught) {
       // A blocked address gets 403 (problem+json) on paths no endpoint takes too.
       const err = endpoint === undefined ? this.protection.refusalFor(caught, state.ip) : caught;
-      const errorMode = endpoint?.errorMode ?? (err instanceof RouteRefusal ? err.errorMode : 'json');
+      const errorMode: FailureMode =
+        endpoint === undefined
+          ? err instanceof RouteRefusal
+            ? err.errorMode
+            : 'json'
+          : pageWanted(endpoint, req.headers.accept)
+            ? 'page'
+            : endpoint.errorMode;
       this.failures.answer(err, req, res, state, errorMode, json, path, staged, stagedParts);
     }
   }

@@ -1,5 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import { type EndpointDef, errorStatusesOf, Problem } from '@app/contracts';
+import { isPage } from '../http/error-renderer.js';
 
 /** The machine-readable description declares API version 1.0.0 and OpenAPI 3.1. */
 export const API_VERSION = '1.0.0';
@@ -93,6 +94,9 @@ function responses(endpoint: EndpointDef): Record<string, unknown> {
     const errorContent = {
       'application/problem+json': { schema: problem },
       ...(endpoint.errorMode === 'text' ? { 'text/plain': { schema: { type: 'string', description: '<status> <reason phrase>: <message>' } } } : {}),
+      ...(isPage(endpoint)
+        ? { 'text/html': { schema: { type: 'string', description: 'A page saying what happened, to a browser (Accept: text/html)' } } }
+        : {}),
     };
     const declared = out[status] as { content?: Record<string, unknown> } | undefined;
     if (declared) {

@@ -76,4 +76,45 @@ describe('GatewayProtection', () => {
     await protection.refresh();
     expect(refusal(() => protection.check(endpoint('healthz'), 'GET', '203.0.113.5'))).not.toBeNull();
   });
+
+  it("enforces a change's state at once (apply), and keeps it against an older state read meanwhile or applied late", async () => {
+    const initial: ProtectionState = { changed: true, revision: '9', maintenance: { enabled: false, message: 'default' }, blocks: [] };
+    let answer: () => Promise<ProtectionState> = () => Promise.resolve(initial);
+    const bus = { send: () => answer(), subscribe: () => () => undefined };
+    const protection = new GatewayProtection(bus as unknown as MessageBus);
+    await protection.refresh();
+    const write = () => refusal(() => protection.check(endpoint('createDevice'), 'POST', '198.51.100.1'));
+    expect(write()).toBeNull();
+
+    // A re-read under way that started before the change: it will answer the state before it.
+    let answerStale!: (state: ProtectionState) => void;
+    answer = () => new Promise((resolve) => (answerStale = resolve));
+    const reading = protection.refresh();
+    protection.apply({
+      changed: true,
+      revision: '10',
+      maintenance: { enabled: true, message: 'upgrading' },
+      blocks: [{ cidr: '192.0.2.0/24', expires_at: null }],
+    });
+    expect(write()).toMatchObject({ code: ErrorCode.Unavailable, message: 'upgrading' });
+    expect(refusal(() => protection.check(endpoint('healthz'), 'GET', '192.0.2.7'))).toMatchObject({ code: ErrorCode.Forbidden });
+    answerStale(initial);
+    await reading;
+    expect(write()).toMatchObject({ code: ErrorCode.Unavailable });
+    expect(protection.maintenance).toEqual({ enabled: true, message: 'upgrading' });
+
+    // A reply applied after a later state (revision 11 then 10 again): the later one stays.
+    protection.apply({ changed: true, revision: '11', maintenance: { enabled: false, message: 'default' }, blocks: [] });
+    expect(write()).toBeNull();
+    protection.apply({ changed: true, revision: '10', maintenance: { enabled: true, message: 'upgrading' }, blocks: [] });
+    expect(write()).toBeNull();
+    // Revisions compare as numbers, not as text.
+    protection.apply({ changed: true, revision: '100', maintenance: { enabled: true, message: 'later' }, blocks: [] });
+    expect(write()).toMatchObject({ message: 'later' });
+
+    // A later state read afterwards is taken as usual.
+    answer = () => Promise.resolve({ changed: true, revision: '101', maintenance: { enabled: false, message: 'default' }, blocks: [] });
+    await protection.refresh();
+    expect(write()).toBeNull();
+  });
 });

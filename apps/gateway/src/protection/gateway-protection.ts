@@ -3,6 +3,7 @@ import {
   ADDRESS_BLOCKED_MESSAGE,
   DEFAULT_MAINTENANCE_MESSAGE,
   type EndpointDef,
+  type EnforcedProtection,
   MAINTENANCE_REFUSED_METHODS,
   MAINTENANCE_RETRY_AFTER_SECONDS,
   type MaintenanceSetting,
@@ -21,11 +22,18 @@ const STARTUP_QUIET_MS = 10_000;
 
 const ADDRESS_BLOCKED = ServiceError.forbidden(ADDRESS_BLOCKED_MESSAGE);
 
+/** Whether `error` is this gateway's refusal of a blocked address. */
+export function isAddressBlocked(error: unknown): boolean {
+  return error === ADDRESS_BLOCKED;
+}
+
 /**
  * Maintenance mode and IP blocks as this gateway enforces them (docs/api.md "Maintenance mode
  * and IP blocks"). Kept by the admin app; read at start, at once when it announces a change
  * (broadcast to every replica) and every second, asking only whether the revision changed.
- * While the admin app does not answer, the last known state stays in force.
+ * A change forwarded by this gateway is enforced from the state its reply carries, before the
+ * answer is written (apply). While the admin app does not answer, the last known state stays
+ * in force.
  */
 @Injectable()
 export class GatewayProtection implements OnModuleInit, OnModuleDestroy {
@@ -36,6 +44,8 @@ export class GatewayProtection implements OnModuleInit, OnModuleDestroy {
   private revision: string | null = null;
   private reading: Promise<void> | null = null;
   private readAgain = false;
+  /** How many replies' states were applied: a read that overlapped one may bring an older state. */
+  private applied = 0;
   private unreachableSince: number | null = null;
   private readonly startedAt = Date.now();
   private timer?: NodeJS.Timeout;
@@ -66,18 +76,28 @@ export class GatewayProtection implements OnModuleInit, OnModuleDestroy {
     if (this.maintenanceRefusal !== null && MAINTENANCE_REFUSED_METHODS.has(method) && !endpoint.allowedInMaintenance) throw this.maintenanceRefusal;
   }
 
-  /** The answer to a request from `ip` no endpoint takes: 403 when the address is blocked, else the refusal itself. */
   /** 403 for a blocked address (also before any route: CORS preflights). */
   checkAddress(ip: string): void {
     if (this.matcher.size !== 0 && this.matcher.matches(ip)) throw ADDRESS_BLOCKED;
   }
 
+  /** The answer to a request from `ip` no endpoint takes: 403 when the address is blocked, else the refusal itself. */
   refusalFor(refusal: unknown, ip: string): unknown {
     return this.matcher.size !== 0 && this.matcher.matches(ip) ? ADDRESS_BLOCKED : refusal;
   }
 
   get maintenance(): MaintenanceSetting {
     return this.setting;
+  }
+
+  /**
+   * Enforces the state a change's reply carries, unless this gateway already has that revision
+   * or a later one (another change's announcement or reply may have come first).
+   */
+  apply(state: EnforcedProtection): void {
+    if (this.revision !== null && !isLater(state.revision, this.revision)) return;
+    this.applied++;
+    this.enforce(state);
   }
 
   /** Re-reads the state (one read at a time; a change announced meanwhile reads again after). */
@@ -97,6 +117,7 @@ export class GatewayProtection implements OnModuleInit, OnModuleDestroy {
   }
 
   private async read(): Promise<void> {
+    const appliedBefore = this.applied;
     try {
       const state = await this.bus.send(ProtectionMessages.protectionState, { knownRevision: this.revision }, { timeoutMs: READ_TIMEOUT_MS });
       if (this.unreachableSince !== null) {
@@ -104,12 +125,9 @@ export class GatewayProtection implements OnModuleInit, OnModuleDestroy {
         this.unreachableSince = null;
       }
       if (!state.changed) return;
-      this.matcher = new IpBlockMatcher(state.blocks);
-      this.setting = state.maintenance;
-      this.maintenanceRefusal = state.maintenance.enabled
-        ? ServiceError.unavailable(state.maintenance.message || DEFAULT_MAINTENANCE_MESSAGE, { 'Retry-After': String(MAINTENANCE_RETRY_AFTER_SECONDS) })
-        : null;
-      this.revision = state.revision;
+      // Read before a reply's state was applied meanwhile: not newer than that one unless its revision is.
+      if (this.applied !== appliedBefore && this.revision !== null && !isLater(state.revision, this.revision)) return;
+      this.enforce(state);
     } catch (err) {
       if (this.unreachableSince !== null || (this.revision === null && Date.now() - this.startedAt < STARTUP_QUIET_MS)) return;
       this.unreachableSince = Date.now();
@@ -120,4 +138,18 @@ export class GatewayProtection implements OnModuleInit, OnModuleDestroy {
       });
     }
   }
+
+  private enforce(state: EnforcedProtection): void {
+    this.matcher = new IpBlockMatcher(state.blocks);
+    this.setting = state.maintenance;
+    this.maintenanceRefusal = state.maintenance.enabled
+      ? ServiceError.unavailable(state.maintenance.message || DEFAULT_MAINTENANCE_MESSAGE, { 'Retry-After': String(MAINTENANCE_RETRY_AFTER_SECONDS) })
+      : null;
+    this.revision = state.revision;
+  }
+}
+
+/** Whether revision `a` comes after `b` (both increasing integers as decimal text). */
+function isLater(a: string, b: string): boolean {
+  return a.length !== b.length ? a.length > b.length : a > b;
 }

@@ -14,9 +14,10 @@ import {
 const NoParams = Type.Object({});
 
 /**
- * Maintenance mode and IP blocks (stored by the admin app, enforced by every gateway within
- * 2 s: docs/api.md "Maintenance mode and IP blocks"). The writes stay allowed in maintenance:
- * an operator must be able to end it and to block an attacker while it is on.
+ * Maintenance mode and IP blocks (stored by the admin app, enforced by the gateway that
+ * forwarded a change before it answers and by every other gateway within 2 s: docs/api.md
+ * "Maintenance mode and IP blocks"). The writes stay allowed in maintenance: an operator must
+ * be able to end it and to block an attacker while it is on.
  */
 export const protectionEndpoints = [
   defineEndpoint({
@@ -38,7 +39,7 @@ export const protectionEndpoints = [
     method: 'PUT',
     path: '/admin/settings/maintenance',
     tag: 'Admin',
-    summary: 'Turn maintenance mode on or off (in force on every gateway within 2 s)',
+    summary: 'Turn maintenance mode on or off (in force for the next request through the same gateway, on every other gateway within 2 s)',
     auth: { kind: 'principal', tenant: false, admin: 'full', notInSandbox: true },
     errorMode: 'json',
     allowedInMaintenance: true,
@@ -46,7 +47,12 @@ export const protectionEndpoints = [
     body: { kind: 'json', schema: UpdateMaintenanceRequest, required: true },
     responses: { 200: { description: 'The new setting', schema: MaintenanceSettingSchema } },
     errors: [400, 401, 403, 503],
-    target: { kind: 'message', message: ProtectionMessages.updateMaintenance, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
+    target: {
+      kind: 'message',
+      message: ProtectionMessages.updateMaintenance,
+      reply: (r) => ({ kind: 'json', status: 200, body: r.result }),
+      protection: (r) => r.protection,
+    },
   }),
   defineEndpoint({
     operationId: 'adminListIpBlocks',
@@ -68,15 +74,22 @@ export const protectionEndpoints = [
     method: 'POST',
     path: '/admin/ip-blocks',
     tag: 'Admin',
-    summary: 'Block an address or network: 403 on every endpoint, on every gateway within 2 s (the same network again replaces its block)',
+    summary:
+      "Block an address or network: 403 on every endpoint, at once through the same gateway, on every other within 2 s (the same network again replaces its block; one covering the caller's own address needs confirm_own_address)",
     auth: { kind: 'principal', tenant: false, admin: 'full', notInSandbox: true },
     errorMode: 'json',
     allowedInMaintenance: true,
     params: NoParams,
     body: { kind: 'json', schema: CreateIpBlockRequest, required: true },
     responses: { 201: { description: 'The block as normalised', schema: CreatedIpBlockSchema } },
-    errors: [400, 401, 403, 503],
-    target: { kind: 'message', message: ProtectionMessages.createIpBlock, reply: (r) => ({ kind: 'json', status: 201, body: r }) },
+    // 409: the network covers the caller's own address and confirm_own_address was not true.
+    errors: [400, 401, 403, 409, 503],
+    target: {
+      kind: 'message',
+      message: ProtectionMessages.createIpBlock,
+      reply: (r) => ({ kind: 'json', status: 201, body: r.result }),
+      protection: (r) => r.protection,
+    },
   }),
   defineEndpoint({
     operationId: 'adminDeleteIpBlock',
@@ -92,6 +105,6 @@ export const protectionEndpoints = [
     body: { kind: 'none' },
     responses: { 204: { description: 'Removed' } },
     errors: [400, 401, 403, 404, 503],
-    target: { kind: 'message', message: ProtectionMessages.deleteIpBlock, reply: () => ({ kind: 'empty', status: 204 }) },
+    target: { kind: 'message', message: ProtectionMessages.deleteIpBlock, reply: () => ({ kind: 'empty', status: 204 }), protection: (r) => r.protection },
   }),
 ];

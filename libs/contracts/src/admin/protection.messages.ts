@@ -23,16 +23,33 @@ export interface EnforcedIpBlock {
  * every change of either; asked with the revision it knows, a gateway gets `changed: false`
  * and nothing else when nothing changed (the periodic re-read stays cheap with many blocks).
  */
-export type ProtectionState =
-  | { readonly changed: true; readonly revision: string; readonly maintenance: MaintenanceSetting; readonly blocks: readonly EnforcedIpBlock[] }
-  | { readonly changed: false; readonly revision: string };
+export type ProtectionState = EnforcedProtection | { readonly changed: false; readonly revision: string };
+
+/** The whole state at a revision (revisions are increasing integers, as decimal text). */
+export interface EnforcedProtection {
+  readonly changed: true;
+  readonly revision: string;
+  readonly maintenance: MaintenanceSetting;
+  readonly blocks: readonly EnforcedIpBlock[];
+}
+
+/**
+ * The reply to a change of maintenance or the IP blocks: the endpoint's answer and the state
+ * after the change, which the gateway that forwarded it enforces before it answers.
+ */
+export interface ProtectionChange<T> {
+  readonly result: T;
+  readonly protection: EnforcedProtection;
+}
 
 export const ProtectionMessages = {
   getMaintenance: defineMessage<EndpointCall<NoParams, NoParams, undefined>, MaintenanceSetting>('admin.maintenance.get'),
-  updateMaintenance: defineMessage<EndpointCall<NoParams, NoParams, UpdateMaintenanceRequest>, MaintenanceSetting>('admin.maintenance.update'),
+  updateMaintenance: defineMessage<EndpointCall<NoParams, NoParams, UpdateMaintenanceRequest>, ProtectionChange<MaintenanceSetting>>(
+    'admin.maintenance.update',
+  ),
   listIpBlocks: defineMessage<EndpointCall<NoParams, IpBlocksQuery, undefined>, { items: IpBlockView[] }>('admin.ip-blocks.list'),
-  createIpBlock: defineMessage<EndpointCall<NoParams, NoParams, CreateIpBlockRequest>, CreatedIpBlock>('admin.ip-blocks.create'),
-  deleteIpBlock: defineMessage<EndpointCall<NoParams, DeleteIpBlockQuery, undefined>, void>('admin.ip-blocks.delete'),
+  createIpBlock: defineMessage<EndpointCall<NoParams, NoParams, CreateIpBlockRequest>, ProtectionChange<CreatedIpBlock>>('admin.ip-blocks.create'),
+  deleteIpBlock: defineMessage<EndpointCall<NoParams, DeleteIpBlockQuery, undefined>, ProtectionChange<null>>('admin.ip-blocks.delete'),
   /** Gateways re-read this every second (and at once on ProtectionEvents.changed). */
   protectionState: defineMessage<{ readonly knownRevision: string | null }, ProtectionState>('admin.protection.state'),
 } as const;

@@ -11,6 +11,13 @@ export const IP_BLOCK_MAX_TTL_SECONDS = 365 * 24 * 60 * 60;
 export const IP_BLOCK_REASON_MAX = 500;
 /** The 403 message of a request from a blocked address. */
 export const ADDRESS_BLOCKED_MESSAGE = 'address blocked';
+/** The body field that confirms a block covering the caller's own address. */
+export const CONFIRM_OWN_ADDRESS_FIELD = 'confirm_own_address';
+
+/** The 409 message of a block that would lock its caller out (sent without the confirmation). */
+export function ownAddressBlockMessage(cidr: string, address: string): string {
+  return `${cidr} covers your own address ${address}: every request from it would get 403 ${ADDRESS_BLOCKED_MESSAGE}. To block it anyway, send ${CONFIRM_OWN_ADDRESS_FIELD}: true`;
+}
 
 export const MaintenanceSettingSchema = Type.Object(
   {
@@ -62,6 +69,12 @@ export const CreateIpBlockRequest = Type.Object({
       maximum: IP_BLOCK_MAX_TTL_SECONDS,
       description: 'Omitted: permanent',
       'x-error': `ttl_seconds must be an integer from 1 to ${IP_BLOCK_MAX_TTL_SECONDS}`,
+    }),
+  ),
+  [CONFIRM_OWN_ADDRESS_FIELD]: Type.Optional(
+    Type.Boolean({
+      description: "true: block even when the network covers the caller's own address (without it such a block answers 409 and is not stored)",
+      'x-error': `${CONFIRM_OWN_ADDRESS_FIELD} must be true or false`,
     }),
   ),
 });

@@ -1,5 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { RequestContext } from '../context.js';
+import type { EnforcedProtection } from '../admin/protection.messages.js';
 import type { FileRef, StagedFile } from '../files.js';
 import type { MessageDef } from '../messages/message.js';
 import type { Scope } from '../scopes.js';
@@ -192,6 +193,12 @@ export interface EndpointDef<P extends TSchema = TSchema, Q extends TSchema = TS
         readonly kind: 'message';
         readonly message: MessageDef<EndpointCall<Static<P>, Static<Q>, unknown>, R>;
         readonly reply: (result: R, ctx: ReplyContext) => HttpReply;
+        /**
+         * A change of maintenance or the IP blocks: the protection state the app's reply carries.
+         * The gateway that forwarded the change enforces it before it answers, so the caller's
+         * next request through it sees the change (docs/api.md "Maintenance mode and IP blocks").
+         */
+        readonly protection?: (result: R) => EnforcedProtection;
       }
     /** Answered by the gateway itself (health, metrics, openapi, jwks proxy, download links). */
     | { readonly kind: 'gateway'; readonly handler: GatewayHandler };

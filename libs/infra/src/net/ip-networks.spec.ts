@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseIpAddress, parseIpNetwork } from './ip-networks.js';
+import { networkContains, parseIpAddress, parseIpNetwork } from './ip-networks.js';
 
 function cidrOf(input: string): string {
   const network = parseIpNetwork(input);
@@ -52,5 +52,31 @@ describe('parseIpAddress', () => {
     expect(parseIpAddress('::ffff:127.0.0.1')).toEqual({ family: 4, value: 0x7f000001 });
     expect(parseIpAddress('::1')).toEqual({ family: 6, value: 1n });
     expect(parseIpAddress('nonsense')).toBeNull();
+  });
+});
+
+describe('networkContains', () => {
+  const network = (cidr: string) => {
+    const parsed = parseIpNetwork(cidr);
+    if ('error' in parsed) throw new Error(parsed.error);
+    return parsed;
+  };
+
+  it.each([
+    ['203.0.113.0/24', '203.0.113.77', true],
+    ['203.0.113.0/24', '::ffff:203.0.113.77', true],
+    ['203.0.113.0/24', '203.0.114.1', false],
+    ['203.0.113.7', '203.0.113.7', true],
+    ['203.0.113.7', '203.0.113.8', false],
+    ['0.0.0.0/0', '198.51.100.1', true],
+    ['0.0.0.0/0', '::1', false],
+    ['::/0', '127.0.0.1', false],
+    ['::/0', '2001:db8::1', true],
+    ['2001:db8::/32', '2001:db8:ffff::1', true],
+    ['2001:db8::/32', '2001:db9::1', false],
+    ['::1', '::1', true],
+    ['127.0.0.0/8', 'not an address', false],
+  ])('%s contains %s: %s', (cidr, ip, contained) => {
+    expect(networkContains(network(cidr), ip)).toBe(contained);
   });
 });

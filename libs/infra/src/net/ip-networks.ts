@@ -109,3 +109,10 @@ export function parseIpNetwork(input: string): IpNetwork | { readonly error: str
   const value = maskIpv6(bytesToBigint(bytes!), prefix);
   return { family, prefix, value, cidr: `${ipv6Text(value)}/${prefix}` };
 }
+
+/** Whether the network contains the address (an IPv4-mapped IPv6 address as its IPv4 address). */
+export function networkContains(network: IpNetwork, ip: string): boolean {
+  const address = parseIpAddress(ip);
+  if (!address || address.family !== network.family) return false;
+  return address.family === 4 ? maskIpv4(address.value, network.prefix) === network.value : maskIpv6(address.value, network.prefix) === network.value;
+}
