@@ -233,4 +233,35 @@ describe('members', () => {
       expectProblem(await rt.http.get('/members', { auth: full! }), 403, 'not available in the sandbox');
     });
   });
+
+  describe('GET /people', () => {
+    const people = (ids: readonly string[]) => `/people?${ids.map((id) => `id=${encodeURIComponent(id)}`).join('&')}`;
+
+    it('names the members of the customer acted on by email, any person for administrators, and leaves everyone else out alike', async () => {
+      const [c1, c2] = [await rt.newCustomer(), await rt.newCustomer()];
+      const [owner1, owner2] = [c1.tokens.full.created_by, c2.tokens.full.created_by];
+      expect(owner1).toMatch(/^user:[0-9a-f-]{36}$/);
+      const nobody = 'user:00000000-0000-4000-8000-000000000000';
+      const asked = people([owner1, owner2, nobody]);
+      // A read-only token of c1 learns its own member, nothing about c2's or about nobody.
+      expect(expectStatus(await rt.http.get(asked, { auth: c1.readOnly }), 200).json()).toEqual({ items: [{ id: owner1, email: c1.ownerEmail }] });
+      expect(expectStatus(await rt.http.get(asked, { auth: c2.owner }), 200).json()).toEqual({ items: [{ id: owner2, email: c2.ownerEmail }] });
+      // An administrator acting on c1 names both.
+      const admin = await rt.adminToken();
+      expect(expectStatus(await rt.http.get(asked, { auth: admin, query: { customer: c1.domain } }), 200).json()).toEqual({
+        items: [
+          { id: owner1, email: c1.ownerEmail },
+          { id: owner2, email: c2.ownerEmail },
+        ],
+      });
+    });
+
+    it('refuses ids that are not user:<uuid>, none or more than 100 (400), and callers without credentials (401)', async () => {
+      expectProblem(await rt.http.get(people(['token:6a1f0c2e-4b8d-4e3a-9c71-0d2f5b8e7a14']), { auth: a.owner }), 400, /id must be user:<uuid>/);
+      expectProblem(await rt.http.get('/people', { auth: a.owner }), 400);
+      const many = Array.from({ length: 101 }, (_, i) => `user:00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+      expectProblem(await rt.http.get(people(many), { auth: a.owner }), 400, /1 to 100 id parameters/);
+      expectProblem(await rt.http.get(people(['user:00000000-0000-4000-8000-000000000000'])), 401);
+    });
+  });
 });

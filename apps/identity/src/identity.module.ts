@@ -42,6 +42,7 @@ import { ListTokensUseCase } from './use-cases/list-tokens/list-tokens.usecase.j
 import { LogoutUseCase } from './use-cases/logout/logout.usecase.js';
 import { MagicLinkUseCase } from './use-cases/magic-link/magic-link.usecase.js';
 import { MembersUseCase } from './use-cases/members/members.usecase.js';
+import { NamePeopleUseCase } from './use-cases/name-people/name-people.usecase.js';
 import { ProvisionOperatorUseCase } from './use-cases/provision-operator/provision-operator.usecase.js';
 import { UserEmailsUseCase } from './use-cases/user-emails/user-emails.usecase.js';
 import { RefreshSessionUseCase } from './use-cases/refresh-session/refresh-session.usecase.js';
@@ -79,6 +80,7 @@ export const IDENTITY_PROVIDERS: Provider[] = [
   SandboxTokensUseCase,
   ProvisionOperatorUseCase,
   UserEmailsUseCase,
+  NamePeopleUseCase,
   RequestLoginUseCase,
   StartSessionUseCase,
   EndSessionUseCase,

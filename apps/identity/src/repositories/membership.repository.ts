@@ -64,6 +64,18 @@ export class MembershipRepository extends BaseRepository {
     }));
   }
 
+  /** The emails of those of these users who are members of the customer (the others are left out). */
+  async memberEmailsOf(input: { customerId: CustomerId; userIds: readonly string[] }): Promise<Map<string, string>> {
+    if (input.userIds.length === 0) return new Map();
+    const rows: Array<{ id: string; email: string }> = await this.manager.query(
+      `SELECT u.id::text AS id, u.email FROM identity.users u
+       JOIN identity.memberships m ON m.user_id = u.id AND m.customer_id = $1
+       WHERE u.id = ANY($2::uuid[])`,
+      [input.customerId, [...input.userIds]],
+    );
+    return new Map(rows.map((row) => [row.id, row.email]));
+  }
+
   /** The members of one customer with their user's state, sorted by email. */
   async listMembers(customerId: CustomerId): Promise<CustomerMember[]> {
     const rows = await this.members(customerId).orderBy('u.email', 'ASC').getRawMany<MemberRow>();

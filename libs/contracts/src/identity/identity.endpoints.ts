@@ -15,6 +15,8 @@ import {
   LoginResponse,
   MagicLinkQuery,
   MemberEntry,
+  PeopleList,
+  PeopleQuery,
   RefreshResponse,
   SwitchRequest,
   TokenIdParams,
@@ -263,8 +265,23 @@ export const identityEndpoints = [
 
 const members = { kind: 'principal', tenant: true, scope: 'members:manage', notInSandbox: true } as const;
 
-/** The members of a customer (tag Members): every endpoint needs the scope members:manage. */
+/** The members of a customer (tag Members): every endpoint needs the scope members:manage, but GET /people. */
 export const memberEndpoints = [
+  defineEndpoint({
+    operationId: 'namePeople',
+    method: 'GET',
+    path: '/people',
+    tag: 'Members',
+    summary: 'The emails behind user:<id> actors (created_by, uploaded_by…): members of the customer, any person for administrators',
+    auth: { kind: 'principal', tenant: true },
+    errorMode: 'json',
+    params: NoParams,
+    query: PeopleQuery,
+    body: { kind: 'none' },
+    responses: { 200: { description: 'The people named (unknown ones and non-members left out)', schema: PeopleList } },
+    errors: [400, 401, 403, 404],
+    target: { kind: 'message', message: IdentityMessages.namePeople, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
+  }),
   defineEndpoint({
     operationId: 'listMembers',
     method: 'GET',

@@ -21,6 +21,8 @@ import type {
   MagicLinkQuery,
   MemberEntry,
   MemberView,
+  PeopleList,
+  PeopleQuery,
   RefreshResponse,
   SandboxTokens,
   SwitchRequest,
@@ -179,6 +181,8 @@ export const IdentityMessages = {
   inviteMember: defineMessage<EndpointCall<NoParams, CustomerOnlyQuery, InviteMemberRequest>, MemberEntry>('identity.members.invite'),
   updateMember: defineMessage<EndpointCall<EmailParams, CustomerOnlyQuery, UpdateMemberRequest>, MemberEntry>('identity.members.update'),
   removeMember: defineMessage<EndpointCall<EmailParams, CustomerOnlyQuery, undefined>, void>('identity.members.remove'),
+  /** GET /people: the emails behind `user:<id>` actors the caller may know. */
+  namePeople: defineMessage<EndpointCall<NoParams, PeopleQuery, undefined>, PeopleList>('identity.people.name'),
 
   createToken: defineMessage<EndpointCall<NoParams, CustomerOnlyQuery, CreateTokenRequest>, CreatedToken>('identity.tokens.create'),
   listTokens: defineMessage<EndpointCall<NoParams, CustomerOnlyQuery, undefined>, { items: TokenRecord[] }>('identity.tokens.list'),

@@ -211,6 +211,37 @@ export type InviteMemberRequest = Static<typeof InviteMemberRequest>;
 export const UpdateMemberRequest = Type.Object({ role: RoleInput }, { additionalProperties: false });
 export type UpdateMemberRequest = Static<typeof UpdateMemberRequest>;
 
+/** GET /people: at most this many `user:<id>` actors per request (a page of a list). */
+export const PEOPLE_MAX_IDS = 100;
+
+export const PeopleQuery = Type.Object({
+  customer: CustomerQuery,
+  id: Type.Array(
+    Type.String({
+      pattern: '^user:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+      'x-error': 'id must be user:<uuid>',
+    }),
+    {
+      minItems: 1,
+      maxItems: PEOPLE_MAX_IDS,
+      description: 'Repeatable: the actors to name, as lists show them (created_by, uploaded_by…: `user:<uuid>`).',
+      'x-error': `1 to ${PEOPLE_MAX_IDS} id parameters`,
+    },
+  ),
+});
+export type PeopleQuery = Static<typeof PeopleQuery>;
+
+export const PersonName = Type.Object({ id: Type.String({ description: 'user:<uuid>, as asked' }), email: Type.String() });
+export const PeopleList = Type.Object(
+  {
+    items: Type.Array(PersonName, {
+      description: 'The asked people the caller may know: members of the customer (any person, for administrators). Others are left out.',
+    }),
+  },
+  { $id: 'PeopleList' },
+);
+export type PeopleList = Static<typeof PeopleList>;
+
 export const EmailParams = Type.Object({ email: Type.String({ minLength: 3, maxLength: 254, 'x-error': 'email must be a valid email address' }) });
 export type EmailParams = Static<typeof EmailParams>;
 

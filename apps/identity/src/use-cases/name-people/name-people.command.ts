@@ -1,0 +1,30 @@
+import { type CustomerId, PEOPLE_MAX_IDS, type RequestContext, requireTenant, ServiceError } from '@app/contracts';
+import { requirePrincipal } from '../shared/principal.js';
+
+const USER_ACTOR = /^user:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+/** GET /people: which `user:<id>` actors to name, for whom. */
+export class NamePeopleCommand {
+  private constructor(
+    readonly customerId: CustomerId,
+    /** Administrators may know every person; everyone else only the customer's members. */
+    readonly anyPerson: boolean,
+    /** Distinct user ids (lower-case), with the actor as asked. */
+    readonly users: ReadonlyMap<string, string>,
+  ) {}
+
+  /** Throws 400 for an id that is not `user:<uuid>`, or for none or more than PEOPLE_MAX_IDS. */
+  static create(input: { ctx: RequestContext; ids: unknown }): NamePeopleCommand {
+    const { customer } = requireTenant(input.ctx);
+    const principal = requirePrincipal(input.ctx);
+    const ids = Array.isArray(input.ids) ? input.ids : [input.ids];
+    if (ids.length === 0 || ids.length > PEOPLE_MAX_IDS) throw ServiceError.badRequest(`1 to ${PEOPLE_MAX_IDS} id parameters`);
+    const users = new Map<string, string>();
+    for (const id of ids) {
+      const match = typeof id === 'string' ? USER_ACTOR.exec(id) : null;
+      if (!match) throw ServiceError.badRequest('id must be user:<uuid>');
+      users.set(match[1].toLowerCase(), id as string);
+    }
+    return new NamePeopleCommand(customer.id, principal.admin !== '', users);
+  }
+}
