@@ -1,8 +1,10 @@
 import { useState } from 'preact/hooks';
 import { api, ok } from '../../api/client';
 import { adminCreateIpBlock as limits } from '../../api/limits.gen';
+import { ApiError } from '../../api/problem';
 import { useQueryState } from '../../app/router';
 import { PanelForm, ReadOnlyNote, ScrollingTable, StatusBadge, useFullAdmin } from '../../components/admin-kit';
+import { ConfirmDialog } from '../../components/confirm';
 import { Empty, ErrorMessage, Loading, Notice } from '../../components/feedback';
 import { check, Field, inputLimits } from '../../components/form';
 import { when } from '../../components/format';
@@ -17,12 +19,17 @@ const LIFETIMES: readonly { seconds: string; text: string }[] = [
   { seconds: '', text: 'permanent' },
 ];
 
+/** The service refuses a block that covers the caller's own address with 409 until it is confirmed (docs/api.md). */
+const OWN_ADDRESS_REFUSED = 409;
+
 function AddBlockForm({ onAdded }: { onAdded: (note: string) => void }) {
   const [cidr, setCidr] = useState('');
   const [reason, setReason] = useState('');
   const [ttl, setTtl] = useState('86400');
   const [problem, setProblem] = useState<string | null>(null);
-  const add = useAction(async () => {
+  /** The service's refusal of a block of the caller's own address, while the dialog asks. */
+  const [ownAddress, setOwnAddress] = useState<string | null>(null);
+  const add = useAction(async (confirmOwnAddress: boolean) => {
     const body = { cidr: cidr.trim(), reason: reason.trim() || undefined, ttl_seconds: ttl ? Number(ttl) : undefined };
     const invalid =
       check(limits.cidr, body.cidr) ??
@@ -30,11 +37,25 @@ function AddBlockForm({ onAdded }: { onAdded: (note: string) => void }) {
       (body.ttl_seconds === undefined ? null : check(limits.ttl_seconds, body.ttl_seconds));
     setProblem(invalid);
     if (invalid) return;
-    const block = ok(await api.POST('/admin/ip-blocks', { body }));
+    let block;
+    try {
+      block = ok(await api.POST('/admin/ip-blocks', { body: confirmOwnAddress ? { ...body, confirm_own_address: true } : body }));
+    } catch (err) {
+      if (!confirmOwnAddress && err instanceof ApiError && err.status === OWN_ADDRESS_REFUSED) {
+        // The service's first sentence; its second tells API callers which field confirms ("Block anyway" here).
+        setOwnAddress(`${err.message.split('. ')[0]}.`);
+        return;
+      }
+      throw err;
+    }
+    setOwnAddress(null);
     setCidr('');
     setReason('');
+    const until = block.expires_at ? `until ${when(block.expires_at)}` : 'until it is removed';
     onAdded(
-      `${block.cidr} is blocked ${block.expires_at ? `until ${when(block.expires_at)}` : 'until you remove it'}: it gets 403 on every endpoint within 2 s.`,
+      confirmOwnAddress
+        ? `${block.cidr} is blocked ${until}, your own address included: from now on this service refuses every request from it, this console's too. Another administrator can remove the block from another address.`
+        : `${block.cidr} is blocked ${until}: it gets 403 on every endpoint, at once (on every gateway within 2 s).`,
     );
   });
   return (
@@ -42,9 +63,14 @@ function AddBlockForm({ onAdded }: { onAdded: (note: string) => void }) {
       title="Block an address or network"
       submit="Block"
       disabled={add.busy}
-      onSubmit={() => void add.run()}
-      error={problem ?? add.error}
-      after={<p class="hint">Blocking a network that is already blocked replaces its block (reason and expiry). Do not block the address you are using.</p>}
+      onSubmit={() => void add.run(false)}
+      error={problem ?? (ownAddress === null ? add.error : null)}
+      after={
+        <p class="hint">
+          Blocking a network that is already blocked replaces its block (reason and expiry). A block that covers the address you are using asks you first: it
+          would lock you out.
+        </p>
+      }
     >
       <Field label="Address or CIDR network" hint="e.g. 203.0.113.7 or 2001:db8::/32">
         <input name="cidr" value={cidr} required {...inputLimits(limits.cidr)} onInput={(e) => setCidr(e.currentTarget.value)} />
@@ -61,6 +87,22 @@ function AddBlockForm({ onAdded }: { onAdded: (note: string) => void }) {
           ))}
         </select>
       </Field>
+      {ownAddress !== null && (
+        <ConfirmDialog
+          title="Block your own address?"
+          confirm="Block anyway"
+          busy={add.busy}
+          error={add.error}
+          onConfirm={() => void add.run(true)}
+          onCancel={() => setOwnAddress(null)}
+        >
+          <p id="own-address">{ownAddress}</p>
+          <p>
+            Once blocked, this console stops working from the address you are using at once: every page and every request answers “address blocked”. Another
+            administrator from another address, or an operator on the server, can remove the block{ttl ? '; it also ends by itself' : ''}.
+          </p>
+        </ConfirmDialog>
+      )}
     </PanelForm>
   );
 }

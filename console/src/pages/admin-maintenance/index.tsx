@@ -53,7 +53,8 @@ export function AdminMaintenancePage() {
       <ReadOnlyNote />
       <p class="hint">
         While maintenance is on, every write (POST, PUT, PATCH, DELETE) answers 503 with <code>Retry-After: 300</code> and the message. Reads, the update check,
-        downloads, logging in and out, IP blocks and this setting keep working. Every gateway follows a change within 2 s. A restore turns it on while it runs.
+        downloads, logging in and out, IP blocks and this setting keep working. A change is in force at once for your next request, and on every gateway within
+        2 s. A restore turns it on while it runs.
       </p>
       <ErrorMessage error={setting.error} />
       {setting.data === undefined ? (
