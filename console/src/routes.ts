@@ -1,4 +1,5 @@
 import type { ComponentType } from 'preact';
+import { ActivityPage } from './pages/activity';
 import { AdminAuditPage } from './pages/admin-audit';
 import { AdminBackupRunPage } from './pages/admin-backups/run';
 import { AdminBackupsPage } from './pages/admin-backups';
@@ -58,6 +59,7 @@ export const ROUTES: readonly RouteDef[] = [
   { path: '/console/tags', title: 'Tags', nav: 'Tags', scope: 'tags:read', page: TagsPage },
   { path: '/console/tokens', title: 'API tokens', nav: 'API tokens', page: TokensPage },
   { path: '/console/members', title: 'Members', nav: 'Members', scope: 'members:manage', page: MembersPage },
+  { path: '/console/activity', title: 'Activity', nav: 'Activity', scope: 'members:manage', page: ActivityPage },
   { path: '/console/usage', title: 'Usage', nav: 'Usage', scope: 'stats:read', page: UsagePage },
   { path: '/console/admin/customers', title: 'Customers', nav: 'Customers', admin: 'read', page: AdminCustomersPage },
   { path: '/console/admin/customers/:domain', title: 'Customer', admin: 'read', page: AdminCustomerPage },
