@@ -196,7 +196,7 @@ describe('backups, verify and restore', () => {
       await writeFile(join(dir, 'other.key'), keygen.stdout);
       await writeFile(join(dir, 'backup.key'), `# the key of this runtime\n${rt.backupSecretKey}\n`);
 
-      const ok = await runCli(['backup', 'verify', file, '--key', join(dir, 'backup.key'), '--report', rt.baseUrl, '--token', admin], {});
+      const ok = await runCli(['backup', 'verify', file, '--key', join(dir, 'backup.key'), '--report', rt.baseUrl], { FDS_ADMIN_TOKEN: admin });
       expect(ok).toMatchObject({ code: 0, stdout: expect.stringMatching(new RegExp(`^OK ${backup.archive_name!.replace(/\./g, '\\.')}: verified offline`)) });
       const wrong = await runCli(['backup', 'verify', file, '--key', 'env:OTHER_KEY'], { OTHER_KEY: keygen.stdout });
       expect(wrong).toMatchObject({ code: 1, stdout: expect.stringContaining('FAILED') });

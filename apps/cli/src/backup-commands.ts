@@ -2,38 +2,37 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { ArchiveError, generateBackupKeyPair, identityFromText, readArchive } from '@app/infra';
+import { type AdminAccess, callAdmin } from './admin-api.js';
+import { UsageError } from './args.js';
+import type { CliContext } from './cli-context.js';
 
 /**
  * `backup keygen` and `backup verify` (docs/operations.md "Backups and restores"): both work
  * on any machine with the project installed, with no service, database or network (but
  * `--report`, which posts the result to a running service).
  */
-export class BackupUsageError extends Error {}
-
-export const BACKUP_USAGE = `  backup keygen                         Print a new backup key pair: a key file (stdout) whose public key goes into
-                                        BACKUP_PUBLIC_KEY and whose secret key stays off the service.
-  backup verify <archive file> --key <key file | env:VARIABLE> [--report <base url> --token <admin token>]
-                                        Decrypt an archive and check it against its manifest, offline; with --report,
-                                        record the result on the service (POST /admin/backups/verify-report).`;
 
 /** age-keygen's key file format: comment lines, then the secret key. */
-export async function keygen(): Promise<void> {
+export async function keygen(cli: CliContext, json: boolean): Promise<number> {
   const { publicKey, secretKey } = await generateBackupKeyPair();
-  console.log(`# created: ${new Date().toISOString()}\n# public key: ${publicKey}\n${secretKey}`);
-  console.error(
+  const created = new Date().toISOString();
+  if (json) cli.out(JSON.stringify({ created_at: created, public_key: publicKey, secret_key: secretKey }));
+  else cli.out(`# created: ${created}\n# public key: ${publicKey}\n${secretKey}`);
+  cli.err(
     [
       `public key (on the service): BACKUP_PUBLIC_KEY=${publicKey}`,
       'secret key (above, on stdout): keep it OFF the service, e.g. in a password manager or a safe, and on the machines that verify;',
       'verify and restore take it as backup_key_b64: base64 -w0 < the key file. Without it no archive can be read.',
     ].join('\n'),
   );
+  return 0;
 }
 
 async function readKey(spec: string): Promise<string> {
   let text: string;
   if (spec.startsWith('env:')) {
     text = process.env[spec.slice(4)] ?? '';
-    if (!text) throw new BackupUsageError(`--key ${spec}: the variable is not set`);
+    if (!text) throw new UsageError(`--key ${spec}: the variable is not set`);
     if (!text.includes('AGE-SECRET-KEY-')) text = Buffer.from(text, 'base64').toString('utf8');
   } else {
     text = await readFile(spec, 'utf8');
@@ -41,12 +40,14 @@ async function readKey(spec: string): Promise<string> {
   return identityFromText(text);
 }
 
-export async function verify(args: string[], flags: (args: string[]) => Record<string, string>): Promise<number> {
-  const [file, ...rest] = args;
-  if (!file || file.startsWith('--')) throw new BackupUsageError('backup verify needs the archive file');
-  const options = flags(rest);
-  if (!options.key) throw new BackupUsageError('backup verify needs --key <key file | env:VARIABLE>');
-  if (Boolean(options.report) !== Boolean(options.token)) throw new BackupUsageError('--report and --token go together');
+export interface VerifyOptions {
+  readonly key: string;
+  /** Where to record the result (POST /admin/backups/verify-report), with an admin token. */
+  readonly report?: AdminAccess;
+  readonly json: boolean;
+}
+
+export async function verify(file: string, options: VerifyOptions, cli: CliContext): Promise<number> {
   const identity = await readKey(options.key);
   const archiveName = basename(file);
   let ok = false;
@@ -61,15 +62,15 @@ export async function verify(args: string[], flags: (args: string[]) => Record<s
     if (!(err instanceof ArchiveError) && (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     detail = err instanceof ArchiveError ? err.message : `cannot read ${file}`;
   }
-  console.log(`${ok ? 'OK' : 'FAILED'} ${archiveName}: ${detail}`);
+  let reportId: string | undefined;
   if (options.report) {
-    const reply = await fetch(`${options.report.replace(/\/+$/, '')}/admin/backups/verify-report`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ archive_name: archiveName, ok, detail }),
-    });
-    if (reply.status !== 200) throw new Error(`the report was refused: ${reply.status} ${await reply.text()}`);
-    console.error(`reported as run ${((await reply.json()) as { id: string }).id}`);
+    const run = (await callAdmin(options.report, 'POST', '/admin/backups/verify-report', { json: { archive_name: archiveName, ok, detail } })) as {
+      id: string;
+    };
+    reportId = run.id;
   }
+  if (options.json) cli.out(JSON.stringify({ archive_name: archiveName, ok, detail, ...(reportId ? { report_id: reportId } : {}) }));
+  else cli.out(`${ok ? 'OK' : 'FAILED'} ${archiveName}: ${detail}`);
+  if (reportId && !options.json) cli.err(`reported as run ${reportId}`);
   return ok ? 0 : 1;
 }

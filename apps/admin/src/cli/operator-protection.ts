@@ -1,0 +1,54 @@
+import type { IpBlockView, MaintenanceSetting } from '@app/contracts';
+import { createMessageBus, openAppDatabase, type ServiceConfig } from '@app/infra';
+import { ADMIN_DATABASE } from '../admin.module.js';
+import { AuditRepository } from '../audit/audit.repository.js';
+import { AuditService } from '../audit/audit.service.js';
+import { ProtectionRepository } from '../protection/protection.repository.js';
+import { ProtectionService } from '../protection/protection.service.js';
+import { Clock } from '../services/clock.js';
+
+/** Maintenance mode and IP blocks as the operator CLI changes them on the database. */
+export interface OperatorProtection {
+  maintenance(): Promise<MaintenanceSetting>;
+  /** `message` null: the default message. */
+  switchMaintenance(enabled: boolean, message: string | null): Promise<MaintenanceSetting>;
+  /** Newest first; expired ones too when `all`. */
+  listBlocks(all: boolean): Promise<IpBlockView[]>;
+  /** The block removed. ServiceError 400 for a text that is no address or network, 404 when the network has no block. */
+  liftBlock(cidr: string): Promise<IpBlockView>;
+}
+
+/**
+ * For the operator CLI, in-process: maintenance mode and IP blocks straight on the admin
+ * schema, with no message bus and no running admin app (the same ProtectionService as the
+ * admin endpoints: every change audited, here with `auditActor` as the actor). Gateways read
+ * the state from the admin app once a second, so a running service applies a change within
+ * about 2 s (the change is not announced: nobody in this process listens). Pending migrations
+ * are not run, only warned about: the CLI does not change the schema under running apps.
+ *
+ *   await withOperatorProtection(loadConfig(), 'operator:cli:alice', (p) => p.switchMaintenance(false, null));
+ */
+export async function withOperatorProtection<T>(config: ServiceConfig, auditActor: string, work: (protection: OperatorProtection) => Promise<T>): Promise<T> {
+  const dataSource = await openAppDatabase(config, { ...ADMIN_DATABASE, migrate: false });
+  try {
+    const repository = new ProtectionRepository(dataSource);
+    const clock = new Clock();
+    const service = new ProtectionService(
+      repository,
+      new AuditService(new AuditRepository(dataSource)),
+      createMessageBus({ ...config, natsUrl: null }, 'admin'),
+      clock,
+    );
+    return await work({
+      maintenance: () => service.maintenance(),
+      switchMaintenance: async (enabled, message) => {
+        await service.switchMaintenance({ enabled, message }, auditActor, auditActor);
+        return service.maintenance();
+      },
+      listBlocks: (all) => repository.listBlocks(all, clock.now()),
+      liftBlock: (cidr) => service.liftBlock(cidr, auditActor),
+    });
+  } finally {
+    await dataSource.destroy();
+  }
+}
