@@ -61,6 +61,9 @@ describe('console: firmware', () => {
     await page.getByRole('heading', { name: 'main 1.5.0 (active)' }).waitFor();
     expect(await page.getByRole('link', { name: /Download the release notes/ }).count()).toBe(1);
     await page.locator('#audience-rule').getByText('Nobody yet').waitFor();
+    // The uploader as a person (the email), not the internal user:<id>.
+    await page.getByRole('main').getByText(OWNER, { exact: true }).waitFor();
+    expect(await page.getByText(/^user:[0-9a-f-]{36}$/).count()).toBe(0);
   });
 
   it('tags the build and shows who gets it, then withdraws it (If-Match) and reactivates it', async () => {

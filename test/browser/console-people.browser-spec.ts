@@ -40,6 +40,9 @@ describe('console: tokens, members, tags, log files, usage, fleet', () => {
     await page.getByRole('button', { name: 'I have stored it' }).click();
     const row = page.getByRole('row', { name: /build server/ });
     await expect(row.getByRole('cell', { name: 'active' }).count()).resolves.toBe(1);
+    // Its creator as a person: the email, not the internal user:<id>.
+    await row.getByRole('cell', { name: OWNER, exact: true }).waitFor();
+    expect(await row.getByText(/^user:/).count()).toBe(0);
     await row.getByRole('button', { name: 'Revoke build server' }).click();
     await page.getByText('build server is revoked').waitFor();
     await row.getByRole('cell', { name: 'revoked' }).waitFor();
@@ -114,6 +117,8 @@ describe('console: tokens, members, tags, log files, usage, fleet', () => {
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByText(`${name.slice(0, 16)}…`).click();
     await page.getByText('text/plain').waitFor();
+    // Uploaded by a person of the customer: shown by email.
+    await page.getByRole('main').getByText(OWNER, { exact: true }).waitFor();
     expect(await page.getByRole('link', { name: 'Download' }).getAttribute('href')).toBe(`/logdata/${name}`);
     await harness.check(page, 'logs');
     expect(harness.problems).toEqual([]);

@@ -18,6 +18,7 @@ import { Empty, ErrorMessage, Loading, Notice } from '../../components/feedback'
 import { Field } from '../../components/form';
 import { when } from '../../components/format';
 import { useAction, useLoad } from '../../components/use-load';
+import { Person } from '../../components/person';
 
 type Severity = 'info' | 'warn' | 'critical';
 const SEVERITIES: readonly Severity[] = ['info', 'warn', 'critical'];
@@ -102,7 +103,10 @@ export function AdminSecurityPage() {
               <td>
                 {event.acked_at ? (
                   <span>
-                    {when(event.acked_at)} <span class="hint">by {event.acked_by}</span>
+                    {when(event.acked_at)}{' '}
+                    <span class="hint">
+                      by <Person actor={event.acked_by ?? ''} />
+                    </span>
                   </span>
                 ) : full ? (
                   <button type="button" disabled={ack.busy} aria-label={`Acknowledge event ${event.id}`} onClick={() => void ack.run(event.id)}>

@@ -11,6 +11,7 @@ import { Pager } from '../../components/pager';
 import { Table } from '../../components/table';
 import { TagEditor } from '../../components/tags';
 import { useAction, useLoad } from '../../components/use-load';
+import { Person } from '../../components/person';
 import type { PageProps } from '../../routes';
 
 type Build = Paths['/firmware/{id}']['get']['responses'][200]['content']['application/json'];
@@ -191,7 +192,7 @@ export function FirmwareBuildPage({ params }: PageProps) {
           <dd id="general-release">{b.general_release ? 'yes: offered to every device' : 'no'}</dd>
           <dt>Uploaded</dt>
           <dd>
-            {when(b.uploaded_at)} by <span class="mono">{b.uploaded_by}</span>
+            {when(b.uploaded_at)} by <Person actor={b.uploaded_by} />
           </dd>
           <dt>Downloads</dt>
           <dd>

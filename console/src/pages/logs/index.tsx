@@ -9,6 +9,7 @@ import { check, Field } from '../../components/form';
 import { bytes, when } from '../../components/format';
 import { Pager } from '../../components/pager';
 import { useLoad } from '../../components/use-load';
+import { Person } from '../../components/person';
 
 const PAGE_SIZE = 50;
 
@@ -100,7 +101,9 @@ export function LogsPage() {
                     <dt>Content type</dt>
                     <dd>{file.content_type}</dd>
                     <dt>Uploaded by</dt>
-                    <dd class="mono">{file.uploaded_by}</dd>
+                    <dd>
+                      <Person actor={file.uploaded_by} />
+                    </dd>
                     <dt>Downloads</dt>
                     <dd>{file.download_count}</dd>
                     <dt>Last accessed</dt>

@@ -7,6 +7,7 @@ import { check, Field, inputLimits } from '../../components/form';
 import { when } from '../../components/format';
 import { Table } from '../../components/table';
 import { useAction, useLoad } from '../../components/use-load';
+import { Person } from '../../components/person';
 
 type CreatedToken = Paths['/tokens']['post']['responses'][201]['content']['application/json'];
 type Bundle = Paths['/tokens']['post']['requestBody']['content']['application/json']['bundle'];
@@ -149,7 +150,9 @@ export function TokensPage() {
               <td>{when(token.created_at)}</td>
               <td>{when(token.expires_at)}</td>
               <td>{token.last_used_at ? when(token.last_used_at) : 'never'}</td>
-              <td class="mono">{token.created_by}</td>
+              <td>
+                <Person actor={token.created_by} />
+              </td>
               <td>
                 {token.status === 'active' && (
                   <button
