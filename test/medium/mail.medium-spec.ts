@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { configureLogging, createMailer, loadConfig, OutboxMailer, SmtpMailer } from '@app/infra';
+import { configureLogging, createMailer, loadConfig, type LogLevel, OutboxMailer, SmtpMailer } from '@app/infra';
 import { extractCode, parseMail, readOutbox, startSmtpSink, waitForOutbox, type SmtpSink } from '@app/testing';
 
 const FROM = 'no-reply@fds.example';
+/** The level the run asked for, restored after a test captured the log lines. */
+const LOG_LEVEL = (process.env.LOG_LEVEL as LogLevel | undefined) ?? 'info';
 const LONG_LINE = 'Grüße aus Köln – this line is long enough that quoted-printable must wrap it somewhere past seventy-six characters. ';
 
 function loginMail(to: string, code: string, extra: { idempotencyKey?: string; html?: boolean } = {}) {
@@ -18,6 +20,17 @@ function loginMail(to: string, code: string, extra: { idempotencyKey?: string; h
   };
 }
 
+/** A login mail as identity renders it: the code in the subject, the code and a link in the text. */
+function secretMail(to: string, code: string, idempotencyKey?: string) {
+  return {
+    kind: 'login',
+    to,
+    subject: `Your login code: ${code}`,
+    text: `Your login code is ${code}\nhttps://fds.example/auth/magic?c=1&t=link-token-${code}`,
+    ...(idempotencyKey ? { idempotencyKey } : {}),
+  };
+}
+
 describe('OutboxMailer', () => {
   let dataDir: string;
   const lines: string[] = [];
@@ -26,7 +39,7 @@ describe('OutboxMailer', () => {
     configureLogging({ level: 'info', sink: (line) => lines.push(line) });
   });
   afterAll(async () => {
-    configureLogging({ sink: (line) => process.stdout.write(line + '\n') });
+    configureLogging({ level: LOG_LEVEL, sink: (line) => process.stdout.write(line + '\n') });
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -72,6 +85,19 @@ describe('OutboxMailer', () => {
     expect((await readdir(join(dataDir, 'outbox'))).filter((n) => !n.endsWith('.eml') && !n.startsWith('.'))).toEqual([]);
   });
 
+  it('logs the kind and Message-ID of a mail, never its subject or text (they carry the code and link)', async () => {
+    const mailer = new OutboxMailer(dataDir, FROM);
+    lines.length = 0;
+    await mailer.send(secretMail('frank@example.com', '246810'));
+    expect(lines.join('\n')).not.toMatch(/246810|link-token-246810/);
+    expect(JSON.parse(lines.find((l) => l.includes('"app":"mail"'))!)).toMatchObject({
+      level: 'info',
+      kind: 'login',
+      to: 'frank@example.com',
+      message_id: expect.stringMatching(/^<.+@.+>$/),
+    });
+  });
+
   it('keeps text and HTML alternatives; waitForOutbox finds mail written later', async () => {
     const mailer = new OutboxMailer(dataDir, FROM);
     setTimeout(() => void mailer.send(loginMail('carol@example.com', '654321', { html: true })), 100);
@@ -113,6 +139,26 @@ describe('SmtpMailer', () => {
     expect(extractCode(mail.text)).toBe('123987');
     expect(sink.messages.length - before).toBe(1);
     await mailer.close();
+  });
+
+  it('logs the kind and Message-ID of a mail, never its subject or text, also when it skips a repeat', async () => {
+    const lines: string[] = [];
+    configureLogging({ level: 'debug', sink: (line) => lines.push(line) });
+    try {
+      const mailer = new SmtpMailer(sink.url, FROM);
+      await mailer.send(secretMail('gina@example.com', '135792', 'login:gina:1'));
+      await mailer.send(secretMail('gina@example.com', '135792', 'login:gina:1'));
+      await mailer.close();
+    } finally {
+      configureLogging({ level: LOG_LEVEL, sink: (line) => process.stdout.write(line + '\n') });
+    }
+    expect(lines.join('\n')).not.toMatch(/135792|login:gina/);
+    const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['app'] === 'mail');
+    expect(logged.map((l) => [l['msg'], l['kind']])).toEqual([
+      ['mail sent', 'login'],
+      ['mail already sent, skipped', 'login'],
+    ]);
+    expect(logged[1]['message_id']).toBe(logged[0]['message_id']);
   });
 
   it('waitFor rejects after its timeout', async () => {

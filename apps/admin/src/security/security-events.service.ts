@@ -137,6 +137,7 @@ export class SecurityEventsService implements OnModuleInit, OnModuleDestroy {
 
   render(event: SecurityEventRow, to: string): MailMessage {
     return {
+      kind: 'security_alert',
       to,
       subject: `Security alert (critical): ${event.kind}${event.domain ? ` on ${event.domain}` : ''}`,
       text: [

@@ -32,6 +32,7 @@ export class IdentityMail {
     const link = magicLinkUrl(this.config.publicUrl, mail.challengeId, mail.linkToken);
     const minutes = LOGIN_CODE_TTL_MS / 60_000;
     return {
+      kind: 'login',
       to: mail.to,
       subject: `Your login code: ${mail.code}`,
       text: [
@@ -52,6 +53,7 @@ export class IdentityMail {
   renderInvitation(mail: InvitationMail): MailMessage {
     const article = mail.role === 'viewer' ? 'a' : 'an';
     return {
+      kind: 'invitation',
       to: mail.to,
       subject: `You have been invited to ${mail.customerDomain}`,
       text: [

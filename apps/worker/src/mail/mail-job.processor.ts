@@ -37,6 +37,7 @@ export function isMailMessage(value: unknown): value is MailMessage {
   if (!value || typeof value !== 'object') return false;
   const m = value as Record<string, unknown>;
   return (
+    (m.kind === undefined || typeof m.kind === 'string') &&
     typeof m.to === 'string' &&
     m.to.includes('@') &&
     typeof m.subject === 'string' &&

@@ -11,6 +11,11 @@ function messageIdFor(key: string, from: string): string {
   return `<${createHash('sha256').update(key).digest('hex').slice(0, 32)}@${domain}>`;
 }
 
+/** What a log line says of a mail: its kind, never its subject or text (they carry login codes and links). */
+function kindOf(message: MailMessage): string {
+  return message.kind ?? 'mail';
+}
+
 function mailOptions(from: string, message: MailMessage) {
   return {
     from,
@@ -69,11 +74,11 @@ export class SmtpMailer extends Mailer {
     const key = message.idempotencyKey;
     await this.lock.run(key, async () => {
       if (key && this.sentKeys.has(key)) {
-        this.logger.debug('mail already sent, skipped', { idempotency_key: key });
+        this.logger.debug('mail already sent, skipped', { kind: kindOf(message), message_id: messageIdFor(key, this.from) });
         return;
       }
       const info = await this.transport.sendMail(mailOptions(this.from, message));
-      this.logger.info('mail sent', { to: message.to, subject: message.subject, message_id: info.messageId });
+      this.logger.info('mail sent', { kind: kindOf(message), to: message.to, message_id: info.messageId });
       if (key) {
         this.sentKeys.add(key);
         if (this.sentKeys.size > SmtpMailer.REMEMBERED_KEYS) this.sentKeys.delete(this.sentKeys.values().next().value!);
@@ -140,7 +145,7 @@ export class OutboxMailer extends Mailer {
       const file = join(this.dir, name);
       await writeAtomically(this.dir, file, raw);
       if (marker) await writeAtomically(this.dir, marker, name);
-      this.logger.info(`mail written to ${file}`, { file, to: message.to, subject: message.subject });
+      this.logger.info(`mail written to ${file}`, { file, kind: kindOf(message), to: message.to, message_id: info.messageId });
     });
   }
 }

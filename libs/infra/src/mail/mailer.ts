@@ -1,4 +1,9 @@
 export interface MailMessage {
+  /**
+   * What the mail is (`login`, `invitation`, `security_alert`): the adapters' log lines name it
+   * and the Message-ID, never the subject or the text, which carry login codes and links.
+   */
+  readonly kind?: string;
   readonly to: string;
   readonly subject: string;
   readonly text: string;
