@@ -5,6 +5,19 @@ export function when(value: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
 }
 
+/**
+ * A build date: a day without a time of day (`2026-11-20`, stored as midnight UTC) is that day
+ * wherever the person is, so it is shown without conversion to their time zone (converted, it
+ * would show the day before west of UTC); a value with a time of day is shown as `when` does.
+ */
+export function day(value: string | null | undefined): string {
+  if (!value) return '—';
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+  if (Number.isNaN(date.getTime())) return value;
+  if (date.getUTCHours() || date.getUTCMinutes() || date.getUTCSeconds() || date.getUTCMilliseconds()) return date.toLocaleString();
+  return date.toLocaleDateString(undefined, { timeZone: 'UTC' });
+}
+
 export function bytes(value: number): string {
   if (value < 1024) return `${value} B`;
   const units = ['KiB', 'MiB', 'GiB', 'TiB'];

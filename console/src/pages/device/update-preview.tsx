@@ -3,7 +3,7 @@ import { api, ok } from '../../api/client';
 import { previewDeviceUpdate as limits } from '../../api/limits.gen';
 import { Empty, ErrorMessage, Loading } from '../../components/feedback';
 import { check, Field } from '../../components/form';
-import { bytes, when } from '../../components/format';
+import { bytes, day } from '../../components/format';
 import { Table } from '../../components/table';
 import { useLoad } from '../../components/use-load';
 
@@ -62,7 +62,7 @@ export function UpdatePreview({ hwid, version }: { hwid: string; version: number
                     <a href={`/console/firmware/${item.id}`}>{item.fw_version}</a>
                   </td>
                   <td>{item.fw_type}</td>
-                  <td>{when(item.build_date)}</td>
+                  <td>{day(item.build_date)}</td>
                   <td>{item.general_release ? 'yes' : 'no'}</td>
                   <td class="num">{bytes(item.size_bytes)}</td>
                 </tr>

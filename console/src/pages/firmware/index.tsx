@@ -6,7 +6,7 @@ import { Link, useQueryState } from '../../app/router';
 import { Empty, ErrorMessage, Loading } from '../../components/feedback';
 import { FilterForm, QuerySelect, STATUS_OPTIONS } from '../../components/filters';
 import { check, Field } from '../../components/form';
-import { bytes, when } from '../../components/format';
+import { bytes, day } from '../../components/format';
 import { Pager } from '../../components/pager';
 import { Table } from '../../components/table';
 import { useLoad } from '../../components/use-load';
@@ -134,7 +134,7 @@ export function FirmwarePage() {
                   {build.hw_name} / {build.hw_version} / {build.fw_name}
                 </td>
                 <td>{build.fw_type}</td>
-                <td>{when(build.build_date)}</td>
+                <td>{day(build.build_date)}</td>
                 <td>
                   {build.general_release
                     ? 'general'
