@@ -94,7 +94,18 @@ describe('console: devices', () => {
     await preview.getByRole('link', { name: '1.6.0-beta' }).waitFor();
     await harness.check(page, 'device');
 
+    // Asked first; Cancel changes nothing.
     await page.getByRole('button', { name: 'Withdraw the device' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Withdraw SN-0003?' });
+    await confirm
+      .locator('#withdraw-device-reach')
+      .getByText(/offered general releases only, no longer the builds its tags \(beta\) select/)
+      .waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(((await owner.api.get('/devices/SN-0003')) as { status: string }).status).toBe('active');
+    await page.getByRole('button', { name: 'Withdraw the device' }).click();
+    await confirm.getByRole('button', { name: 'Withdraw the device' }).click();
     await page.getByRole('heading', { name: /Device SN-0003 \(withdrawn\)/ }).waitFor();
     // Withdrawn: treated as unknown, general releases only.
     await preview.getByRole('link', { name: '1.6.0-beta' }).waitFor({ state: 'detached' });

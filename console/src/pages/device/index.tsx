@@ -3,6 +3,7 @@ import { api, ok, type Paths } from '../../api/client';
 import { addDeviceTag as tagLimits, updateDevice as limits } from '../../api/limits.gen';
 import { useMe } from '../../app/identity';
 import { Link } from '../../app/router';
+import { ConfirmDialog } from '../../components/confirm';
 import { ErrorMessage, Loading, Notice } from '../../components/feedback';
 import { check, Field } from '../../components/form';
 import { when } from '../../components/format';
@@ -102,6 +103,7 @@ export function DevicePage({ params }: PageProps) {
   const hwid = params.hwid;
   const [version, setVersion] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
+  const [withdrawing, setWithdrawing] = useState(false);
   const device = useLoad(async () => ok(await api.GET('/devices/{hwid}', { params: { path: { hwid } } })), [hwid, version]);
   const changed = (message: string) => {
     setNotice(message);
@@ -110,6 +112,7 @@ export function DevicePage({ params }: PageProps) {
   const status = useAction(async (to: 'withdraw' | 'reactivate') => {
     if (to === 'withdraw') ok(await api.POST('/devices/{hwid}/withdraw', { params: { path: { hwid } } }));
     else ok(await api.POST('/devices/{hwid}/reactivate', { params: { path: { hwid } } }));
+    setWithdrawing(false);
     changed(to === 'withdraw' ? 'The device is withdrawn: update checks treat it as unknown (general releases only).' : 'The device is active again.');
   });
   if (device.data === undefined) return device.loading ? <Loading what="the device" /> : <ErrorMessage error={device.error} />;
@@ -125,7 +128,7 @@ export function DevicePage({ params }: PageProps) {
         Device <span class="mono">{d.hwid}</span> <span class={`status-${d.status}`}>({d.status})</span>
       </h1>
       {notice && <Notice>{notice}</Notice>}
-      <ErrorMessage error={status.error ?? device.error} />
+      <ErrorMessage error={(withdrawing ? null : status.error) ?? device.error} />
       <div class="panel">
         <dl class="facts">
           <dt>Status</dt>
@@ -142,7 +145,7 @@ export function DevicePage({ params }: PageProps) {
         {canWrite && (
           <div class="actions">
             {d.status === 'active' ? (
-              <button type="button" class="danger" disabled={status.busy} onClick={() => void status.run('withdraw')}>
+              <button type="button" class="danger" disabled={status.busy} onClick={() => setWithdrawing(true)}>
                 Withdraw the device
               </button>
             ) : (
@@ -151,6 +154,21 @@ export function DevicePage({ params }: PageProps) {
               </button>
             )}
           </div>
+        )}
+        {withdrawing && (
+          <ConfirmDialog
+            title={`Withdraw ${d.hwid}?`}
+            confirm="Withdraw the device"
+            busy={status.busy}
+            error={status.error}
+            onConfirm={() => void status.run('withdraw')}
+            onCancel={() => setWithdrawing(false)}
+          >
+            <p id="withdraw-device-reach">
+              The device is then treated as unknown by the update check: it is offered general releases only, no longer the builds its tags
+              {d.tags.length ? ` (${d.tags.join(', ')})` : ''} select. It keeps its data; reactivating it serves it as before.
+            </p>
+          </ConfirmDialog>
         )}
         <h2>Tags</h2>
         <TagEditor
