@@ -527,7 +527,12 @@ describe('migrations', () => {
     };
     const auditIndexes = await filterIndexes();
     expect(auditIndexes).toEqual(
-      expect.arrayContaining(['audit_log_action_ts_idx', 'audit_log_domain_actor_ts_idx', 'audit_log_target_id_ts_idx', 'audit_log_domain_administrators_ts_idx']),
+      expect.arrayContaining([
+        'audit_log_action_ts_idx',
+        'audit_log_domain_actor_ts_idx',
+        'audit_log_target_id_ts_idx',
+        'audit_log_domain_administrators_ts_idx',
+      ]),
     );
     // The audit log's filter indexes go with their migration's down; the indexes before stay.
     const filtersAt = ADMIN_DATABASE.migrations.findIndex((m) => m.name === 'AuditLogFilters1765060000000');
