@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, ok } from '../../api/client';
 import { previewDeviceUpdate as limits } from '../../api/limits.gen';
+import { Link } from '../../app/router';
 import { Empty, ErrorMessage, Loading } from '../../components/feedback';
 import { check, Field } from '../../components/form';
 import { bytes, day } from '../../components/format';
@@ -59,7 +60,7 @@ export function UpdatePreview({ hwid, version }: { hwid: string; version: number
               {p.items.map((item) => (
                 <tr key={item.id}>
                   <td>
-                    <a href={`/console/firmware/${item.id}`}>{item.fw_version}</a>
+                    <Link href={`/console/firmware/${item.id}`}>{item.fw_version}</Link>
                   </td>
                   <td>{item.fw_type}</td>
                   <td>{day(item.build_date)}</td>
