@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EndpointCall, JobsQuery, JobView } from '@app/contracts';
 import { JobQueue } from '@app/infra';
 
-/** Payload members never shown in the list: a mail's body holds login codes and magic links. */
-const REDACTED_PAYLOAD_KEYS: ReadonlySet<string> = new Set(['text', 'html']);
+/** Payload members never shown in the list: a mail's subject and body hold login codes and magic links. */
+const REDACTED_PAYLOAD_KEYS: ReadonlySet<string> = new Set(['subject', 'text', 'html']);
 export const REDACTED = '[redacted]';
 
 /**

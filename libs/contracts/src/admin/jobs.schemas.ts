@@ -9,7 +9,7 @@ export const JobSchema = Type.Object(
   {
     id: Type.String(),
     kind: Type.String({ description: 'The queue, naming the kind of work: email, security-detectors, staging-cleanup...' }),
-    payload: Type.Object({}, { additionalProperties: true, description: 'The job data (message bodies redacted)' }),
+    payload: Type.Object({}, { additionalProperties: true, description: 'The job data (mail subjects and bodies redacted)' }),
     slot: Type.String({
       description: 'The de-duplication key (schedule:<name> for scheduled runs): at most one job of a slot is queued or running; otherwise the job id',
     }),
