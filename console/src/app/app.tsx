@@ -23,11 +23,13 @@ function WrongCustomer({ named }: { named: string }) {
   const own = ownCustomerPath(location.path, location.search);
   return (
     <section>
-      <h1>Unknown customer</h1>
+      <h1>{me.admin ? 'Unknown customer' : "Another customer's page"}</h1>
       <p class="error" role="alert" id="wrong-customer">
         {me.admin
           ? `This address acts on the customer “${named}” (customer=${named}), which does not exist: it may have been renamed or deleted.`
-          : `This address is for the customer “${named}” (customer=${named}); you are logged in to ${me.identity.customer}, and only administrators act on other customers.`}
+          : me.identity.memberships.some((m) => m.domain === named)
+            ? `This address is for the customer “${named}” (customer=${named}); you are logged in to ${me.identity.customer}. You belong to ${named} too: switch to it with “Your customer” above, then open the link again.`
+            : `This address is for the customer “${named}” (customer=${named}); you are logged in to ${me.identity.customer}, and only administrators act on other customers.`}
       </p>
       <p>
         {/* Full loads: a console link would keep the unknown customer. */}
