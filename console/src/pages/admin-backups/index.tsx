@@ -6,6 +6,7 @@ import { PanelForm, ReadOnlyNote, ScrollingTable, StatusBadge, useFullAdmin } fr
 import { Empty, ErrorMessage, Loading, Notice } from '../../components/feedback';
 import { check, Field, inputLimits } from '../../components/form';
 import { bytes, when } from '../../components/format';
+import { Person } from '../../components/person';
 import { useAction, useLoad } from '../../components/use-load';
 import { runPath } from './shared';
 
@@ -226,7 +227,9 @@ export function AdminBackupsPage() {
               <td class="mono">{run.archive_name ?? '—'}</td>
               <td class="num">{run.object_count ?? '—'}</td>
               <td class="num">{run.total_bytes === null ? '—' : bytes(run.total_bytes)}</td>
-              <td class="mono">{run.initiated_by}</td>
+              <td>
+                <Person actor={run.initiated_by} />
+              </td>
               <td>{when(run.started_at)}</td>
               <td>{when(run.finished_at)}</td>
             </tr>

@@ -4,6 +4,7 @@ import { Link } from '../../app/router';
 import { StatusBadge } from '../../components/admin-kit';
 import { ErrorMessage, Loading } from '../../components/feedback';
 import { bytes, when } from '../../components/format';
+import { Person } from '../../components/person';
 import { useLoad } from '../../components/use-load';
 import type { PageProps } from '../../routes';
 
@@ -57,7 +58,9 @@ export function AdminBackupRunPage({ params }: PageProps) {
             <dt>Size before encryption</dt>
             <dd>{data.total_bytes === null ? '—' : bytes(data.total_bytes)}</dd>
             <dt>Started by</dt>
-            <dd class="mono">{data.initiated_by}</dd>
+            <dd>
+              <Person actor={data.initiated_by} />
+            </dd>
             <dt>Queued</dt>
             <dd>{when(data.created_at)}</dd>
             <dt>Started</dt>

@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../../components/confirm';
 import { Empty, ErrorMessage, Loading, Notice } from '../../components/feedback';
 import { check, Field, inputLimits } from '../../components/form';
 import { when } from '../../components/format';
+import { Person } from '../../components/person';
 import { useAction, useLoad } from '../../components/use-load';
 
 /** Lifetimes offered for a block, in seconds ('' is permanent). */
@@ -157,7 +158,9 @@ export function AdminIpBlocksPage() {
                 {block.expires_at ? when(block.expires_at) : 'permanent'}{' '}
                 {block.expires_at && Date.parse(block.expires_at) <= now && <StatusBadge status="expired" />}
               </td>
-              <td class="mono">{block.created_by}</td>
+              <td>
+                <Person actor={block.created_by} />
+              </td>
               <td>{when(block.created_at)}</td>
               {full && (
                 <td>

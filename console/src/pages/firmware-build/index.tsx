@@ -6,7 +6,7 @@ import { useMe } from '../../app/identity';
 import { Link } from '../../app/router';
 import { ConfirmDialog } from '../../components/confirm';
 import { Empty, ErrorMessage, Loading, Notice } from '../../components/feedback';
-import { bytes, when } from '../../components/format';
+import { bytes, day, when } from '../../components/format';
 import { Pager } from '../../components/pager';
 import { Table } from '../../components/table';
 import { TagEditor } from '../../components/tags';
@@ -181,7 +181,7 @@ export function FirmwareBuildPage({ params }: PageProps) {
           <dt>Type</dt>
           <dd>{b.fw_type}</dd>
           <dt>Build date</dt>
-          <dd>{when(b.build_date)}</dd>
+          <dd>{day(b.build_date)}</dd>
           <dt>What string</dt>
           <dd class="mono">{b.what_string ?? '(none: values given at upload)'}</dd>
           <dt>Size</dt>
