@@ -327,9 +327,25 @@ ALTER TABLE ONLY admin.usage_daily
 ALTER TABLE ONLY admin.usage_unfolded
     ADD CONSTRAINT usage_unfolded_pkey PRIMARY KEY (batch, first_ts);
 
+CREATE INDEX audit_log_action_ts_idx ON admin.audit_log USING btree (action, ts, id);
+
+CREATE INDEX audit_log_actor_ts_idx ON admin.audit_log USING btree (actor, ts, id);
+
+CREATE INDEX audit_log_domain_action_ts_idx ON admin.audit_log USING btree (domain, action, ts, id);
+
+CREATE INDEX audit_log_domain_actor_ts_idx ON admin.audit_log USING btree (domain, actor, ts, id);
+
+CREATE INDEX audit_log_domain_administrators_ts_idx ON admin.audit_log USING btree (domain, ts, id) WHERE (actor ~~ 'admin:%'::text);
+
+CREATE INDEX audit_log_domain_target_type_ts_idx ON admin.audit_log USING btree (domain, target_type, ts, id);
+
 CREATE INDEX audit_log_domain_ts_idx ON admin.audit_log USING btree (domain, ts, id);
 
 CREATE UNIQUE INDEX audit_log_event_id_key ON admin.audit_log USING btree (event_id);
+
+CREATE INDEX audit_log_target_id_ts_idx ON admin.audit_log USING btree (target_id, ts, id);
+
+CREATE INDEX audit_log_target_type_ts_idx ON admin.audit_log USING btree (target_type, ts, id);
 
 CREATE INDEX audit_log_ts_idx ON admin.audit_log USING btree (ts, id);
 
