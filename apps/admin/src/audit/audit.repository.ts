@@ -19,7 +19,7 @@ export interface AuditPosition {
   readonly id: string;
 }
 
-/** The filters and page of an audit list (docs/api.md "Audit log"); every filter is an exact match. */
+/** The filters and page of an audit list (docs/api.md "The audit log"); every filter is an exact match. */
 export interface AuditFilter {
   readonly action?: string;
   readonly actor?: string;

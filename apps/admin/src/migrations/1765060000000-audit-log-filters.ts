@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The audit log's filters (GET /admin/audit, GET /audit: docs/api.md "Audit log"), each served
+ * The audit log's filters (GET /admin/audit, GET /audit: docs/api.md "The audit log"), each served
  * by an index in the lists' order (ts, id), so a filtered page reads only its own rows however
  * long the log is: alone (administrators) and after the customer (`domain`, every customer's own
  * list). A target id is rare enough to need no customer index of its own; a filter on a target's

@@ -23,7 +23,7 @@ export const AuditEntrySchema = Type.Object(
 );
 export type AuditEntryView = Static<typeof AuditEntrySchema>;
 
-/** How members of a customer see an administrator's action (docs/api.md "Audit log"). */
+/** How members of a customer see an administrator's action (docs/api.md "The audit log"). */
 export const SERVICE_ADMINISTRATOR = 'service administrator';
 
 /** A position in the audit log, `<milliseconds since 1970>-<entry number>`: the next_cursor of an earlier page. */

@@ -8,7 +8,7 @@ const MAX_LIMIT = 1000;
 /** Whose entries a list shows: every customer's (administrators), or one customer's as its members see them. */
 export type AuditAudience = { readonly kind: 'administrators'; readonly domain?: string } | { readonly kind: 'customer'; readonly customer: CustomerRef };
 
-/** GET /admin/audit and GET /audit: the filters checked and parsed (docs/api.md "Audit log"). */
+/** GET /admin/audit and GET /audit: the filters checked and parsed (docs/api.md "The audit log"). */
 export class ListAuditCommand {
   private constructor(
     readonly audience: AuditAudience,
