@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
-import { SESSION_COOKIES } from '@app/contracts';
+import { SESSION_COOKIES, UUID_PATTERN } from '@app/contracts';
 import { letters, randomEmail, sleep } from './support/factories.js';
 import { parseSetCookie, Session, type HttpReply, type IdentityBody } from './support/http.js';
 import { startRuntime, type CreatedTokenBody, type CustomerFixture, type Runtime } from './support/runtime.js';
@@ -15,7 +15,7 @@ const BUNDLE_SCOPES: Record<string, string[]> = {
   full: [...READ, ...WRITE],
 };
 const OWNER_SCOPES = [...READ, ...WRITE, 'members:manage'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UUID = new RegExp(UUID_PATTERN);
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const DAY = 86_400;
 

@@ -40,6 +40,17 @@ export const Page = <T extends TSchema>(item: T) => Type.Object({ items: Type.Ar
 
 export const Empty = Type.Object({});
 
+/** A UUID in any letter case (the database's uuid type answers in lower case), unanchored: to build patterns with. */
+export const UUID_UNANCHORED = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+/** A whole value that is a UUID (any letter case). */
+export const UUID_PATTERN = `^${UUID_UNANCHORED}$`;
+const UUID_EXPRESSION = new RegExp(UUID_PATTERN);
+
+/** Whether a value is a UUID (any letter case): an id the database's uuid type can hold. */
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID_EXPRESSION.test(value);
+}
+
 /** One DNS label: letters and digits with inner hyphens, 1 to 63 characters. */
 const DNS_LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const DNS_LABEL_ANY_CASE = DNS_LABEL.replaceAll('a-z0-9', 'A-Za-z0-9');

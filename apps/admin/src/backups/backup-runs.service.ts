@@ -10,7 +10,7 @@ import type {
   EndpointCall,
   VerifyReportRequest,
 } from '@app/contracts';
-import { ServiceError } from '@app/contracts';
+import { isUuid, ServiceError } from '@app/contracts';
 import { archiveName, BackupStore, JobQueue } from '@app/infra';
 import { AuditService } from '../audit/audit.service.js';
 import { Clock } from '../services/clock.js';
@@ -22,7 +22,6 @@ type NoParams = Record<string, never>;
 
 /** The job queue of backups: its data is the run id only. */
 export const BACKUP_JOB = { queue: 'backup' } as const;
-const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The run records (docs/api.md "Backups and restores"): listing, reading, queueing a backup, recording an outside verify. */
 @Injectable()
@@ -41,7 +40,7 @@ export class BackupRuns {
   }
 
   async get(call: EndpointCall<BackupRunIdParams, NoParams, undefined>): Promise<BackupRunDetail> {
-    const run = RUN_ID.test(call.params.id) ? await this.runs.get(call.params.id.toLowerCase()) : null;
+    const run = isUuid(call.params.id) ? await this.runs.get(call.params.id.toLowerCase()) : null;
     if (!run) throw ServiceError.notFound('backup run not found');
     return run;
   }

@@ -1,4 +1,4 @@
-import type { CustomerId, FwType } from '@app/contracts';
+import { type CustomerId, type FwType, isUuid } from '@app/contracts';
 import type { EntityManager } from 'typeorm';
 import { type BuildNotes, type BuildStatus, BuildEntity } from '../entities/build.entity.js';
 import type { Tenant } from '@app/infra';
@@ -37,7 +37,6 @@ export interface BuildFilter {
   readonly offset: number;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TAGS_OF_B = `(SELECT coalesce(array_agg(t.tag ORDER BY t.tag), '{}'::text[]) FROM firmware.build_tag t WHERE t.build_id = b.id) AS tags`;
 
 /**
@@ -96,7 +95,7 @@ export class BuildRepository {
 
   /** null for an unknown id (also one that is no UUID). */
   async findById(query: Tenant<{ id: string }>): Promise<BuildEntity | null> {
-    if (!UUID.test(query.id)) return null;
+    if (!isUuid(query.id)) return null;
     const { rows } = await sql(this.manager, `SELECT b.*, ${TAGS_OF_B} FROM firmware.build b WHERE b.id = $1 AND b.customer_id = $2`, [
       query.id.toLowerCase(),
       query.customerId,
@@ -136,7 +135,7 @@ export class BuildRepository {
    * FirmwareStore.transaction), with its tags; null for an unknown id (also one that is no UUID).
    */
   async lockById(query: Tenant<{ id: string }>): Promise<BuildEntity | null> {
-    if (!UUID.test(query.id)) return null;
+    if (!isUuid(query.id)) return null;
     const id = query.id.toLowerCase();
     const { rows } = await sql(this.manager, `SELECT * FROM firmware.build WHERE id = $1 AND customer_id = $2 FOR UPDATE`, [id, query.customerId]);
     if (!rows.length) return null;
@@ -169,7 +168,7 @@ export class BuildRepository {
 
   /** A served /dl link: one more download (never read-modify-write). False for an unknown build. */
   async recordDownload(query: Tenant<{ id: string; kind: 'binary' | 'notes' }>): Promise<boolean> {
-    if (!UUID.test(query.id)) return false;
+    if (!isUuid(query.id)) return false;
     const column = query.kind === 'notes' ? 'notes_download_count' : 'download_count';
     const { affected } = await sql(this.manager, `UPDATE firmware.build SET ${column} = ${column} + 1 WHERE id = $1 AND customer_id = $2`, [
       query.id.toLowerCase(),

@@ -1,4 +1,5 @@
 import type { EndpointCall } from '../endpoints/endpoint.js';
+import { isUuid } from '../schemas.js';
 import type { HealthHistory, HealthHistoryQuery, HealthPart, PartState, StatusDocument } from '../health/health.schemas.js';
 import { defineEvent, defineMessage } from '../messages/message.js';
 import type { AuditPage, AuditQuery, CustomerAuditQuery, SecurityEventIdParams, SecurityEventsQuery, SecurityEventView } from './admin.schemas.js';
@@ -69,7 +70,7 @@ export type RelayedRecord =
 
 /** The form of a delivery id (RelayedRecord.id, a request-log batch_id): a UUID, the database's uuid type. */
 export function isDeliveryId(value: unknown): value is string {
-  return typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+  return isUuid(value);
 }
 
 export interface RelayedRecords {

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { HwId, TAG_PATTERN, TagName } from '../registry/registry.schemas.js';
-import { CUSTOMER_DOMAIN_ANY_CASE_PATTERN, CustomerQuery, Limit, NullableTimestamp, Offset, Page, Timestamp } from '../schemas.js';
+import { CUSTOMER_DOMAIN_ANY_CASE_PATTERN, CustomerQuery, Limit, NullableTimestamp, Offset, Page, Timestamp, UUID_PATTERN } from '../schemas.js';
 
 /** FIRMWARE_MAX_BYTES defaults to 512 MiB (the value lives in ServiceConfig; see docs/configuration.md). */
 export const FIRMWARE_DEFAULT_MAX_BYTES = 512 * 1024 * 1024;
@@ -36,7 +36,7 @@ export const FwTypeSchema = Type.Union(
 );
 
 /** A build id (UUID). Paths take any string: an id that is no UUID is simply not found. */
-export const BUILD_ID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+export const BUILD_ID_PATTERN = UUID_PATTERN;
 
 export const FirmwareBuild = Type.Object(
   {

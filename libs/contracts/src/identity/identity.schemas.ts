@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CustomerQuery, DomainName, Email, NullableTimestamp, Timestamp } from '../schemas.js';
+import { CustomerQuery, DomainName, Email, NullableTimestamp, Timestamp, UUID_UNANCHORED } from '../schemas.js';
 import { BUNDLES, ROLES, SCOPES } from '../scopes.js';
 
 export const RoleSchema = Type.Union(ROLES.map((r) => Type.Literal(r)));
@@ -218,7 +218,7 @@ export const PeopleQuery = Type.Object({
   customer: CustomerQuery,
   id: Type.Array(
     Type.String({
-      pattern: '^user:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+      pattern: `^user:${UUID_UNANCHORED}$`,
       'x-error': 'id must be user:<uuid>',
     }),
     {

@@ -1,5 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import { asCustomerId, type CustomerId, ServiceError } from '@app/contracts';
+import { asCustomerId, type CustomerId, isUuid, ServiceError } from '@app/contracts';
 import { coercingAjv, exactAjv, validatedValue } from './schema-validation.js';
 
 export interface ContractCheckOptions {
@@ -27,11 +27,9 @@ export function contractCheck<T extends TSchema>(schema: T, options: ContractChe
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A customer id as sent by another app (a UUID, any case), or undefined. */
 export function customerIdOf(value: unknown): CustomerId | undefined {
-  return typeof value === 'string' && UUID.test(value) ? asCustomerId(value.toLowerCase()) : undefined;
+  return isUuid(value) ? asCustomerId(value.toLowerCase()) : undefined;
 }
 
 /**

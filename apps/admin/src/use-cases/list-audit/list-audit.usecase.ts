@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type AuditEntryView, type AuditPage, IdentityMessages, SERVICE_ADMINISTRATOR } from '@app/contracts';
+import { type AuditEntryView, type AuditPage, IdentityMessages, SERVICE_ADMINISTRATOR, UUID_UNANCHORED } from '@app/contracts';
 import { JsonLogger, MessageBus } from '@app/infra';
 import { AuditRepository, type ListedAuditRow } from '../../audit/audit.repository.js';
 import { ListAuditCommand } from './list-audit.command.js';
 
 /** How long a page waits for the actors' emails; past it the page is answered without them. */
 const EMAILS_TIMEOUT_MS = 2_000;
-const USER_ACTOR = /^(?:admin:)?user:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+const USER_ACTOR = new RegExp(`^(?:admin:)?user:(${UUID_UNANCHORED})$`, 'i');
 
 /**
  * A page of the audit log, newest first, with the email of each person who acted (asked of

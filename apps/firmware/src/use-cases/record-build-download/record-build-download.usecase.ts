@@ -1,11 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BUILD_ID_PATTERN, type FirmwareDownloaded } from '@app/contracts';
+import { type FirmwareDownloaded, isUuid } from '@app/contracts';
 import { JsonLogger } from '@app/infra';
 import { customerIdOf } from '@app/platform';
 import { FirmwareStore } from '../../repositories/firmware.store.js';
-
-/** The contract's build id rule. */
-const BUILD_ID = new RegExp(BUILD_ID_PATTERN);
 
 /** The downloaded event: one served /dl link, one increment. Malformed events and unknown builds are logged and ignored. */
 @Injectable()
@@ -16,7 +13,7 @@ export class RecordBuildDownloadUseCase {
 
   async execute(event: FirmwareDownloaded): Promise<void> {
     const customerId = customerIdOf(event?.customerId);
-    if (!customerId || typeof event.buildId !== 'string' || !BUILD_ID.test(event.buildId)) {
+    if (!customerId || !isUuid(event.buildId)) {
       this.logger.write('warn', 'ignored malformed firmware.downloaded event', { event: event as unknown as Record<string, unknown> });
       return;
     }

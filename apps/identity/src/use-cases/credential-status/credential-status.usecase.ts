@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type CredentialStatus, type CredentialStatusRequest, scopeAllows } from '@app/contracts';
+import { type CredentialStatus, type CredentialStatusRequest, isUuid, scopeAllows } from '@app/contracts';
 import { personScopes } from '../../domain/access.js';
 import { sessionIsLive, tokenStatus } from '../../domain/lifecycle.js';
 import { IdentityStore } from '../../repositories/identity.store.js';
@@ -8,7 +8,6 @@ import { Clock } from '../../services/clock.js';
 import { SessionAccess } from '../../services/session-access.service.js';
 import { TokenUsageRecorder } from '../../services/token-usage.recorder.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INACTIVE: CredentialStatus = { active: false };
 
 /**
@@ -33,7 +32,7 @@ export class CredentialStatusUseCase {
   ) {}
 
   async execute(request: CredentialStatusRequest): Promise<CredentialStatus> {
-    if (typeof request?.id !== 'string' || !UUID.test(request.id)) return INACTIVE;
+    if (!isUuid(request?.id)) return INACTIVE;
     const id = request.id.toLowerCase();
     const now = this.clock.now();
     const repos = this.store.repos;

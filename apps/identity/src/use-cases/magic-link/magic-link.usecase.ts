@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type EndpointCall, type MagicLinkQuery, type MagicLinkResult, ServiceError } from '@app/contracts';
+import { type EndpointCall, isUuid, type MagicLinkQuery, type MagicLinkResult, ServiceError } from '@app/contracts';
 import type { LoginChallengeEntity } from '../../entities/login-challenge.entity.js';
 import { constantTimeEqual, sha256Base64url } from '../../domain/secrets.js';
 import { IdentityStore } from '../../repositories/identity.store.js';
@@ -8,7 +8,6 @@ import { LoginLimits } from '../../services/login-limits.service.js';
 import { StartSessionCommand } from '../start-session/start-session.command.js';
 import { StartSessionUseCase } from '../start-session/start-session.usecase.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const CROSS_SITE_LOGIN = 'login links must be confirmed from the service’s own page';
 
 type Call = EndpointCall<Record<string, never>, MagicLinkQuery, undefined>;
@@ -38,7 +37,7 @@ export class MagicLinkUseCase {
   async confirm(call: Call): Promise<MagicLinkResult> {
     this.refuseCrossSite(call);
     const { c, t } = call.query;
-    const challenge = UUID.test(c) ? await this.store.repos.challenges.findLiveById(c.toLowerCase(), this.clock.now()) : null;
+    const challenge = isUuid(c) ? await this.store.repos.challenges.findLiveById(c.toLowerCase(), this.clock.now()) : null;
     await this.limits.admitVerification(call.ctx.ip, challenge?.email ?? `link:${c}`.slice(0, 254));
     const usable = challenge && this.matches(challenge, t) ? challenge : null;
     if (!usable?.userId) return { ok: false, reason: 'invalid' };
@@ -50,7 +49,7 @@ export class MagicLinkUseCase {
   }
 
   private async usableChallenge(c: string, t: string): Promise<LoginChallengeEntity | null> {
-    if (!UUID.test(c)) return null;
+    if (!isUuid(c)) return null;
     const challenge = await this.store.repos.challenges.findLiveById(c.toLowerCase(), this.clock.now());
     return challenge?.userId && this.matches(challenge, t) ? challenge : null;
   }

@@ -1,7 +1,7 @@
-import { type CustomerId, PEOPLE_MAX_IDS, type RequestContext, requireTenant, ServiceError } from '@app/contracts';
+import { type CustomerId, PEOPLE_MAX_IDS, type RequestContext, requireTenant, ServiceError, UUID_UNANCHORED } from '@app/contracts';
 import { requirePrincipal } from '../shared/principal.js';
 
-const USER_ACTOR = /^user:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+const USER_ACTOR = new RegExp(`^user:(${UUID_UNANCHORED})$`, 'i');
 
 /** GET /people: which `user:<id>` actors to name, for whom. */
 export class NamePeopleCommand {

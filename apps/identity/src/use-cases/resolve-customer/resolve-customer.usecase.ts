@@ -1,9 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { asCustomerId, type CorsOriginsOfAll, type CustomerInfo, type CustomerLookup } from '@app/contracts';
+import { asCustomerId, type CorsOriginsOfAll, isUuid, type CustomerInfo, type CustomerLookup } from '@app/contracts';
 import { toCustomerInfo } from '../../domain/views.js';
 import { IdentityStore } from '../../repositories/identity.store.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The gateway's customer lookup (for `customer=`, update checks, token customers). Unknown: null. */
 @Injectable()
@@ -13,7 +11,7 @@ export class ResolveCustomerUseCase {
   async execute(lookup: CustomerLookup): Promise<CustomerInfo | null> {
     const customers = this.store.repos.customers;
     if ('id' in lookup && typeof lookup.id === 'string') {
-      if (!UUID.test(lookup.id)) return null;
+      if (!isUuid(lookup.id)) return null;
       const customer = await customers.findById(asCustomerId(lookup.id.toLowerCase()));
       return customer ? toCustomerInfo(customer) : null;
     }

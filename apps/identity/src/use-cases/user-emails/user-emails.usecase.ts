@@ -1,8 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ServiceError, USER_EMAILS_MAX } from '@app/contracts';
+import { isUuid, ServiceError, USER_EMAILS_MAX } from '@app/contracts';
 import { IdentityStore } from '../../repositories/identity.store.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * IdentityMessages.userEmails: the emails behind the `user:<id>` actors of an audit page (the
@@ -13,7 +11,7 @@ export class UserEmailsUseCase {
   constructor(@Inject(IdentityStore) private readonly store: IdentityStore) {}
 
   async execute(request: { ids?: unknown }): Promise<{ emails: Record<string, string> }> {
-    const ids = Array.isArray(request?.ids) ? [...new Set(request.ids.filter((id): id is string => typeof id === 'string' && UUID.test(id)))] : [];
+    const ids = Array.isArray(request?.ids) ? [...new Set(request.ids.filter(isUuid))] : [];
     if (ids.length > USER_EMAILS_MAX) throw ServiceError.badRequest(`at most ${USER_EMAILS_MAX} user ids at once`);
     return { emails: Object.fromEntries(await this.store.repos.users.emailsOf(ids.map((id) => id.toLowerCase()))) };
   }
