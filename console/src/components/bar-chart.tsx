@@ -1,15 +1,28 @@
+import type { ComponentChildren } from 'preact';
+
 /**
  * A horizontal bar chart that reads as a list: each row has its label, its value as text and a
  * bar (hidden from screen readers, which read the text). Bars are sized through the style
  * object (CSSOM), which the Content-Security-Policy allows, not a style attribute.
  */
-export function BarChart({ title, rows, unit }: { title: string; rows: readonly { label: string; value: number }[]; unit?: string }) {
+export function BarChart({
+  title,
+  rows,
+  unit,
+  empty = 'Nothing to show.',
+}: {
+  title: string;
+  rows: readonly { label: string; value: number }[];
+  unit?: string;
+  /** What an empty chart says instead. */
+  empty?: ComponentChildren;
+}) {
   const max = Math.max(1, ...rows.map((r) => r.value));
   return (
     <figure class="chart-figure">
       <figcaption>{title}</figcaption>
       {rows.length === 0 ? (
-        <p class="hint">Nothing to show.</p>
+        <p class="hint">{empty}</p>
       ) : (
         <ul class="chart" aria-label={title}>
           {rows.map((row) => (

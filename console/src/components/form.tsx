@@ -1,5 +1,6 @@
 import { cloneElement, type ComponentChildren, type VNode } from 'preact';
 import { useId } from 'preact/hooks';
+import { ErrorMessage } from './feedback';
 
 /** What the API checks on one field (console/src/api/limits.gen.ts, generated from the OpenAPI document). */
 export interface FieldLimits {
@@ -59,5 +60,58 @@ export function Field({ label, hint, children, inline }: { label: string; hint?:
         </span>
       )}
     </div>
+  );
+}
+
+/**
+ * A form in a panel: its fields in a grid, one submit button, and the error to show (a
+ * problem found before sending, or the service's answer). Enter submits it like a click.
+ */
+export function PanelForm({
+  title,
+  intro,
+  danger,
+  submit,
+  disabled,
+  onSubmit,
+  error,
+  after,
+  extra,
+  children,
+}: {
+  title?: string;
+  intro?: ComponentChildren;
+  danger?: boolean;
+  submit: string;
+  disabled?: boolean;
+  onSubmit: () => void;
+  error: unknown;
+  /** Below the grid, above the button (a long field, a hint). */
+  after?: ComponentChildren;
+  /** More buttons beside the submit button. */
+  extra?: ComponentChildren;
+  children: ComponentChildren;
+}) {
+  return (
+    <form
+      class={danger ? 'panel danger-zone' : 'panel'}
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit();
+      }}
+    >
+      {title && <h2>{title}</h2>}
+      {intro}
+      <div class="form-grid">{children}</div>
+      {after}
+      <div class="actions">
+        <button type="submit" class={danger ? 'danger' : 'primary'} disabled={disabled}>
+          {submit}
+        </button>
+        {extra}
+      </div>
+      <ErrorMessage error={error} />
+    </form>
   );
 }

@@ -4,9 +4,11 @@ import type { ComponentChildren } from 'preact';
 export type Column = string | { readonly label: string; readonly num?: boolean; readonly hidden?: boolean };
 
 /**
- * A scrollable table with column headings; the rows are the children (`<tr>`s). With a `label`
- * the scrolling wrapper is a named region reachable by keyboard, so a table wider than the
- * screen can be scrolled without a mouse.
+ * The console's one table (customers' and administrators' pages): a scrollable table whose
+ * headings are configured by `columns`; the rows are the children (`<tr>`s, one `<td>` per
+ * column). With a `label` the scrolling wrapper is a named region reachable by keyboard, so a
+ * table wider than the screen can be scrolled without a mouse. `wrapClass="admin-table"` keeps
+ * short machine words (kinds, addresses) whole on the administrator pages.
  */
 export function Table({
   columns,

@@ -2,9 +2,10 @@ import { useState } from 'preact/hooks';
 import { api, ok, type Paths } from '../../api/client';
 import { adminStartRestore as restoreLimits, adminVerifyBackup as verifyLimits } from '../../api/limits.gen';
 import { Link, navigate } from '../../app/router';
-import { PanelForm, ReadOnlyNote, ScrollingTable, StatusBadge, useFullAdmin } from '../../components/admin-kit';
 import { Empty, ErrorMessage, Loading, Notice } from '../../components/feedback';
-import { check, Field, inputLimits } from '../../components/form';
+import { Table } from '../../components/table';
+import { ReadOnlyNote, StatusBadge, useFullAdmin } from '../../components/admin';
+import { check, Field, inputLimits, PanelForm } from '../../components/form';
 import { bytes, when } from '../../components/format';
 import { Person } from '../../components/person';
 import { useAction, useLoad } from '../../components/use-load';
@@ -208,10 +209,11 @@ export function AdminBackupsPage() {
       ) : items.length === 0 ? (
         <Empty>No backups yet. {full ? 'Run one now, or wait for the daily schedule.' : 'A full administrator can run one, or the daily schedule will.'}</Empty>
       ) : (
-        <ScrollingTable
+        <Table
+          wrapClass="admin-table"
           label="Backup runs"
           id="backup-runs"
-          columns={['Run', 'Status', 'Archive', { text: 'Objects', num: true }, { text: 'Size', num: true }, 'By', 'Started', 'Finished']}
+          columns={['Run', 'Status', 'Archive', { label: 'Objects', num: true }, { label: 'Size', num: true }, 'By', 'Started', 'Finished']}
         >
           {items.map((run) => (
             <tr key={run.id}>
@@ -234,7 +236,7 @@ export function AdminBackupsPage() {
               <td>{when(run.finished_at)}</td>
             </tr>
           ))}
-        </ScrollingTable>
+        </Table>
       )}
       {full && runs.data && (
         <>

@@ -1,8 +1,8 @@
 import { useEffect } from 'preact/hooks';
 import { api, ok } from '../../api/client';
 import { Link } from '../../app/router';
-import { StatusBadge } from '../../components/admin-kit';
 import { ErrorMessage, Loading } from '../../components/feedback';
+import { StatusBadge } from '../../components/admin';
 import { bytes, when } from '../../components/format';
 import { Person } from '../../components/person';
 import { useLoad } from '../../components/use-load';

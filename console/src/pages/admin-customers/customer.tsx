@@ -4,9 +4,10 @@ import { adminUpdateCustomer as limits } from '../../api/limits.gen';
 import { useMe } from '../../app/identity';
 import type { PageProps } from '../../routes';
 import { CUSTOMER_PARAM, Link, navigate, useLocation } from '../../app/router';
-import { PanelForm, ReadOnlyNote, ScrollingTable, StatusBadge, useFullAdmin } from '../../components/admin-kit';
 import { Empty, ErrorMessage, Loading, Notice } from '../../components/feedback';
-import { check, Field, inputLimits } from '../../components/form';
+import { Table } from '../../components/table';
+import { ReadOnlyNote, StatusBadge, useFullAdmin } from '../../components/admin';
+import { check, Field, inputLimits, PanelForm } from '../../components/form';
 import { bytes, when } from '../../components/format';
 import { ConfirmDialog } from '../../components/confirm';
 import { useAction, useLoad } from '../../components/use-load';
@@ -251,7 +252,7 @@ export function AdminCustomerPage({ params }: PageProps) {
       {members.length === 0 ? (
         <Empty>No members. Act on the customer and invite its people from its Members page.</Empty>
       ) : (
-        <ScrollingTable label="Members" columns={['Email', 'Role', 'Status', 'Member since', 'Last login']}>
+        <Table wrapClass="admin-table" label="Members" columns={['Email', 'Role', 'Status', 'Member since', 'Last login']}>
           {members.map((m) => (
             <tr key={m.email}>
               <td>{m.email}</td>
@@ -263,7 +264,7 @@ export function AdminCustomerPage({ params }: PageProps) {
               <td>{m.last_login_at ? when(m.last_login_at) : 'never'}</td>
             </tr>
           ))}
-        </ScrollingTable>
+        </Table>
       )}
       {full && (
         <>

@@ -2,9 +2,10 @@ import { useState } from 'preact/hooks';
 import { api, ok } from '../../api/client';
 import { adminCreateCustomer as limits } from '../../api/limits.gen';
 import { Link, navigate } from '../../app/router';
-import { PanelForm, ReadOnlyNote, ScrollingTable, StatusBadge, useFullAdmin } from '../../components/admin-kit';
 import { Empty, ErrorMessage, Loading } from '../../components/feedback';
-import { check, Field, inputLimits } from '../../components/form';
+import { Table } from '../../components/table';
+import { ReadOnlyNote, StatusBadge, useFullAdmin } from '../../components/admin';
+import { check, Field, inputLimits, PanelForm } from '../../components/form';
 import { bytes, when } from '../../components/format';
 import { useAction, useLoad } from '../../components/use-load';
 import { checkEmail, customerPath, originsOf } from './shared';
@@ -74,19 +75,20 @@ export function AdminCustomersPage() {
       ) : shown.length === 0 ? (
         <Empty>{filter ? `No customer matches “${filter}”.` : 'No customers yet. Open one above with its first owner.'}</Empty>
       ) : (
-        <ScrollingTable
+        <Table
+          wrapClass="admin-table"
           label="Customers"
           id="customers"
           columns={[
             'Domain',
             'Name',
             'Status',
-            { text: 'Builds', num: true },
-            { text: 'Devices', num: true },
-            { text: 'Log files', num: true },
-            { text: 'Tags', num: true },
-            { text: 'Active tokens', num: true },
-            { text: 'Stored', num: true },
+            { label: 'Builds', num: true },
+            { label: 'Devices', num: true },
+            { label: 'Log files', num: true },
+            { label: 'Tags', num: true },
+            { label: 'Active tokens', num: true },
+            { label: 'Stored', num: true },
             'Created',
           ]}
         >
@@ -109,7 +111,7 @@ export function AdminCustomersPage() {
               <td>{when(c.created_at)}</td>
             </tr>
           ))}
-        </ScrollingTable>
+        </Table>
       )}
     </section>
   );

@@ -3,10 +3,11 @@ import { api, ok } from '../../api/client';
 import { adminCreateIpBlock as limits } from '../../api/limits.gen';
 import { ApiError } from '../../api/problem';
 import { useQueryState } from '../../app/router';
-import { PanelForm, ReadOnlyNote, ScrollingTable, StatusBadge, useFullAdmin } from '../../components/admin-kit';
 import { ConfirmDialog } from '../../components/confirm';
+import { Table } from '../../components/table';
+import { ReadOnlyNote, StatusBadge, useFullAdmin } from '../../components/admin';
 import { Empty, ErrorMessage, Loading, Notice } from '../../components/feedback';
-import { check, Field, inputLimits } from '../../components/form';
+import { check, Field, inputLimits, PanelForm } from '../../components/form';
 import { when } from '../../components/format';
 import { Person } from '../../components/person';
 import { useAction, useLoad } from '../../components/use-load';
@@ -145,10 +146,11 @@ export function AdminIpBlocksPage() {
       ) : blocks.data.length === 0 ? (
         <Empty>No address is blocked. Block one above when the security events show an attacker.</Empty>
       ) : (
-        <ScrollingTable
+        <Table
+          wrapClass="admin-table"
           label="IP blocks"
           id="ip-blocks"
-          columns={['Network', 'Reason', 'Until', 'By', 'Since', ...(full ? [{ text: 'Action', quiet: true }] : [])]}
+          columns={['Network', 'Reason', 'Until', 'By', 'Since', ...(full ? [{ label: 'Action', hidden: true }] : [])]}
         >
           {blocks.data.map((block) => (
             <tr key={block.cidr}>
@@ -171,7 +173,7 @@ export function AdminIpBlocksPage() {
               )}
             </tr>
           ))}
-        </ScrollingTable>
+        </Table>
       )}
     </section>
   );

@@ -2,8 +2,10 @@ import { useState } from 'preact/hooks';
 import { api, ok } from '../../api/client';
 import { adminJobs as limits } from '../../api/limits.gen';
 import { useQueryState } from '../../app/router';
-import { ChoiceFilter, FilterForm, JsonDetails, LimitField, limitParam, limitProblem, ScrollingTable, StatusBadge } from '../../components/admin-kit';
 import { Empty, ErrorMessage, Loading } from '../../components/feedback';
+import { Table } from '../../components/table';
+import { JsonDetails, StatusBadge } from '../../components/admin';
+import { FilterForm, LimitField, limitParam, limitProblem, QuerySelect } from '../../components/filters';
 import { when } from '../../components/format';
 import { useLoad } from '../../components/use-load';
 
@@ -15,6 +17,7 @@ export function AdminJobsPage() {
   const limit = query.get('limit') ?? '100';
   const status = query.get('status') ?? '';
   const [limitText, setLimitText] = useState(limit);
+  const [problem, setProblem] = useState<string | null>(null);
   const jobs = useLoad(async () => ok(await api.GET('/admin/jobs', { params: { query: { limit: Number(limit) } } })).items, [limit]);
   const shown = (jobs.data ?? []).filter((job) => !status || job.status === status);
   return (
@@ -25,15 +28,20 @@ export function AdminJobsPage() {
         retried up to their maximum attempts.
       </p>
       <FilterForm
-        validate={() => limitProblem(limits.limit, limitText, '100')}
-        apply={() => setQuery({ limit: limitParam(limitText, '100') })}
+        label="Filter background jobs"
+        problem={problem}
+        onApply={() => {
+          const invalid = limitProblem(limits.limit, limitText, '100');
+          setProblem(invalid);
+          if (!invalid) setQuery({ limit: limitParam(limitText, '100') });
+        }}
         extra={
           <button type="button" onClick={() => jobs.reload()}>
             Refresh
           </button>
         }
       >
-        <ChoiceFilter label="Status" name="status" value={status} any="any" choices={JOB_STATUSES} onChange={(value) => setQuery({ status: value })} />
+        <QuerySelect label="Status" name="status" options={[['', 'any'], ...JOB_STATUSES.map((choice) => [choice, choice] as const)]} />
         <LimitField name="limit" value={limitText} onInput={setLimitText} limits={limits.limit} label="How many, newest first" />
       </FilterForm>
       <ErrorMessage error={jobs.error} />
@@ -44,7 +52,12 @@ export function AdminJobsPage() {
           {status ? `No ${status} job among the latest ${limit}.` : 'No background jobs yet: they appear when mail is sent or scheduled work runs.'}
         </Empty>
       ) : (
-        <ScrollingTable label="Background jobs" id="jobs" columns={['Kind', 'Status', 'Attempts', 'Run at', 'Finished', 'Last error', 'Slot', 'Payload']}>
+        <Table
+          wrapClass="admin-table"
+          label="Background jobs"
+          id="jobs"
+          columns={['Kind', 'Status', 'Attempts', 'Run at', 'Finished', 'Last error', 'Slot', 'Payload']}
+        >
           {shown.map((job) => (
             <tr key={job.id}>
               <td class="mono">{job.kind}</td>
@@ -63,7 +76,7 @@ export function AdminJobsPage() {
               </td>
             </tr>
           ))}
-        </ScrollingTable>
+        </Table>
       )}
     </section>
   );

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api, ok } from '../../api/client';
 import { adminSetMaintenance as limits } from '../../api/limits.gen';
-import { ReadOnlyNote, useFullAdmin } from '../../components/admin-kit';
 import { maintenanceChanged, type MaintenanceSetting } from '../../components/admin-maintenance-banner';
+import { ReadOnlyNote, useFullAdmin } from '../../components/admin';
 import { ErrorMessage, Loading, Notice } from '../../components/feedback';
 import { check, Field, inputLimits } from '../../components/form';
 import { useAction, useLoad } from '../../components/use-load';

@@ -2,19 +2,10 @@ import { useState } from 'preact/hooks';
 import { api, ok } from '../../api/client';
 import { adminSecurityEvents as limits } from '../../api/limits.gen';
 import { useQueryState } from '../../app/router';
-import {
-  ChoiceFilter,
-  FilterForm,
-  JsonDetails,
-  LimitField,
-  limitParam,
-  limitProblem,
-  ReadOnlyNote,
-  ScrollingTable,
-  StatusBadge,
-  useFullAdmin,
-} from '../../components/admin-kit';
 import { Empty, ErrorMessage, Loading, Notice } from '../../components/feedback';
+import { Table } from '../../components/table';
+import { JsonDetails, ReadOnlyNote, StatusBadge, useFullAdmin } from '../../components/admin';
+import { FilterForm, LimitField, limitParam, limitProblem, QuerySelect } from '../../components/filters';
 import { Field } from '../../components/form';
 import { when } from '../../components/format';
 import { useAction, useLoad } from '../../components/use-load';
@@ -44,6 +35,7 @@ export function AdminSecurityPage() {
   const unacked = query.get('unacked') === 'true';
   const limit = query.get('limit') ?? '100';
   const [limitText, setLimitText] = useState(limit);
+  const [problem, setProblem] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const events = useLoad(
     async () =>
@@ -67,9 +59,17 @@ export function AdminSecurityPage() {
         Administrator logins, session-token reuse, login limits and the detectors' findings over the request log. Critical events are also mailed to the full
         administrators. Acknowledge an event once someone has looked at it.
       </p>
-      <FilterForm validate={() => limitProblem(limits.limit, limitText, '100')} apply={() => setQuery({ limit: limitParam(limitText, '100') })}>
-        <ChoiceFilter label="Kind" name="kind" value={kind} any="every kind" choices={KINDS} onChange={(value) => setQuery({ kind: value })} />
-        <ChoiceFilter label="Severity" name="severity" value={severity} any="any" choices={SEVERITIES} onChange={(value) => setQuery({ severity: value })} />
+      <FilterForm
+        label="Filter security events"
+        problem={problem}
+        onApply={() => {
+          const invalid = limitProblem(limits.limit, limitText, '100');
+          setProblem(invalid);
+          if (!invalid) setQuery({ limit: limitParam(limitText, '100') });
+        }}
+      >
+        <QuerySelect label="Kind" name="kind" options={[['', 'every kind'], ...KINDS.map((choice) => [choice, choice] as const)]} />
+        <QuerySelect label="Severity" name="severity" options={[['', 'any'], ...SEVERITIES.map((choice) => [choice, choice] as const)]} />
         <Field label="Only unacknowledged" inline>
           <input name="unacked" type="checkbox" checked={unacked} onChange={(e) => setQuery({ unacked: e.currentTarget.checked ? 'true' : null })} />
         </Field>
@@ -82,7 +82,8 @@ export function AdminSecurityPage() {
       ) : events.data.length === 0 ? (
         <Empty>{kind || severity || unacked ? 'No event matches these filters. Widen them to see more.' : 'No security events yet.'}</Empty>
       ) : (
-        <ScrollingTable
+        <Table
+          wrapClass="admin-table"
           label="Security events"
           id="security-events"
           columns={['When', 'Kind', 'Severity', 'Address', 'Customer', 'What was seen', 'Mailed', 'Acknowledged']}
@@ -118,7 +119,7 @@ export function AdminSecurityPage() {
               </td>
             </tr>
           ))}
-        </ScrollingTable>
+        </Table>
       )}
     </section>
   );

@@ -2,8 +2,10 @@ import { useState } from 'preact/hooks';
 import { api, ok } from '../../api/client';
 import { adminStatsEvents as eventLimits, adminStatsSummary as summaryLimits } from '../../api/limits.gen';
 import { Link, useQueryState } from '../../app/router';
-import { BarChart, FilterForm, intOrUndefined, LimitField, limitParam, limitProblem, ScrollingTable } from '../../components/admin-kit';
 import { Empty, ErrorMessage, Loading } from '../../components/feedback';
+import { Table } from '../../components/table';
+import { FilterForm, intOrUndefined, LimitField, limitParam, limitProblem } from '../../components/filters';
+import { BarChart } from '../../components/bar-chart';
 import { check, Field, inputLimits } from '../../components/form';
 import { when } from '../../components/format';
 import { Pager } from '../../components/pager';
@@ -43,6 +45,7 @@ function Summary() {
   const counter = (query.get('counter') ?? 'requests') as Counter;
   const [fromText, setFromText] = useState(from);
   const [toText, setToText] = useState(to);
+  const [problem, setProblem] = useState<string | null>(null);
   const summary = useLoad(
     async () => ok(await api.GET('/admin/stats/summary', { params: { query: { from: from || undefined, to: to || undefined } } })),
     [from, to],
@@ -50,8 +53,13 @@ function Summary() {
   return (
     <>
       <FilterForm
-        validate={() => (fromText ? check(summaryLimits.from, fromText) : null) ?? (toText ? check(summaryLimits.to, toText) : null)}
-        apply={() => setQuery({ from: fromText || null, to: toText || null })}
+        label="Filter the summary"
+        problem={problem}
+        onApply={() => {
+          const invalid = (fromText ? check(summaryLimits.from, fromText) : null) ?? (toText ? check(summaryLimits.to, toText) : null);
+          setProblem(invalid);
+          if (!invalid) setQuery({ from: fromText || null, to: toText || null });
+        }}
       >
         <Field label="From" hint="Default: 30 days ago">
           <input name="from" type="date" value={fromText} onInput={(e) => setFromText(e.currentTarget.value)} />
@@ -77,24 +85,25 @@ function Summary() {
           <p class="hint">
             From {when(summary.data.from)} to {when(summary.data.to)}. Requests show here within 30 s.
           </p>
-          <div class="stats-charts">
+          <div class="charts">
             <BarChart
               title={`${COUNTERS[counter]} by day`}
-              bars={summary.data.days.map((day) => ({ label: day.day, value: day[counter] }))}
+              rows={summary.data.days.map((day) => ({ label: day.day, value: day[counter] }))}
               empty="No requests in this range."
             />
             <BarChart
               title="Requests by customer"
-              bars={summary.data.customers.map((c) => ({ label: c.domain, value: c.requests }))}
+              rows={summary.data.customers.map((c) => ({ label: c.domain, value: c.requests }))}
               empty="No requests in this range."
             />
           </div>
           {summary.data.customers.length > 0 && (
-            <ScrollingTable
+            <Table
+              wrapClass="admin-table"
               label="Requests by customer"
               id="stats-customers"
-              caption="Per customer"
-              columns={['Customer', { text: 'Requests', num: true }, { text: 'Errors', num: true }, { text: 'Update checks', num: true }]}
+              caption={<span class="hint">Per customer</span>}
+              columns={['Customer', { label: 'Requests', num: true }, { label: 'Errors', num: true }, { label: 'Update checks', num: true }]}
             >
               {summary.data.customers.map((c) => (
                 <tr key={c.domain}>
@@ -110,7 +119,7 @@ function Summary() {
                   <td class="num">{c.update_checks}</td>
                 </tr>
               ))}
-            </ScrollingTable>
+            </Table>
           )}
         </>
       )}
@@ -125,6 +134,7 @@ function RequestLog() {
   const offset = Number(query.get('e_offset') ?? '0');
   const [texts, setTexts] = useState<Record<EventFilter, string>>(filters);
   const [limitText, setLimitText] = useState(String(limit));
+  const [problem, setProblem] = useState<string | null>(null);
   const key = EVENT_FILTERS.map((name) => filters[name]).join('\u0000');
   const events = useLoad(
     async () =>
@@ -159,7 +169,15 @@ function RequestLog() {
     });
   return (
     <>
-      <FilterForm validate={problemOf} apply={apply}>
+      <FilterForm
+        label="Filter the request log"
+        problem={problem}
+        onApply={() => {
+          const invalid = problemOf();
+          setProblem(invalid);
+          if (!invalid) apply();
+        }}
+      >
         {EVENT_FILTERS.map((name) => (
           <Field key={name} label={EVENT_LABELS[name].label} hint={EVENT_LABELS[name].hint}>
             <input
@@ -180,18 +198,19 @@ function RequestLog() {
         <Empty>No request matches. The log keeps every request; widen the dates or clear a filter.</Empty>
       ) : (
         <>
-          <ScrollingTable
+          <Table
+            wrapClass="admin-table"
             label="Request log"
             id="stats-events"
             columns={[
               'When',
               'Customer',
               'Request',
-              { text: 'Status', num: true },
+              { label: 'Status', num: true },
               'Address',
               'Actor',
-              { text: 'ms', num: true },
-              { text: 'Bytes in / out', num: true },
+              { label: 'ms', num: true },
+              { label: 'Bytes in / out', num: true },
               'User agent',
             ]}
           >
@@ -214,7 +233,7 @@ function RequestLog() {
                 </td>
               </tr>
             ))}
-          </ScrollingTable>
+          </Table>
           <Pager offset={offset} limit={limit} nextOffset={events.data.next_offset} onOffset={(next) => setQuery({ e_offset: next ? String(next) : null })} />
         </>
       )}

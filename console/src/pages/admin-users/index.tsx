@@ -2,8 +2,9 @@ import { useState } from 'preact/hooks';
 import { api, ok } from '../../api/client';
 import { useMe } from '../../app/identity';
 import { Link } from '../../app/router';
-import { ReadOnlyNote, ScrollingTable, StatusBadge, useFullAdmin } from '../../components/admin-kit';
 import { Empty, ErrorMessage, Loading, Notice } from '../../components/feedback';
+import { Table } from '../../components/table';
+import { ReadOnlyNote, StatusBadge, useFullAdmin } from '../../components/admin';
 import { Field } from '../../components/form';
 import { when } from '../../components/format';
 import { useAction, useLoad } from '../../components/use-load';
@@ -46,10 +47,11 @@ export function AdminUsersPage() {
       ) : shown.length === 0 ? (
         <Empty>{needle ? `Nobody matches “${filter}”.` : 'Nobody yet: people appear here when a customer invites them.'}</Empty>
       ) : (
-        <ScrollingTable
+        <Table
+          wrapClass="admin-table"
           label="Users"
           id="users"
-          columns={['Email', 'Customer', 'Role', 'Person', 'Last login', 'Member since', ...(full ? [{ text: 'Action', quiet: true }] : [])]}
+          columns={['Email', 'Customer', 'Role', 'Person', 'Last login', 'Member since', ...(full ? [{ label: 'Action', hidden: true }] : [])]}
         >
           {shown.map((u) => (
             <tr key={`${u.email} ${u.domain}`}>
@@ -85,7 +87,7 @@ export function AdminUsersPage() {
               )}
             </tr>
           ))}
-        </ScrollingTable>
+        </Table>
       )}
     </section>
   );
