@@ -26,19 +26,25 @@ export const DayOrTimestamp = (name: string, description: string) =>
 
 export const Problem = Type.Object(
   {
-    type: Type.String(),
+    type: Type.String({ description: 'The documentation of the error code: <service URL>/docs/errors#<code>' }),
     title: Type.String(),
     status: Type.Integer(),
     detail: Type.String(),
     instance: Type.String(),
     request_id: Type.String(),
+    code: Type.String({
+      pattern: '^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$',
+      description: 'What went wrong, as a stable snake_case code to match on (the detail text is for people); every code is listed on /docs/errors',
+    }),
   },
   { $id: 'Problem', description: 'RFC 9457 problem details' },
 );
 
 export const Page = <T extends TSchema>(item: T) => Type.Object({ items: Type.Array(item), next_offset: Type.Union([Type.Integer(), Type.Null()]) });
 
-export const Empty = Type.Object({});
+/** No parameters (an endpoint's path or query without any): the schema, and the type a call carries for it. */
+export const NoParams = Type.Object({});
+export type NoParams = Record<string, never>;
 
 /** A UUID in any letter case (the database's uuid type answers in lower case), unanchored: to build patterns with. */
 export const UUID_UNANCHORED = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';

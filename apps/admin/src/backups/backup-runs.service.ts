@@ -8,6 +8,7 @@ import type {
   BackupRunView,
   BackupsQuery,
   EndpointCall,
+  NoParams,
   VerifyReportRequest,
 } from '@app/contracts';
 import { isUuid, ServiceError } from '@app/contracts';
@@ -17,8 +18,6 @@ import { Clock } from '../services/clock.js';
 import { auditBackup } from './backup-audit.js';
 import { BackupKeys } from './backup-keys.js';
 import { BackupRunRepository } from './backup-run.repository.js';
-
-type NoParams = Record<string, never>;
 
 /** The job queue of backups: its data is the run id only. */
 export const BACKUP_JOB = { queue: 'backup' } as const;

@@ -9,6 +9,7 @@ import {
   type IpBlocksQuery,
   type IpBlockView,
   type MaintenanceSetting,
+  type NoParams,
   ownAddressBlockMessage,
   type ProtectionChange,
   ProtectionEvents,
@@ -20,8 +21,6 @@ import { type IpNetwork, MessageBus, networkContains, parseIpNetwork } from '@ap
 import { AuditService } from '../audit/audit.service.js';
 import { Clock } from '../services/clock.js';
 import { blockView, type IpBlockRow, type MaintenanceRow, ProtectionRepository } from './protection.repository.js';
-
-type NoParams = Record<string, never>;
 
 /**
  * Maintenance mode and IP blocks (docs/api.md "Maintenance mode and IP blocks"): stored here,

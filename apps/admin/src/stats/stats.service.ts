@@ -6,6 +6,7 @@ import {
   type CustomerStatsSummary,
   type CustomerStatsSummaryQuery,
   type EndpointCall,
+  type NoParams,
   type RequestLogPage,
   requireTenant,
   ServiceError,
@@ -24,8 +25,6 @@ const EVENTS_DEFAULT_DAYS = 7;
 /** The longest summary: a bound on the days listed (the counters outlive the request log). */
 const SUMMARY_MAX_DAYS = 3660;
 const DAY_MS = 86_400_000;
-
-type NoParams = Record<string, never>;
 
 function dayOf(date: Date): string {
   return date.toISOString().slice(0, 10);

@@ -15,8 +15,7 @@ import {
 } from '../identity/identity.schemas.js';
 import { AdminMessages } from './admin.messages.js';
 import { AuditPage, AuditQuery, CustomerAuditQuery, SecurityEventIdParams, SecurityEventSchema, SecurityEventsQuery } from './admin.schemas.js';
-
-const NoParams = Type.Object({});
+import { NoParams } from '../schemas.js';
 
 /**
  * The administrators' customers and people (kept by the identity app): every customer with

@@ -1,5 +1,4 @@
 import { defineEndpoint } from '../endpoints/endpoint.js';
-import { Type } from '@sinclair/typebox';
 import { BackupMessages } from './backups.messages.js';
 import {
   BackupListSchema,
@@ -12,8 +11,8 @@ import {
   VerifyBackupRequest,
   VerifyReportRequest,
 } from './backups.schemas.js';
+import { NoParams } from '../schemas.js';
 
-const NoParams = Type.Object({});
 const READ = { kind: 'principal', tenant: false, admin: 'read', notInSandbox: true } as const;
 const FULL = { kind: 'principal', tenant: false, admin: 'full', notInSandbox: true } as const;
 

@@ -11,8 +11,7 @@ import type {
   VerifyBackupRequest,
   VerifyReportRequest,
 } from './backups.schemas.js';
-
-type NoParams = Record<string, never>;
+import type { NoParams } from '../schemas.js';
 
 /** Backups, verifies and restores: answered by the admin app, which keeps the run records and runs them. */
 export const BackupMessages = {

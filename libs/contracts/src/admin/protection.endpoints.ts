@@ -10,8 +10,7 @@ import {
   MaintenanceSettingSchema,
   UpdateMaintenanceRequest,
 } from './protection.schemas.js';
-
-const NoParams = Type.Object({});
+import { NoParams } from '../schemas.js';
 
 /**
  * Maintenance mode and IP blocks (stored by the admin app, enforced by the gateway that

@@ -9,8 +9,7 @@ import type {
   MaintenanceSetting,
   UpdateMaintenanceRequest,
 } from './protection.schemas.js';
-
-type NoParams = Record<string, never>;
+import type { NoParams } from '../schemas.js';
 
 /** An active block as the gateways enforce it (expires_at null: permanent). */
 export interface EnforcedIpBlock {

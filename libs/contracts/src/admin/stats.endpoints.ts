@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox';
 import { defineEndpoint } from '../endpoints/endpoint.js';
 import { StatsMessages } from './stats.messages.js';
 import {
@@ -10,8 +9,8 @@ import {
   RequestLogPage,
   StatsSummaryQuery,
 } from './stats.schemas.js';
+import { NoParams } from '../schemas.js';
 
-const NoParams = Type.Object({});
 const COUNTERS = 'Daily counters, each defined in docs/api.md "Usage statistics"; a request shows within 30 s.';
 
 /** Usage statistics and the request log: the operators' view of every customer, and each customer's own. */

@@ -9,8 +9,7 @@ import type {
   RequestLogPage,
   StatsSummaryQuery,
 } from './stats.schemas.js';
-
-type NoParams = Record<string, never>;
+import type { NoParams } from '../schemas.js';
 
 /** Usage statistics and the request log, answered by the admin app. */
 export const StatsMessages = {

@@ -21,9 +21,9 @@ import {
   UpdateCheckQuery,
   UpdateItem,
 } from './firmware.schemas.js';
+import { NoParams } from '../schemas.js';
 
 const tag = 'Firmware' as const;
-const NoParams = Type.Object({});
 
 const firmwarePart: MultipartPart = {
   required: true,

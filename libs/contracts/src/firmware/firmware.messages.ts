@@ -19,8 +19,7 @@ import type {
 } from './firmware.schemas.js';
 import type { BuildAudience, BuildAudienceQuery, UpdatePreview, UpdatePreviewQuery } from './rollout.schemas.js';
 import type { DeviceParams } from '../registry/registry.schemas.js';
-
-type NoParams = Record<string, never>;
+import type { NoParams } from '../schemas.js';
 
 export interface FirmwareUploadResult {
   /** false for an identical re-upload (nothing changed). */

@@ -2,9 +2,9 @@ import { Type } from '@sinclair/typebox';
 import { AdminMessages } from '../admin/admin.messages.js';
 import { defineEndpoint } from '../endpoints/endpoint.js';
 import { HealthHistoryQuery, HealthHistorySchema, ReadinessSchema, StatusSchema } from './health.schemas.js';
+import { NoParams } from '../schemas.js';
 
 const tag = 'Health' as const;
-const NoParams = Type.Object({});
 
 export const healthEndpoints = [
   defineEndpoint({

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineEndpoint } from '../endpoints/endpoint.js';
+import { NoParams } from '../schemas.js';
 
-const NoParams = Type.Object({});
 const html = (description: string) => ({ description, contentType: 'text/html', schema: Type.String() });
 
 /** The console's deep links: a page (`/console/firmware`), an item (`/console/firmware/<id>`), an item's part. */

@@ -24,6 +24,7 @@ import {
   UpdateMemberRequest,
   VerifyRequest,
 } from './identity.schemas.js';
+import { NoParams } from '../schemas.js';
 
 export function sessionCookies(values: SessionCookieValues): SetCookie[] {
   return [
@@ -37,8 +38,6 @@ export function sessionCookies(values: SessionCookieValues): SetCookie[] {
 export function clearedSessionCookies(): SetCookie[] {
   return Object.values(SESSION_COOKIES).map((name) => ({ name, value: '', maxAge: 0 }));
 }
-
-const NoParams = Type.Object({});
 
 export const identityEndpoints = [
   defineEndpoint({

@@ -34,6 +34,7 @@ import type {
   UpdateUserRequest,
   VerifyRequest,
 } from './identity.schemas.js';
+import type { NoParams } from '../schemas.js';
 
 /** JWT `typ` of API tokens; older types are retired (docs/api.md "API tokens"). */
 export const API_TOKEN_TYP = 'api';
@@ -152,8 +153,6 @@ export interface IssueTokenRequest {
   readonly bundle: CreateTokenRequest['bundle'];
   readonly expiresInDays?: number;
 }
-
-type NoParams = Record<string, never>;
 
 export const IdentityMessages = {
   /** GET /.well-known/jwks.json */

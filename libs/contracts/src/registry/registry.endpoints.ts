@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox';
 import { defineEndpoint } from '../endpoints/endpoint.js';
 import { DeviceMessages } from './registry.messages.js';
 import {
@@ -17,9 +16,9 @@ import {
   UpdateDeviceRequest,
 } from './registry.schemas.js';
 import { FleetSummary, FleetSummaryQuery } from './fleet.schemas.js';
+import { NoParams } from '../schemas.js';
 
 const tag = 'Devices' as const;
-const NoParams = Type.Object({});
 /** Create and update carry up to 8 KiB of attributes and 8 keys of up to 8 KiB. */
 const DEVICE_JSON_MAX_BYTES = 128 * 1024;
 

@@ -15,6 +15,7 @@ import type {
   UpdateDeviceRequest,
 } from './registry.schemas.js';
 import type { FleetSummary, FleetSummaryQuery } from './fleet.schemas.js';
+import type { NoParams } from '../schemas.js';
 
 /**
  * What the firmware app's update check needs to know about a device: answered from an
@@ -146,7 +147,6 @@ export const RegistryEvents = {
   devicesSeen: defineEvent<DevicesSeen>('registry.devices-seen', 'queue', { byReference: true }),
 } as const;
 
-type NoParams = Record<string, never>;
 type DeviceCall<Body = undefined> = EndpointCall<DeviceParams, DeviceCustomerQuery, Body>;
 
 /** The Devices endpoints (registry.endpoints.ts), answered by the registry app. */

@@ -1,8 +1,7 @@
 import type { EndpointCall } from '../endpoints/endpoint.js';
 import { defineMessage } from '../messages/message.js';
 import type { TagChangeResult, TagCountList, TagParams, TagRenameRequest, TagsCustomerQuery } from './tags.schemas.js';
-
-type NoParams = Record<string, never>;
+import type { NoParams } from '../schemas.js';
 
 /**
  * The Tags API, owned by the firmware app: builds are its own, devices are changed through
