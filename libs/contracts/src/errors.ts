@@ -1,6 +1,8 @@
+import { catalogedError } from './errors/error-registry.js';
+
 /**
- * The one error type every app throws. Each transport translates it once: the gateway
- * into an HTTP response (status from ERROR_STATUS), the apps into an RPC error payload.
+ * The HTTP categories of ServiceError (its status). What an error means is its `reason`, a
+ * code of an error catalog (errors/define-errors.ts).
  */
 export enum ErrorCode {
   BadRequest = 'bad_request',
@@ -8,6 +10,7 @@ export enum ErrorCode {
   Forbidden = 'forbidden',
   NotFound = 'not_found',
   MethodNotAllowed = 'method_not_allowed',
+  RequestTimeout = 'request_timeout',
   Conflict = 'conflict',
   Gone = 'gone',
   PreconditionFailed = 'precondition_failed',
@@ -16,6 +19,7 @@ export enum ErrorCode {
   RangeNotSatisfiable = 'range_not_satisfiable',
   Unprocessable = 'unprocessable',
   RateLimited = 'rate_limited',
+  HeadersTooLarge = 'headers_too_large',
   Internal = 'internal',
   Unavailable = 'unavailable',
   Timeout = 'timeout',
@@ -27,6 +31,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.Forbidden]: 403,
   [ErrorCode.NotFound]: 404,
   [ErrorCode.MethodNotAllowed]: 405,
+  [ErrorCode.RequestTimeout]: 408,
   [ErrorCode.Conflict]: 409,
   [ErrorCode.Gone]: 410,
   [ErrorCode.PreconditionFailed]: 412,
@@ -35,6 +40,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.RangeNotSatisfiable]: 416,
   [ErrorCode.Unprocessable]: 422,
   [ErrorCode.RateLimited]: 429,
+  [ErrorCode.HeadersTooLarge]: 431,
   [ErrorCode.Internal]: 500,
   [ErrorCode.Unavailable]: 503,
   [ErrorCode.Timeout]: 504,
@@ -47,16 +53,31 @@ export interface SerializedServiceError {
   readonly code: ErrorCode;
   readonly message: string;
   readonly headers?: ErrorHeaders;
+  readonly reason?: string;
 }
 
+/**
+ * The one error type every app throws, built by an error catalog's entry
+ * (`LogdataErrors.log_file_not_found()`). Each transport translates it once: the gateway
+ * into an HTTP response (status from ERROR_STATUS, `reason` as problem+json's `code`), the
+ * apps into an RPC error payload.
+ */
 export class ServiceError extends Error {
+  /**
+   * The catalog code (`log_file_not_found`); an error not yet raised from a catalog carries its
+   * category's value (`not_found`) until every domain has its catalog.
+   */
+  readonly reason: string;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly headers?: ErrorHeaders,
+    reason?: string,
   ) {
     super(message);
     this.name = 'ServiceError';
+    this.reason = reason ?? code;
   }
 
   get status(): number {
@@ -64,22 +85,29 @@ export class ServiceError extends Error {
   }
 
   toJSON(): SerializedServiceError {
-    return { code: this.code, message: this.message, ...(this.headers ? { headers: this.headers } : {}) };
+    return { code: this.code, message: this.message, ...(this.headers ? { headers: this.headers } : {}), reason: this.reason };
   }
 
   static is(value: unknown): value is ServiceError {
     return value instanceof ServiceError;
   }
 
-  /** Rebuilds an error that crossed a transport; anything unrecognised becomes Internal. */
+  /**
+   * Rebuilds an error that crossed a transport; anything unrecognised (an unknown category, or
+   * a reason no catalog defines for that category) becomes Internal.
+   */
   static fromSerialized(value: unknown): ServiceError {
     if (value && typeof value === 'object') {
       const candidate = value as Partial<SerializedServiceError>;
       if (typeof candidate.code === 'string' && Object.values(ErrorCode).includes(candidate.code) && typeof candidate.message === 'string') {
-        return new ServiceError(candidate.code, candidate.message, candidate.headers);
+        const reason = candidate.reason ?? candidate.code;
+        if (reason === candidate.code || catalogedError(reason)?.category === candidate.code) {
+          return new ServiceError(candidate.code, candidate.message, candidate.headers, reason);
+        }
       }
     }
-    return new ServiceError(ErrorCode.Internal, 'internal error');
+    // CommonErrors.internal (its catalog imports this file).
+    return new ServiceError(ErrorCode.Internal, 'internal error', undefined, 'internal');
   }
 
   static badRequest(message: string): ServiceError {
@@ -110,19 +138,25 @@ export enum TransportErrorCode {
 /**
  * A request the bus could not complete, thrown by the sending side's bus client (503). It
  * crosses no transport as itself: forwarded by an app it arrives as a plain Unavailable
- * ServiceError, so `reason` always describes the sender's own request.
+ * ServiceError, so `failure` always describes the sender's own request.
  */
 export class TransportError extends ServiceError {
   constructor(
-    readonly reason: TransportErrorCode,
+    readonly failure: TransportErrorCode,
     readonly app: string,
   ) {
-    super(ErrorCode.Unavailable, reason === TransportErrorCode.NoReceiver ? `${app} unavailable` : `${app} did not answer in time`);
+    super(
+      ErrorCode.Unavailable,
+      failure === TransportErrorCode.NoReceiver ? `${app} unavailable` : `${app} did not answer in time`,
+      undefined,
+      // The codes of CommonErrors.app_unavailable and app_did_not_answer (their catalog imports this file).
+      failure === TransportErrorCode.NoReceiver ? 'app_unavailable' : 'app_did_not_answer',
+    );
     this.name = 'TransportError';
   }
 
   /** Whether `value` says nobody received the request (the sender still owns what it staged). */
   static notReceived(value: unknown): boolean {
-    return value instanceof TransportError && value.reason === TransportErrorCode.NoReceiver;
+    return value instanceof TransportError && value.failure === TransportErrorCode.NoReceiver;
   }
 }

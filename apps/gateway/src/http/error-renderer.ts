@@ -14,6 +14,8 @@ export interface ErrorRenderContext {
   readonly wantsJson: boolean;
   readonly path: string;
   readonly requestId: string;
+  /** PUBLIC_URL: problem+json's `type` is the code's entry on its /docs/errors page. */
+  readonly baseUrl: string;
   readonly head: boolean;
   /** The refusal of a blocked address (a page then says so, and what to do). */
   readonly addressBlocked?: boolean;
@@ -21,8 +23,8 @@ export interface ErrorRenderContext {
 
 /**
  * The HTTP side of ServiceError's translation (docs/api.md "Limits and errors"): text mode is one line
- * `<status> <reason phrase>: <message>`; JSON mode is application/problem+json; a page's is a
- * short HTML page.
+ * `<status> <reason phrase>: <message>`; JSON mode is application/problem+json, whose `code` is
+ * the error's catalog code and `type` its documentation; a page's is a short HTML page.
  */
 export function renderError(res: ServerResponse, error: ServiceError, ctx: ErrorRenderContext): void {
   const status = ERROR_STATUS[error.code];
@@ -38,11 +40,24 @@ export function renderError(res: ServerResponse, error: ServiceError, ctx: Error
     body = `${status} ${reason}: ${error.message}\n`;
   } else {
     res.setHeader('Content-Type', 'application/problem+json');
-    body = JSON.stringify({ type: 'about:blank', title: reason, status, detail: error.message, instance: ctx.path, request_id: ctx.requestId });
+    body = JSON.stringify({
+      type: errorTypeUri(ctx.baseUrl, error.reason),
+      title: reason,
+      status,
+      detail: error.message,
+      instance: ctx.path,
+      request_id: ctx.requestId,
+      code: error.reason,
+    });
   }
   res.statusCode = status;
   res.setHeader('Content-Length', Buffer.byteLength(body));
   endAtTurnEnd(res, ctx.head ? undefined : body);
+}
+
+/** problem+json's `type`: the code's entry on the /docs/errors page (docs/api.md "Limits and errors"). */
+export function errorTypeUri(baseUrl: string, code: string): string {
+  return `${baseUrl}/docs/errors#${code}`;
 }
 
 export function wantsJson(accept: string | undefined): boolean {

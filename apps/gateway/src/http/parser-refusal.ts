@@ -1,21 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { GatewayErrors, type ServiceError } from '@app/contracts';
+import { errorTypeUri } from './error-renderer.js';
 import { lingerAfterParserError } from './lingering-close.js';
 
-/** The request-header limit (request line and headers together), answered 431 past it. */
-export const MAX_HEADER_BYTES = 16 * 1024;
-
-const STATUS_BY_CODE: Readonly<Record<string, number>> = {
-  HPE_HEADER_OVERFLOW: 431,
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
-  ERR_HTTP_REQUEST_TIMEOUT: 408,
-};
-
-const DETAIL_BY_STATUS: Readonly<Record<number, string>> = {
-  431: `request line and headers larger than ${MAX_HEADER_BYTES} bytes`,
-  413: 'chunk extensions too large',
-  408: 'the request did not arrive in time',
+/** The parser's refusals with an answer of their own; any other is `invalid_http`. */
+const ERROR_BY_CODE: Readonly<Record<string, () => ServiceError>> = {
+  HPE_HEADER_OVERFLOW: GatewayErrors.headers_too_large,
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: GatewayErrors.chunk_extensions_too_large,
+  ERR_HTTP_REQUEST_TIMEOUT: GatewayErrors.request_timeout,
 };
 
 const answered = new WeakSet<Duplex>();
@@ -29,6 +23,7 @@ const answered = new WeakSet<Duplex>();
 export function answerParserRefusal(
   err: Error & { code?: string; reason?: string; rawPacket?: Buffer },
   socket: Duplex & { _httpMessage?: { headersSent?: boolean } },
+  baseUrl: string,
 ): void {
   if (answered.has(socket)) return; // the parser reports every later chunk too
   answered.add(socket);
@@ -37,11 +32,19 @@ export function answerParserRefusal(
     socket.destroy();
     return;
   }
-  const status = STATUS_BY_CODE[err.code ?? ''] ?? 400;
+  const error = ERROR_BY_CODE[err.code ?? '']?.() ?? GatewayErrors.invalid_http({ reason: err.reason ?? err.code ?? 'malformed' });
+  const status = error.status;
   const title = STATUS_CODES[status] ?? 'Error';
   const requestId = randomUUID();
-  const detail = DETAIL_BY_STATUS[status] ?? `the request is not valid HTTP/1.1: ${err.reason ?? err.code ?? 'malformed'}`;
-  const body = JSON.stringify({ type: 'about:blank', title, status, detail, instance: '', request_id: requestId });
+  const body = JSON.stringify({
+    type: errorTypeUri(baseUrl, error.reason),
+    title,
+    status,
+    detail: error.message,
+    instance: '',
+    request_id: requestId,
+    code: error.reason,
+  });
   // The answer to a HEAD has no body (the request line is at the start of what the parser read, as a rule).
   const head = err.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
   socket.end(

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode, type StagedFile, TransportError } from '@app/contracts';
-import { JsonLogger } from '@app/infra';
+import { JsonLogger, type ServiceConfig } from '@app/infra';
+import { SERVICE_CONFIG } from '@app/platform';
 import { BodyStager } from '../uploads/body-stager.js';
 import { MultipartStager } from '../uploads/multipart-stager.js';
 import { asServiceError, type FailureMode, renderError } from './error-renderer.js';
@@ -21,6 +22,7 @@ export class RequestFailure {
   constructor(
     private readonly stager: BodyStager,
     private readonly multipart: MultipartStager,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {}
 
   answer(
@@ -58,6 +60,14 @@ export class RequestFailure {
     }
     // An upload still arriving is not read on: the answer closes the connection, after lingering so the client reads it.
     if (!req.complete) closeAfterLingering(req, (name, value) => res.setHeader(name, value));
-    renderError(res, error, { mode, wantsJson: json, path, requestId: state.requestId, head: method === 'HEAD', addressBlocked: isAddressBlocked(error) });
+    renderError(res, error, {
+      mode,
+      wantsJson: json,
+      path,
+      requestId: state.requestId,
+      baseUrl: this.config.publicUrl,
+      head: method === 'HEAD',
+      addressBlocked: isAddressBlocked(error),
+    });
   }
 }

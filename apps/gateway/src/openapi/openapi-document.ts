@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { type EndpointDef, errorStatusesOf, Problem } from '@app/contracts';
+import { declaredErrorsOf, type EndpointDef, errorStatusesOf, Problem } from '@app/contracts';
 import { isPage } from '../http/error-renderer.js';
 
 /** The machine-readable description declares API version 1.0.0 and OpenAPI 3.1. */
@@ -90,7 +90,12 @@ function responses(endpoint: EndpointDef): Record<string, unknown> {
     };
   }
   const problem = { $ref: '#/components/schemas/Problem' };
+  const declaredErrors = declaredErrorsOf(endpoint);
   for (const status of errorStatusesOf(endpoint)) {
+    // The codes of this status the endpoint's app may raise; the common ones are on /docs/errors.
+    const codes = declaredErrors.filter((error) => error.status === status).map((error) => error.code);
+    const codeDoc = codes.length ? { 'x-error-codes': codes } : {};
+    const codeText = codes.length ? ` Codes: ${codes.map((code) => `\`${code}\``).join(', ')} (and the common ones on /docs/errors).` : '';
     const errorContent = {
       'application/problem+json': { schema: problem },
       ...(endpoint.errorMode === 'text' ? { 'text/plain': { schema: { type: 'string', description: '<status> <reason phrase>: <message>' } } } : {}),
@@ -102,11 +107,14 @@ function responses(endpoint: EndpointDef): Record<string, unknown> {
     if (declared) {
       // A status with its own response that may also be an error: both bodies are declared.
       declared.content = { ...declared.content, ...errorContent };
+      Object.assign(declared, codeDoc);
       continue;
     }
     out[status] = {
-      description: endpoint.errorMode === 'text' ? 'Error: one text line by default, problem+json with Accept: application/json' : 'Error (problem+json)',
+      description:
+        (endpoint.errorMode === 'text' ? 'Error: one text line by default, problem+json with Accept: application/json' : 'Error (problem+json)') + codeText,
       content: errorContent,
+      ...codeDoc,
     };
   }
   return out;

@@ -8,6 +8,7 @@ import { CONSOLE_CSS, CONSOLE_JS } from './console-assets.js';
 import { ConsoleApp } from './console-app.js';
 import { loginPage } from './console-pages.js';
 import { API_REFERENCE_HEADERS, apiReferencePage } from './api-reference.js';
+import { errorCodesPage } from './error-codes-page.js';
 import { HealthPage } from './health-page.js';
 import { servePageFile } from './page-files.js';
 import { sendHtml } from './page-headers.js';
@@ -31,6 +32,7 @@ export class PageServer {
   private readonly sandbox = new TtlCache<'sandbox', SandboxTokens | null>(1, SANDBOX_CACHE_MS);
   private readonly login = loginPage();
   private readonly console = new ConsoleApp();
+  private errorCodes: string | undefined;
 
   constructor(
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
@@ -45,6 +47,7 @@ export class PageServer {
     if (path.startsWith('/console/assets/') && params.file !== undefined) return this.console.serveAsset(res, String(params.file), head);
     if (path === '/console' || path.startsWith('/console/')) return this.console.servePage(res, head);
     if (path === '/docs') return sendHtml(res, 200, await this.docs(), head, API_REFERENCE_HEADERS);
+    if (path === '/docs/errors') return sendHtml(res, 200, (this.errorCodes ??= errorCodesPage(ENDPOINTS)), head);
     if (path === '/health') return sendHtml(res, 200, await this.healthPage.render(), head);
     if (path.startsWith('/static/')) return servePageFile(req, res, String(params.file ?? ''), head);
     const asset = ASSETS[String(params.file ?? '')];

@@ -1,6 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { RequestContext } from '../context.js';
 import type { EnforcedProtection } from '../admin/protection.messages.js';
+import type { CatalogedError } from '../errors/error-registry.js';
 import type { FileRef, StagedFile } from '../files.js';
 import type { MessageDef } from '../messages/message.js';
 import type { Scope } from '../scopes.js';
@@ -186,8 +187,13 @@ export interface EndpointDef<P extends TSchema = TSchema, Q extends TSchema = TS
    */
   readonly routeWhen?: Readonly<Record<string, string>>;
   readonly responses: Readonly<Record<number, ResponseDoc>>;
-  /** Error statuses this endpoint may answer, documented as problem responses. */
-  readonly errors: readonly number[];
+  /**
+   * The catalog errors this endpoint's app may raise (`LogdataErrors.log_file_not_found`),
+   * documented per status with their codes; the common ones its shape implies are added
+   * (errorStatusesOf, CommonErrors). A bare status is an endpoint whose domain has no catalog
+   * yet: it goes once every domain has one.
+   */
+  readonly errors: readonly (CatalogedError | number)[];
   readonly target:
     | {
         readonly kind: 'message';

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineEndpoint } from '../endpoints/endpoint.js';
+import { LogdataErrors } from './logdata.errors.js';
 import { LogdataMessages } from './logdata.messages.js';
 import {
   LOGDATA_MAX_BYTES,
@@ -33,7 +34,15 @@ export const logdataEndpoints = [
       200: { description: 'Stored (text `OK`), or in JSON mode the record of an identical re-upload', schema: LogFile },
       201: { description: 'JSON mode: a new file was stored', schema: LogFile, headers: { Location: 'URL of the file' } },
     },
-    errors: [400, 401, 403, 404, 409, 413, 503],
+    errors: [
+      LogdataErrors.log_file_body_missing,
+      LogdataErrors.log_file_size_invalid,
+      LogdataErrors.log_file_checksum_invalid,
+      LogdataErrors.uploader_unknown,
+      LogdataErrors.log_file_conflict,
+      LogdataErrors.log_file_too_large,
+      LogdataErrors.log_file_upload_incomplete,
+    ],
     target: {
       kind: 'message',
       message: LogdataMessages.upload,
@@ -57,7 +66,7 @@ export const logdataEndpoints = [
     query: LogFileCustomerQuery,
     body: { kind: 'none' },
     responses: { 302: { description: 'Redirect to a signed download link valid for 5 minutes' } },
-    errors: [400, 401, 403, 404],
+    errors: [LogdataErrors.log_file_not_found],
     target: { kind: 'message', message: LogdataMessages.download, reply: (file) => ({ kind: 'download-link', file }) },
   }),
   defineEndpoint({
@@ -72,7 +81,7 @@ export const logdataEndpoints = [
     query: LogFileCustomerQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'The file exists' } },
-    errors: [400, 401, 403, 404],
+    errors: [LogdataErrors.log_file_not_found],
     target: { kind: 'message', message: LogdataMessages.download, reply: (file) => ({ kind: 'file-head', file }) },
   }),
   defineEndpoint({
@@ -87,7 +96,7 @@ export const logdataEndpoints = [
     query: LogFileCustomerQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'The log file record', schema: LogFile } },
-    errors: [400, 401, 403, 404],
+    errors: [LogdataErrors.log_file_not_found],
     target: { kind: 'message', message: LogdataMessages.meta, reply: (file) => ({ kind: 'json', status: 200, body: file }) },
   }),
   defineEndpoint({
@@ -102,7 +111,7 @@ export const logdataEndpoints = [
     query: LogFileListQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'A page of log files', schema: LogFilePage } },
-    errors: [400, 401, 403, 404],
+    errors: [],
     target: { kind: 'message', message: LogdataMessages.list, reply: (page) => ({ kind: 'json', status: 200, body: page }) },
   }),
 ];

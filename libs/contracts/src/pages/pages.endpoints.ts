@@ -22,6 +22,21 @@ export const pageEndpoints = [
     target: { kind: 'gateway', handler: 'page' },
   }),
   defineEndpoint({
+    operationId: 'errorCodesPage',
+    method: 'GET',
+    path: '/docs/errors',
+    tag: 'Health',
+    summary:
+      "Every error code the service answers (problem+json's `code`; its `type` links here): status, message or its pattern, the operations that may answer it",
+    auth: { kind: 'public' },
+    errorMode: 'json',
+    params: Type.Object({}),
+    body: { kind: 'none' },
+    responses: { 200: { description: 'HTML page', contentType: 'text/html', schema: Type.String() } },
+    errors: [],
+    target: { kind: 'gateway', handler: 'page' },
+  }),
+  defineEndpoint({
     operationId: 'pageFile',
     method: 'GET',
     path: '/static/{file}',

@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type Format, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { INSTANT_RANGE_RULE, isStorableInstant, ServiceError, STORABLE_TEXT_RULE, unstorableTextAt } from '@app/contracts';
+import { CommonErrors, INSTANT_RANGE_RULE, isStorableInstant, STORABLE_TEXT_RULE, unstorableTextAt } from '@app/contracts';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
@@ -38,10 +38,11 @@ export function validatedValue<T>(validate: ValidateFunction | undefined, value:
   if (validate && !validate(value)) {
     const errors = validate.errors ?? [];
     const explained = errors.find((e) => typeof xError(e) === 'string');
-    throw ServiceError.badRequest(describe(explained ?? errors[0], where));
+    throw CommonErrors.invalid_request({ detail: describe(explained ?? errors[0], where) });
   }
   const unstorable = unstorableTextAt(value);
-  if (unstorable !== undefined) throw ServiceError.badRequest(`${unstorable ? `${member(where)} ${unstorable}` : where} ${STORABLE_TEXT_RULE}`);
+  if (unstorable !== undefined)
+    throw CommonErrors.invalid_request({ detail: `${unstorable ? `${member(where)} ${unstorable}` : where} ${STORABLE_TEXT_RULE}` });
   return value;
 }
 

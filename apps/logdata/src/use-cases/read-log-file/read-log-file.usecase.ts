@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type EndpointCall, type FileRef, type LogFile, type LogFileCustomerQuery, type LogFileParams, requireTenant, ServiceError } from '@app/contracts';
+import { type EndpointCall, type FileRef, type LogFile, type LogFileCustomerQuery, type LogFileParams, LogdataErrors, requireTenant } from '@app/contracts';
 import { toFileRef, toLogFileDto } from '../../domain/log-file-view.js';
 import type { LogFileEntity } from '../../entities/log-file.entity.js';
 import { LogdataStore } from '../../repositories/logdata.store.js';
@@ -24,7 +24,7 @@ export class ReadLogFileUseCase {
 
   async execute(command: ReadLogFileCommand): Promise<LogFileEntity> {
     const file = await this.store.repos.files.findByName({ customerId: command.customerId, name: command.name });
-    if (!file) throw ServiceError.notFound('log file not found');
+    if (!file) throw LogdataErrors.log_file_not_found();
     return file;
   }
 

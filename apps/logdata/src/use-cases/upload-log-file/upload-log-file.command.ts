@@ -1,13 +1,13 @@
-import { type CustomerId, type CustomerRef, ErrorCode, LOGDATA_MAX_BYTES, LOGDATA_SANDBOX_MAX_BYTES, ServiceError, type StagedFile } from '@app/contracts';
+import { type CustomerId, type CustomerRef, LOGDATA_MAX_BYTES, LOGDATA_SANDBOX_MAX_BYTES, LogdataErrors, type StagedFile } from '@app/contracts';
 import { stagedFileFault } from '@app/platform';
 import { normalizeLogFileName } from '../shared/log-file-name.js';
 
 export const DEFAULT_LOG_CONTENT_TYPE = 'application/octet-stream';
 
 const STAGED_FILE_FAULTS = {
-  missing: 'log file body is required',
-  size: 'log file size is invalid',
-  checksum: 'log file checksum is invalid',
+  missing: LogdataErrors.log_file_body_missing,
+  size: LogdataErrors.log_file_size_invalid,
+  checksum: LogdataErrors.log_file_checksum_invalid,
 } as const;
 
 export interface UploadLogFileInput {
@@ -36,12 +36,10 @@ export class UploadLogFileCommand {
     const name = normalizeLogFileName(input.name);
     const file = input.file;
     const fault = stagedFileFault(file);
-    if (fault || !file) throw ServiceError.badRequest(STAGED_FILE_FAULTS[fault ?? 'missing']);
+    if (fault || !file) throw STAGED_FILE_FAULTS[fault ?? 'missing']();
     const maxBytes = input.customer.isSandbox ? LOGDATA_SANDBOX_MAX_BYTES : LOGDATA_MAX_BYTES;
-    if (file.sizeBytes > maxBytes) {
-      throw new ServiceError(ErrorCode.PayloadTooLarge, `log file larger than ${maxBytes} bytes`);
-    }
-    if (!input.actor) throw ServiceError.badRequest('uploader is unknown');
+    if (file.sizeBytes > maxBytes) throw LogdataErrors.log_file_too_large({ maxBytes });
+    if (!input.actor) throw LogdataErrors.uploader_unknown();
     const contentType = (file.contentType || input.contentType || '').trim() || DEFAULT_LOG_CONTENT_TYPE;
     const staged: StagedFile = { ...file, sha256: file.sha256.toLowerCase(), contentType };
     return new UploadLogFileCommand(input.customer.id, name, input.actor, staged, contentType);

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type EndpointCall, type LogFileCustomerQuery, type LogFileParams, type LogFileUploadResult, requireTenant, ServiceError } from '@app/contracts';
+import { type EndpointCall, type LogFileCustomerQuery, type LogFileParams, type LogFileUploadResult, LogdataErrors, requireTenant } from '@app/contracts';
 import { JsonLogger, type LogRequest, ObjectStore } from '@app/infra';
 import { WriteOnceUploads } from '@app/platform';
 import { toLogFileDto } from '../../domain/log-file-view.js';
@@ -23,7 +23,7 @@ export class UploadLogFileUseCase {
     @Inject(ObjectStore) private readonly objects: ObjectStore,
   ) {
     this.uploads = new WriteOnceUploads(objects, {
-      unavailable: 'log file upload could not be completed, try again',
+      unavailable: LogdataErrors.log_file_upload_incomplete,
       deleteFailed: 'could not delete staged log file',
       keptUnknown: 'staged log file kept: could not check whether it was stored',
     });
@@ -69,7 +69,7 @@ export class UploadLogFileUseCase {
       },
       this.logger.forRequest(request),
     );
-    if (outcome.kind === 'conflict') throw ServiceError.conflict('log file already exists with different content');
+    if (outcome.kind === 'conflict') throw LogdataErrors.log_file_conflict();
     return { created: outcome.kind === 'created', file: toLogFileDto(outcome.row) };
   }
 }
