@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { BackupRunDetail, BackupRunKind, BackupRunStatus, BackupRunView } from '@app/contracts';
-import { isUniqueViolation } from '@app/infra';
+import { isUniqueViolation, rowsOf } from '@app/infra';
 import { DataSource } from 'typeorm';
 import { toIso } from '../audit/audit.repository.js';
-import { returned } from '../security/security-event.repository.js';
 
 type Row = Record<string, unknown>;
 
@@ -65,8 +64,8 @@ export class BackupRunRepository {
 
   /** queued -> running; false when the run is not queued (already taken or finished). */
   async start(id: string, now: Date): Promise<boolean> {
-    const rows = returned(
-      await this.dataSource.query(`UPDATE admin.backup_run SET status = 'running', started_at = $2 WHERE id = $1 AND status = 'queued' RETURNING id`, [
+    const rows = await rowsOf(
+      this.dataSource.query(`UPDATE admin.backup_run SET status = 'running', started_at = $2 WHERE id = $1 AND status = 'queued' RETURNING id`, [
         id,
         now.toISOString(),
       ]),
@@ -81,8 +80,8 @@ export class BackupRunRepository {
 
   /** Fails the runs no process has worked on since `before` (created, or last beaten, earlier); returns how many. */
   async failAbandoned(before: Date, now: Date): Promise<number> {
-    const rows = returned(
-      await this.dataSource.query(
+    const rows = await rowsOf(
+      this.dataSource.query(
         `UPDATE admin.backup_run SET status = 'failed', finished_at = $2,
                 error = 'abandoned: the process running it stopped (no sign of life for 5 minutes)'
           WHERE status IN ('queued', 'running') AND COALESCE(heartbeat_at, created_at) < $1 RETURNING id`,

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { REFUSAL_CUSTOMER_NOT_FOUND } from '@app/contracts';
+import { rowsOf } from '@app/infra';
 import { DataSource } from 'typeorm';
-import { returned } from '../security/security-event.repository.js';
 import { DEVICE_UPDATE_CHECK_ROUTE, LOG_FILE_NAME_PART, LOG_FILE_READ_ROUTES, UPDATE_CHECK_DOMAIN_PART, UPDATE_CHECK_HWID_PART } from './detector-routes.js';
 import { bulkEntriesBetween } from '../repositories/request-log-bulk.js';
 
@@ -197,20 +197,24 @@ export class DetectorRepository {
    * them open the episode, the others find it open.
    */
   async sighted(kind: string, key: string, at: Date, cooldownMs: number): Promise<boolean> {
-    const continued: unknown = await this.dataSource.query(
-      `UPDATE admin.detector_episode SET last_seen_at = GREATEST(last_seen_at, $3)
+    const continued = await rowsOf(
+      this.dataSource.query(
+        `UPDATE admin.detector_episode SET last_seen_at = GREATEST(last_seen_at, $3)
         WHERE kind = $1 AND key = $2 AND last_seen_at >= $4 RETURNING kind`,
-      [kind, key, at.toISOString(), new Date(at.getTime() - cooldownMs).toISOString()],
+        [kind, key, at.toISOString(), new Date(at.getTime() - cooldownMs).toISOString()],
+      ),
     );
-    if (returned(continued).length > 0) return false;
-    const opened: unknown = await this.dataSource.query(
-      `INSERT INTO admin.detector_episode AS e (kind, key, started_at, last_seen_at) VALUES ($1, $2, $3, $3)
+    if (continued.length > 0) return false;
+    const opened = await rowsOf(
+      this.dataSource.query(
+        `INSERT INTO admin.detector_episode AS e (kind, key, started_at, last_seen_at) VALUES ($1, $2, $3, $3)
        ON CONFLICT (kind, key) DO UPDATE SET started_at = EXCLUDED.started_at, last_seen_at = EXCLUDED.last_seen_at, event_id = NULL
         WHERE e.last_seen_at < $4
        RETURNING kind`,
-      [kind, key, at.toISOString(), new Date(at.getTime() - cooldownMs).toISOString()],
+        [kind, key, at.toISOString(), new Date(at.getTime() - cooldownMs).toISOString()],
+      ),
     );
-    return returned(opened).length > 0;
+    return opened.length > 0;
   }
 
   /** The event an episode raised. */

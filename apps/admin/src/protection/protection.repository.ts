@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EnforcedIpBlock, IpBlockView } from '@app/contracts';
+import { rowsOf } from '@app/infra';
 import { DataSource, type EntityManager } from 'typeorm';
 import { toIso } from '../audit/audit.repository.js';
-import { returned } from '../security/security-event.repository.js';
 
 type Row = Record<string, unknown>;
 
@@ -34,8 +34,8 @@ export class ProtectionRepository {
   async setMaintenance(value: MaintenanceRow, actor: string, now: Date): Promise<{ before: MaintenanceRow; after: MaintenanceRow; revision: string }> {
     return this.dataSource.transaction(async (m) => {
       const [old] = await m.query<Row[]>(`SELECT enabled, message FROM admin.maintenance_setting WHERE id = 1 FOR UPDATE`);
-      const [row] = returned(
-        await m.query(
+      const [row] = await rowsOf(
+        m.query(
           `UPDATE admin.maintenance_setting SET enabled = $1, message = $2, updated_by = $3, updated_at = $4, revision = revision + 1
             WHERE id = 1 RETURNING revision`,
           [value.enabled, value.message, actor, now.toISOString()],
@@ -66,7 +66,7 @@ export class ProtectionRepository {
   /** Removes the block of a network; null when there is none. */
   async deleteBlock(cidr: string): Promise<{ before: IpBlockRow; revision: string } | null> {
     return this.dataSource.transaction(async (m) => {
-      const rows = returned(await m.query(`DELETE FROM admin.ip_blocks WHERE cidr = $1 RETURNING *`, [cidr]));
+      const rows = await rowsOf(m.query(`DELETE FROM admin.ip_blocks WHERE cidr = $1 RETURNING *`, [cidr]));
       if (rows.length === 0) return null;
       return { before: blockRow(rows[0]), revision: await bump(m) };
     });
@@ -109,7 +109,7 @@ export async function bumpProtectionRevision(m: EntityManager): Promise<string> 
 }
 
 async function bump(m: EntityManager): Promise<string> {
-  const [row] = returned(await m.query(`UPDATE admin.maintenance_setting SET revision = revision + 1 WHERE id = 1 RETURNING revision`));
+  const [row] = await rowsOf(m.query(`UPDATE admin.maintenance_setting SET revision = revision + 1 WHERE id = 1 RETURNING revision`));
   return String(row.revision);
 }
 

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { SecuritySeverity } from '@app/contracts';
+import { rowsOf } from '@app/infra';
 import { DataSource } from 'typeorm';
 import { json, object, toIso } from '../audit/audit.repository.js';
 
@@ -68,11 +69,13 @@ export class SecurityEventRepository {
 
   /** Sets acked_at and acked_by unless already acknowledged; the row as it is afterwards (null: unknown id). */
   async ack(id: number, by: string, at: Date): Promise<{ row: SecurityEventRow; changed: boolean } | null> {
-    const updated: unknown = await this.dataSource.query(
-      `UPDATE admin.security_event SET acked_at = $2, acked_by = $3 WHERE id = $1 AND acked_at IS NULL RETURNING ${COLUMNS}`,
-      [id, at.toISOString(), by],
+    const rows = await rowsOf(
+      this.dataSource.query(`UPDATE admin.security_event SET acked_at = $2, acked_by = $3 WHERE id = $1 AND acked_at IS NULL RETURNING ${COLUMNS}`, [
+        id,
+        at.toISOString(),
+        by,
+      ]),
     );
-    const rows = returned(updated);
     if (rows[0]) return { row: toRow(rows[0]), changed: true };
     const existing = await this.find(id);
     return existing ? { row: existing, changed: false } : null;
@@ -83,11 +86,10 @@ export class SecurityEventRepository {
    * claimer sends, and releases the claim if it could not.
    */
   async claimNotification(id: number, at: Date): Promise<boolean> {
-    const updated: unknown = await this.dataSource.query(
-      `UPDATE admin.security_event SET notified_at = $2 WHERE id = $1 AND notified_at IS NULL RETURNING id`,
-      [id, at.toISOString()],
+    const updated = await rowsOf(
+      this.dataSource.query(`UPDATE admin.security_event SET notified_at = $2 WHERE id = $1 AND notified_at IS NULL RETURNING id`, [id, at.toISOString()]),
     );
-    return returned(updated).length > 0;
+    return updated.length > 0;
   }
 
   async releaseNotification(id: number): Promise<void> {
@@ -102,11 +104,4 @@ export class SecurityEventRepository {
     );
     return rows.map(toRow);
   }
-}
-
-/** UPDATE ... RETURNING through DataSource.query: [rows, count] on PostgreSQL (TypeORM), rows elsewhere. */
-export function returned(result: unknown): Array<Record<string, unknown>> {
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number')
-    return result[0] as Array<Record<string, unknown>>;
-  return Array.isArray(result) ? (result as Array<Record<string, unknown>>) : [];
 }
