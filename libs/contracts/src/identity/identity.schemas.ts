@@ -141,13 +141,15 @@ export const Origin = Type.String({
   maxLength: 255,
   'x-error': 'cors_origins must be origins such as https://console.example.com',
 });
+/** A customer's CORS origins (docs/api.md): what the gateway allows cross-origin calls from. */
+export const CorsOrigins = Type.Array(Origin, { maxItems: 50 });
 
 export const CreateCustomerRequest = Type.Object(
   {
     domain: DomainName,
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, 'x-error': 'name must be 1 to 200 characters' })),
     owner_email: Type.Optional(Email),
-    cors_origins: Type.Optional(Type.Array(Origin, { maxItems: 50 })),
+    cors_origins: Type.Optional(CorsOrigins),
   },
   { additionalProperties: false },
 );
@@ -254,7 +256,7 @@ export const UpdateCustomerRequest = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, 'x-error': 'name must be 1 to 200 characters' })),
     status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('suspended')], { 'x-error': 'status must be active or suspended' })),
     domain: Type.Optional(DomainName),
-    cors_origins: Type.Optional(Type.Array(Origin, { maxItems: 50 })),
+    cors_origins: Type.Optional(CorsOrigins),
   },
   { additionalProperties: false },
 );

@@ -1,7 +1,4 @@
-import { ServiceError } from '@app/contracts';
-import { validDomain, validEmail, validText } from '../shared/validate.js';
-
-const ORIGIN = /^https?:\/\/[^/\s]+$/;
+import { validCorsOrigins, validDomain, validEmail, validText } from '../shared/validate.js';
 
 /** POST /admin/customers. */
 export class CreateCustomerCommand {
@@ -17,10 +14,7 @@ export class CreateCustomerCommand {
     const domain = validDomain(input.domain);
     const name = input.name === undefined ? domain : validText(input.name, 'name', 1, 200);
     const ownerEmail = input.ownerEmail === undefined ? null : validEmail(input.ownerEmail, 'owner_email');
-    const origins = input.corsOrigins ?? [];
-    if (!Array.isArray(origins) || origins.length > 50 || !origins.every((o) => typeof o === 'string' && o.length <= 255 && ORIGIN.test(o))) {
-      throw ServiceError.badRequest('cors_origins must be origins such as https://console.example.com');
-    }
-    return new CreateCustomerCommand(domain, name, ownerEmail, [...new Set(origins as string[])], input.actor);
+    const origins = validCorsOrigins(input.corsOrigins ?? []);
+    return new CreateCustomerCommand(domain, name, ownerEmail, origins, input.actor);
   }
 }

@@ -1,4 +1,6 @@
-import { type Bundle, BUNDLES, CUSTOMER_DOMAIN_PATTERN, type Role, ROLES, ServiceError } from '@app/contracts';
+import { Type } from '@sinclair/typebox';
+import { type Bundle, BUNDLES, CorsOrigins, CUSTOMER_DOMAIN_PATTERN, type Role, ROLES, ServiceError } from '@app/contracts';
+import { contractCheck } from '@app/platform';
 import { looksLikeEmail, normalizeEmail } from '../../domain/secrets.js';
 
 /**
@@ -39,4 +41,10 @@ export function validDomain(value: unknown, field = 'domain'): string {
   const domain = typeof value === 'string' ? value.trim().toLowerCase() : '';
   if (!DOMAIN.test(domain)) throw ServiceError.badRequest(`${field} must be a lower-case DNS name`);
   return domain;
+}
+
+const checkCorsOrigins = contractCheck(Type.Object({ cors_origins: CorsOrigins }), { where: 'body' });
+/** A customer's CORS origins by the contract's rule (the gateway's message when one is not an origin), each once. */
+export function validCorsOrigins(value: unknown): string[] {
+  return [...new Set(checkCorsOrigins({ cors_origins: value }).cors_origins)];
 }

@@ -10,9 +10,7 @@ import { Clock } from '../../services/clock.js';
 import { CredentialEvents } from '../../services/credential-events.service.js';
 import { CUSTOMER_EXISTS } from '../create-customer/create-customer.usecase.js';
 import { CUSTOMER_NOT_FOUND } from '../get-customer/get-customer.usecase.js';
-import { validDomain, validText } from '../shared/validate.js';
-
-const ORIGIN = /^https?:\/\/[^/\s]+$/;
+import { validCorsOrigins, validDomain, validText } from '../shared/validate.js';
 
 /**
  * PATCH /admin/customers/{domain}: name, status, cors_origins and the domain itself.
@@ -94,13 +92,7 @@ export class UpdateCustomerUseCase {
       if (change.status !== 'active' && change.status !== 'suspended') throw ServiceError.badRequest('status must be active or suspended');
       out.status = change.status;
     }
-    if (change.cors_origins !== undefined) {
-      const origins = change.cors_origins as unknown;
-      if (!Array.isArray(origins) || origins.length > 50 || !origins.every((o) => typeof o === 'string' && o.length <= 255 && ORIGIN.test(o))) {
-        throw ServiceError.badRequest('cors_origins must be origins such as https://console.example.com');
-      }
-      out.corsOrigins = [...new Set(origins as string[])];
-    }
+    if (change.cors_origins !== undefined) out.corsOrigins = validCorsOrigins(change.cors_origins);
     return out;
   }
 }
