@@ -23,11 +23,10 @@ export function QuerySelect({ label, name, options }: { label: string; name: str
   );
 }
 
-export const STATUS_OPTIONS = [
-  ['', 'any'],
-  ['active', 'active'],
-  ['withdrawn', 'withdrawn'],
-] as const;
+/** A select's options for a value the API lists (limits.gen.ts's `oneOf`), after the "any" choice (''). */
+export function anyOf(values: readonly string[], any = 'any'): readonly (readonly [value: string, text: string])[] {
+  return [['', any], ...values.map((value) => [value, value] as const)];
+}
 
 /**
  * A list's filter form, the one every list page uses (customers' and administrators'): its

@@ -42,7 +42,17 @@ export function check(limits: FieldLimits | undefined, value: string | number | 
 
 /** The HTML attributes that state the same limits to the browser and to assistive technology. */
 export function inputLimits(limits: FieldLimits | undefined): { minLength?: number; maxLength?: number; min?: number; max?: number } {
-  return { minLength: limits?.minLength, maxLength: limits?.maxLength, min: limits?.minimum, max: limits?.maximum };
+  return { minLength: limits?.minLength, maxLength: limits?.maxLength ?? patternMaxLength(limits?.pattern), min: limits?.minimum, max: limits?.maximum };
+}
+
+/**
+ * The longest text a length-bounding pattern allows (`^[!-~]{0,64}$`: 64; a tag's
+ * `^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$`: 64), so a field whose limit the API states only as a
+ * pattern still stops typing at it; undefined for any other pattern.
+ */
+function patternMaxLength(pattern: string | undefined): number | undefined {
+  const match = pattern === undefined ? null : /^\^(\[[^\]]*\])?\[[^\]]*\]\{(?:\d+,)?(\d+)\}\$$/.exec(pattern);
+  return match ? Number(match[2]) + (match[1] ? 1 : 0) : undefined;
 }
 
 /** A labelled control (label `for` its id) with an optional hint that describes it. */

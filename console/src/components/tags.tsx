@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ErrorMessage } from './feedback';
-import { check, type FieldLimits } from './form';
+import { check, type FieldLimits, inputLimits } from './form';
 import { useAction } from './use-load';
 
 /** How tags change (the role may change them): the API calls, and what to do after each change (its message). */
@@ -64,7 +64,7 @@ export function TagEditor({ tags, limits, label, edit }: { tags: readonly string
         >
           <label class="field inline">
             <span>Add a tag</span>
-            <input value={tag} maxLength={64} onInput={(e) => setTag(e.currentTarget.value)} />
+            <input value={tag} {...inputLimits(limits)} onInput={(e) => setTag(e.currentTarget.value)} />
           </label>
           <button type="submit" disabled={add.busy || !tag.trim()}>
             Add tag

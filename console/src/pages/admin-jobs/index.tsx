@@ -1,15 +1,17 @@
 import { useState } from 'preact/hooks';
-import { api, ok } from '../../api/client';
+import { api, ok, type Paths } from '../../api/client';
 import { adminJobs as limits } from '../../api/limits.gen';
 import { useQueryState } from '../../app/router';
 import { Empty, ErrorMessage, Loading } from '../../components/feedback';
 import { Table } from '../../components/table';
 import { JsonDetails, StatusBadge } from '../../components/admin';
-import { FilterForm, LimitField, limitParam, limitProblem, QuerySelect } from '../../components/filters';
+import { anyOf, FilterForm, LimitField, limitParam, limitProblem, QuerySelect } from '../../components/filters';
 import { when } from '../../components/format';
 import { useLoad } from '../../components/use-load';
 
-const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'];
+type JobStatus = Paths['/admin/jobs']['get']['responses'][200]['content']['application/json']['items'][number]['status'];
+/** Every status a job can have; the record makes the type check fail when the API adds one. */
+const JOB_STATUSES = Object.keys({ queued: true, running: true, succeeded: true, failed: true } satisfies Record<JobStatus, true>);
 
 /** Background jobs: queued, running and recently finished, newest first. */
 export function AdminJobsPage() {
@@ -41,7 +43,7 @@ export function AdminJobsPage() {
           </button>
         }
       >
-        <QuerySelect label="Status" name="status" options={[['', 'any'], ...JOB_STATUSES.map((choice) => [choice, choice] as const)]} />
+        <QuerySelect label="Status" name="status" options={anyOf(JOB_STATUSES)} />
         <LimitField name="limit" value={limitText} onInput={setLimitText} limits={limits.limit} label="How many, newest first" />
       </FilterForm>
       <ErrorMessage error={jobs.error} />

@@ -5,14 +5,13 @@ import { useQueryState } from '../../app/router';
 import { Empty, ErrorMessage, Loading, Notice } from '../../components/feedback';
 import { Table } from '../../components/table';
 import { JsonDetails, ReadOnlyNote, StatusBadge, useFullAdmin } from '../../components/admin';
-import { FilterForm, LimitField, limitParam, limitProblem, QuerySelect } from '../../components/filters';
+import { anyOf, FilterForm, LimitField, limitParam, limitProblem, QuerySelect } from '../../components/filters';
 import { Field } from '../../components/form';
 import { when } from '../../components/format';
 import { useAction, useLoad } from '../../components/use-load';
 import { Person } from '../../components/person';
 
-type Severity = 'info' | 'warn' | 'critical';
-const SEVERITIES: readonly Severity[] = ['info', 'warn', 'critical'];
+type Severity = (typeof limits.severity.oneOf)[number];
 const KINDS = [
   'admin_login',
   'session_token_reuse',
@@ -68,8 +67,8 @@ export function AdminSecurityPage() {
           if (!invalid) setQuery({ limit: limitParam(limitText, '100') });
         }}
       >
-        <QuerySelect label="Kind" name="kind" options={[['', 'every kind'], ...KINDS.map((choice) => [choice, choice] as const)]} />
-        <QuerySelect label="Severity" name="severity" options={[['', 'any'], ...SEVERITIES.map((choice) => [choice, choice] as const)]} />
+        <QuerySelect label="Kind" name="kind" options={anyOf(KINDS, 'every kind')} />
+        <QuerySelect label="Severity" name="severity" options={anyOf(limits.severity.oneOf)} />
         <Field label="Only unacknowledged" inline>
           <input name="unacked" type="checkbox" checked={unacked} onChange={(e) => setQuery({ unacked: e.currentTarget.checked ? 'true' : null })} />
         </Field>

@@ -3,7 +3,7 @@ import { api, ok } from '../../api/client';
 import { previewDeviceUpdate as limits } from '../../api/limits.gen';
 import { Link } from '../../app/router';
 import { Empty, ErrorMessage, Loading } from '../../components/feedback';
-import { check, Field } from '../../components/form';
+import { check, Field, inputLimits } from '../../components/form';
 import { bytes, day } from '../../components/format';
 import { Table } from '../../components/table';
 import { useLoad } from '../../components/use-load';
@@ -78,7 +78,7 @@ export function UpdatePreview({ hwid, version }: { hwid: string; version: number
           <div class="form-grid">
             {LINE.map(([name, label]) => (
               <Field key={name} label={label}>
-                <input value={draft[name]} maxLength={64} onInput={(e) => setDraft({ ...draft, [name]: e.currentTarget.value })} />
+                <input value={draft[name]} {...inputLimits(limits[name])} onInput={(e) => setDraft({ ...draft, [name]: e.currentTarget.value })} />
               </Field>
             ))}
           </div>

@@ -4,8 +4,8 @@ import { listDevices as limits } from '../../api/limits.gen';
 import { useMe } from '../../app/identity';
 import { Link, useQueryState } from '../../app/router';
 import { Empty, ErrorMessage, Loading } from '../../components/feedback';
-import { FilterForm, QuerySelect, STATUS_OPTIONS } from '../../components/filters';
-import { check, Field } from '../../components/form';
+import { anyOf, FilterForm, QuerySelect } from '../../components/filters';
+import { check, Field, inputLimits } from '../../components/form';
 import { when } from '../../components/format';
 import { Pager } from '../../components/pager';
 import { Table } from '../../components/table';
@@ -73,13 +73,13 @@ export function DevicesPage() {
         }}
       >
         <Field label="HW id starts with" hint="Case-sensitive">
-          <input name="q" value={q} maxLength={64} onInput={(e) => setQ(e.currentTarget.value)} />
+          <input name="q" value={q} {...inputLimits(limits.q)} onInput={(e) => setQ(e.currentTarget.value)} />
         </Field>
         <Field label="Tags" hint="Separated by spaces">
           <input name="tag" value={tags} onInput={(e) => setTags(e.currentTarget.value)} />
         </Field>
         <QuerySelect label="Devices with" name="tag_mode" options={TAG_MODE_OPTIONS} />
-        <QuerySelect label="Status" name="status" options={STATUS_OPTIONS} />
+        <QuerySelect label="Status" name="status" options={anyOf(limits.status.oneOf)} />
         <QuerySelect label="Keys" name="has_keys" options={KEYS_OPTIONS} />
       </FilterForm>
       <ErrorMessage error={devices.error} />

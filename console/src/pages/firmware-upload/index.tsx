@@ -5,7 +5,7 @@ import { upload, type UploadProgress } from '../../api/upload';
 import { Link, navigate } from '../../app/router';
 import { DropZone } from '../../components/dropzone';
 import { ErrorMessage, Progress } from '../../components/feedback';
-import { check, Field } from '../../components/form';
+import { check, Field, inputLimits } from '../../components/form';
 import { bytes } from '../../components/format';
 import { Table } from '../../components/table';
 
@@ -146,7 +146,13 @@ export function FirmwareUploadPage() {
           <div class="form-grid">
             {LINE_FIELDS.map(([name, label, hint]) => (
               <Field key={name} label={label} hint={hint}>
-                <input name={name} value={fields[name]} required maxLength={64} onInput={(e) => setFields({ ...fields, [name]: e.currentTarget.value })} />
+                <input
+                  name={name}
+                  value={fields[name]}
+                  required
+                  {...inputLimits(limits[name])}
+                  onInput={(e) => setFields({ ...fields, [name]: e.currentTarget.value })}
+                />
               </Field>
             ))}
           </div>
@@ -155,7 +161,12 @@ export function FirmwareUploadPage() {
             <div class="form-grid">
               {OVERRIDES.map(([name, label, hint]) => (
                 <Field key={name} label={label} hint={hint}>
-                  <input name={name} value={fields[name]} maxLength={64} onInput={(e) => setFields({ ...fields, [name]: e.currentTarget.value })} />
+                  <input
+                    name={name}
+                    value={fields[name]}
+                    {...inputLimits(limits[name])}
+                    onInput={(e) => setFields({ ...fields, [name]: e.currentTarget.value })}
+                  />
                 </Field>
               ))}
               <Field label="Type" hint="Empty: from the what string">

@@ -4,8 +4,8 @@ import { listFirmware as limits } from '../../api/limits.gen';
 import { useMe } from '../../app/identity';
 import { Link, useQueryState } from '../../app/router';
 import { Empty, ErrorMessage, Loading } from '../../components/feedback';
-import { FilterForm, QuerySelect, STATUS_OPTIONS } from '../../components/filters';
-import { check, Field } from '../../components/form';
+import { anyOf, FilterForm, QuerySelect } from '../../components/filters';
+import { check, Field, inputLimits } from '../../components/form';
 import { bytes, day } from '../../components/format';
 import { Pager } from '../../components/pager';
 import { Table } from '../../components/table';
@@ -22,12 +22,7 @@ const PAGE_SIZES = [
   ['100', '100'],
   ['500', '500'],
 ] as const;
-const TYPE_OPTIONS = [
-  ['', 'any'],
-  ['AFI', 'AFI'],
-  ['EFI', 'EFI'],
-  ['MFI', 'MFI'],
-] as const;
+const TYPE_OPTIONS = anyOf(limits.fw_type.oneOf);
 const RELEASE_OPTIONS = [
   ['', 'any'],
   ['true', 'general releases'],
@@ -38,7 +33,7 @@ const ORDER_OPTIONS = [
   ['asc', 'oldest build date first'],
 ] as const;
 
-type FwType = 'AFI' | 'EFI' | 'MFI';
+type FwType = (typeof limits.fw_type.oneOf)[number];
 
 /** Firmware builds: every filter of GET /firmware, the order, paging; kept in the address. */
 export function FirmwarePage() {
@@ -98,11 +93,11 @@ export function FirmwarePage() {
       >
         {TEXT_FILTERS.map(([name, label]) => (
           <Field key={name} label={label}>
-            <input name={name} value={draft[name]} maxLength={64} onInput={(e) => setDraft({ ...draft, [name]: e.currentTarget.value })} />
+            <input name={name} value={draft[name]} {...inputLimits(limits[name])} onInput={(e) => setDraft({ ...draft, [name]: e.currentTarget.value })} />
           </Field>
         ))}
         <QuerySelect label="Type" name="fw_type" options={TYPE_OPTIONS} />
-        <QuerySelect label="Status" name="status" options={STATUS_OPTIONS} />
+        <QuerySelect label="Status" name="status" options={anyOf(limits.status.oneOf)} />
         <QuerySelect label="Release" name="general" options={RELEASE_OPTIONS} />
         <QuerySelect label="Order" name="order" options={ORDER_OPTIONS} />
         <QuerySelect label="Per page" name="limit" options={PAGE_SIZES} />

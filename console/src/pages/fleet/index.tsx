@@ -5,7 +5,7 @@ import { useQueryState } from '../../app/router';
 import { BarChart } from '../../components/bar-chart';
 import { ErrorMessage, Loading } from '../../components/feedback';
 import { FilterForm } from '../../components/filters';
-import { check, Field } from '../../components/form';
+import { check, Field, inputLimits } from '../../components/form';
 import { when } from '../../components/format';
 import { useLoad } from '../../components/use-load';
 
@@ -50,7 +50,7 @@ export function FleetPage() {
       <FilterForm label="Filter the fleet" onApply={apply} problem={problem}>
         {FILTERS.map(([name, label]) => (
           <Field key={name} label={label}>
-            <input value={draft[name]} maxLength={64} onInput={(e) => setDraft({ ...draft, [name]: e.currentTarget.value })} />
+            <input value={draft[name]} {...inputLimits(limits[name])} onInput={(e) => setDraft({ ...draft, [name]: e.currentTarget.value })} />
           </Field>
         ))}
       </FilterForm>

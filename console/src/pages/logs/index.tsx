@@ -5,7 +5,7 @@ import { session } from '../../api/session';
 import { useQueryState } from '../../app/router';
 import { Empty, ErrorMessage, Loading } from '../../components/feedback';
 import { FilterForm } from '../../components/filters';
-import { check, Field } from '../../components/form';
+import { check, Field, inputLimits } from '../../components/form';
 import { bytes, when } from '../../components/format';
 import { Pager } from '../../components/pager';
 import { useLoad } from '../../components/use-load';
@@ -68,7 +68,7 @@ export function LogsPage() {
         }}
       >
         <Field label="Name starts with" hint="Hex characters">
-          <input value={prefix} maxLength={128} onInput={(e) => setPrefix(e.currentTarget.value)} />
+          <input value={prefix} {...inputLimits(limits.prefix)} onInput={(e) => setPrefix(e.currentTarget.value)} />
         </Field>
         <Field label="Uploaded from (day, UTC)">
           <input type="date" value={after} onInput={(e) => setAfter(e.currentTarget.value)} />

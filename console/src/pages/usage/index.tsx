@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ok } from '../../api/client';
+import { statsEvents as eventLimits } from '../../api/limits.gen';
 import { useQueryState } from '../../app/router';
 import { DayChart } from '../../components/bar-chart';
 import { Empty, ErrorMessage, Loading } from '../../components/feedback';
@@ -62,7 +63,13 @@ export function UsagePage() {
         }}
       >
         <Field label="Status" hint="e.g. 404" inline>
-          <input inputMode="numeric" value={status} maxLength={3} size={4} onInput={(e) => setStatus(e.currentTarget.value.replace(/\D/g, ''))} />
+          <input
+            inputMode="numeric"
+            value={status}
+            maxLength={String(eventLimits.status.maximum).length}
+            size={4}
+            onInput={(e) => setStatus(e.currentTarget.value.replace(/\D/g, ''))}
+          />
         </Field>
         <button type="submit">Show</button>
       </form>
