@@ -35,6 +35,7 @@ export * from './identity/identity.messages.js';
 export * from './identity/identity.schemas.js';
 export * from './identity/identity.endpoints.js';
 export * from './identity/identity.pages.js';
+export * from './pages/palette.js';
 export * from './identity/console.endpoints.js';
 export * from './logdata/logdata.messages.js';
 export * from './logdata/logdata.schemas.js';

@@ -76,7 +76,7 @@ code.token { word-break: break-all; }
 #sandbox table { margin: 0.5rem 0 1rem; }
 #sandbox td { vertical-align: top; }
 #sandbox button { font: inherit; padding: 0.25rem 0.6rem; cursor: pointer; white-space: nowrap; }
-#sandbox summary { cursor: pointer; color: #0b5cad; }
+#sandbox summary { cursor: pointer; color: var(--accent); }
 #sandbox details code { display: block; margin-top: 0.3rem; }
 #reference-status { min-height: 1.2em; }
 .swagger-ui .info { margin: 1rem 0; }

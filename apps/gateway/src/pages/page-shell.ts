@@ -1,21 +1,21 @@
-import { pageHead } from '@app/contracts';
+import { PALETTE_CSS, pageHead } from '@app/contracts';
 
-/** The shell's styles, shared by the pages' stylesheets. */
-export const SHELL_CSS = `:root { font-family: system-ui, sans-serif; color: #1d2329; background: #ffffff; line-height: 1.45; }
+/** The shell's styles, shared by the pages' stylesheets (the colours: the service's palette). */
+export const SHELL_CSS = `${PALETTE_CSS}:root { font-family: system-ui, sans-serif; color: var(--ink); background: var(--paper); line-height: 1.45; }
 body { margin: 0; }
 .skip { position: absolute; left: -10000px; }
-.skip:focus { left: 0.5rem; top: 0.5rem; background: #ffffff; padding: 0.3rem 0.6rem; }
-header.site { background: #1d2329; padding: 0.5rem 1rem; }
-header.site a { color: #ffffff; margin-right: 1rem; }
+.skip:focus { left: 0.5rem; top: 0.5rem; background: var(--paper); padding: 0.3rem 0.6rem; }
+header.site { background: var(--ink); padding: 0.5rem 1rem; }
+header.site a { color: var(--paper); margin-right: 1rem; }
 .content { max-width: 60rem; margin: 0 auto; padding: 1rem 1rem 3rem; }
 h1 { font-size: 1.6rem; margin: 0.5rem 0; }
 h2 { font-size: 1.25rem; margin-top: 2rem; }
-a { color: #0b5cad; }
-.hint { color: #4f5a65; font-size: 0.9rem; }
+a { color: var(--accent); }
+.hint { color: var(--muted); font-size: 0.9rem; }
 table { border-collapse: collapse; width: 100%; }
-th, td { text-align: left; padding: 0.35rem 0.5rem; border-bottom: 1px solid #dde1e6; }
+th, td { text-align: left; padding: 0.35rem 0.5rem; border-bottom: 1px solid var(--line); }
 .visually-hidden { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0, 0, 0, 0); white-space: nowrap; border: 0; }
-.error { color: #a4000f; }
+.error { color: var(--danger); }
 `;
 
 export interface ShellInput {
