@@ -40,7 +40,10 @@ export function toMemberView(member: CustomerMember, domain: string): MemberView
   };
 }
 
-export function toTokenRecord(token: ApiTokenEntity, now: Date): TokenRecord {
+type TokenFacts = Readonly<Pick<ApiTokenEntity, 'id' | 'name' | 'bundle' | 'createdBy' | 'createdAt' | 'expiresAt'>> & { readonly scopes: readonly string[] };
+
+/** What a token's record and the answer that creates it both say. */
+function tokenFields(token: TokenFacts) {
   return {
     id: token.id,
     name: token.name,
@@ -49,24 +52,18 @@ export function toTokenRecord(token: ApiTokenEntity, now: Date): TokenRecord {
     created_by: userSubject(token.createdBy),
     created_at: token.createdAt.toISOString(),
     expires_at: token.expiresAt.toISOString(),
+  };
+}
+
+export function toTokenRecord(token: ApiTokenEntity, now: Date): TokenRecord {
+  return {
+    ...tokenFields(token),
     status: tokenStatus(token, now),
     revoked_at: token.revokedAt?.toISOString() ?? null,
     last_used_at: token.lastUsedAt?.toISOString() ?? null,
   };
 }
 
-export function toCreatedToken(
-  token: Readonly<Pick<ApiTokenEntity, 'id' | 'name' | 'bundle' | 'createdBy' | 'createdAt' | 'expiresAt'>> & { readonly scopes: readonly string[] },
-  jwt: string,
-): CreatedToken {
-  return {
-    id: token.id,
-    name: token.name,
-    bundle: token.bundle,
-    scopes: [...token.scopes],
-    created_by: userSubject(token.createdBy),
-    created_at: token.createdAt.toISOString(),
-    expires_at: token.expiresAt.toISOString(),
-    token: jwt,
-  };
+export function toCreatedToken(token: TokenFacts, jwt: string): CreatedToken {
+  return { ...tokenFields(token), token: jwt };
 }
