@@ -3,6 +3,7 @@
 // (`npm run lint` runs both). Every rule switched off below says why.
 import tseslint from 'typescript-eslint';
 import boundaries from './scripts/lint/app-boundaries.mjs';
+import { errorCatalogConfig } from './scripts/lint/error-catalog.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'test-results/**', 'console/src/api/*.gen.ts', '**/*.cjs', '**/*.mjs'] },
@@ -60,4 +61,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unnecessary-type-assertion': 'off',
     },
   },
+  // No error built from a text outside an error catalog (the converted paths are listed there).
+  errorCatalogConfig,
 );

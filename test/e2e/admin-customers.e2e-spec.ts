@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { letters, randomContent, randomDomain, randomLogName } from './support/factories.js';
-import type { HttpReply } from './support/http.js';
+import { type HttpReply, PROBLEM_TYPE } from './support/http.js';
 import { createBuild, createDevice, productLine } from './support/firmware.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
@@ -12,7 +12,7 @@ function expectProblem(reply: HttpReply, status: number, detail?: string): void 
   expect(reply.status).toBe(status);
   expect(reply.contentType).toMatch(/^application\/problem\+json\b/);
   const body = reply.json();
-  expect(body).toMatchObject({ type: 'about:blank', status, request_id: reply.header('x-request-id') });
+  expect(body).toMatchObject({ type: expect.stringMatching(PROBLEM_TYPE), status, request_id: reply.header('x-request-id') });
   if (detail !== undefined) expect(body.detail).toBe(detail);
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { decodeJwt, decodeProtectedHeader, generateKeyPair, importPKCS8, SignJWT, type JWTPayload } from 'jose';
 import { letters, randomLogName } from './support/factories.js';
-import type { HttpReply } from './support/http.js';
+import { type HttpReply, PROBLEM_TYPE } from './support/http.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
 /** Failure responses, CSRF and errors in both formats (docs/api.md "Sessions and CSRF", "Limits and errors"). */
@@ -19,7 +19,7 @@ function problem(reply: HttpReply): Record<string, unknown> {
 function expectProblem(reply: HttpReply, status: number, detail: string | RegExp): void {
   expect(reply.status).toBe(status);
   const body = problem(reply);
-  expect(body).toMatchObject({ type: 'about:blank', status, request_id: reply.header('x-request-id') });
+  expect(body).toMatchObject({ type: expect.stringMatching(PROBLEM_TYPE), status, request_id: reply.header('x-request-id') });
   if (typeof detail === 'string') expect(body.detail).toBe(detail);
   else expect(body.detail).toMatch(detail);
 }
@@ -239,7 +239,7 @@ describe('authentication and authorisation failures', () => {
       expect(reply.header('x-request-id')).toBe(requestId);
       expect(reply.contentType).toMatch(/^application\/problem\+json\b/);
       expect(reply.json()).toEqual({
-        type: 'about:blank',
+        type: expect.stringMatching(PROBLEM_TYPE),
         title: 'Not Found',
         status: 404,
         detail: 'log file not found',
@@ -253,7 +253,7 @@ describe('authentication and authorisation failures', () => {
       const reply = await rt.http.get('/logdata', { auth: a.readOnly, query: { limit: 0 }, headers: { 'X-Request-Id': requestId } });
       expect(reply.status).toBe(400);
       expect(reply.json()).toEqual({
-        type: 'about:blank',
+        type: expect.stringMatching(PROBLEM_TYPE),
         title: 'Bad Request',
         status: 400,
         detail: 'limit must be an integer from 1 to 500',
@@ -262,7 +262,12 @@ describe('authentication and authorisation failures', () => {
       });
       const unknown = await rt.http.get(`/${letters(12)}`);
       expect(unknown.status).toBe(404);
-      expect(problem(unknown)).toMatchObject({ type: 'about:blank', title: 'Not Found', status: 404, instance: unknown.url.slice(rt.baseUrl.length) });
+      expect(problem(unknown)).toMatchObject({
+        type: expect.stringMatching(PROBLEM_TYPE),
+        title: 'Not Found',
+        status: 404,
+        instance: unknown.url.slice(rt.baseUrl.length),
+      });
     });
   });
 });

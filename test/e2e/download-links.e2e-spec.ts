@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DownloadLinkSigner } from '../../libs/infra/src/downloads/download-links.js';
 import { letters, randomContent, randomLogName } from './support/factories.js';
-import type { HttpReply } from './support/http.js';
+import { type HttpReply, PROBLEM_TYPE } from './support/http.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
 /**
@@ -112,7 +112,7 @@ describe('download links', () => {
       expect(reply.status).toBe(404);
       expect(reply.contentType).toMatch(/^application\/problem\+json\b/);
       expect(reply.json()).toEqual({
-        type: 'about:blank',
+        type: expect.stringMatching(PROBLEM_TYPE),
         title: 'Not Found',
         status: 404,
         detail: 'download link not found',

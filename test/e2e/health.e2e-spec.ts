@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { BACKEND_APPS } from './support/constants.js';
 import { letters, sleep } from './support/factories.js';
-import type { HttpReply } from './support/http.js';
+import { type HttpReply, PROBLEM_TYPE } from './support/http.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
 /** Every part the health history and the /health page cover, in the page's order. */
@@ -231,7 +231,7 @@ describe('health, status, metrics and /openapi.json', () => {
     expect(reply.status).toBe(400);
     expect(reply.contentType).toMatch(/^application\/problem\+json/);
     expect(reply.json()).toMatchObject({
-      type: 'about:blank',
+      type: expect.stringMatching(PROBLEM_TYPE),
       title: 'Bad Request',
       status: 400,
       detail: 'days must be an integer from 1 to 400',

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { LOGDATA_MAX_BYTES, LOGDATA_SANDBOX_MAX_BYTES } from './support/constants.js';
 import { eventually, hexPrefix, randomContent, randomLogName, sleep } from './support/factories.js';
-import { streamingRequest, type HttpReply, type RequestOptions } from './support/http.js';
+import { streamingRequest, type HttpReply, type RequestOptions, PROBLEM_TYPE } from './support/http.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
 /** docs/api.md "Log data" (and the log-file rows of "Limits and errors"). */
@@ -36,11 +36,13 @@ function expectTextError(reply: HttpReply, status: number, reason: string, messa
   }
 }
 
-function expectProblem(reply: HttpReply, status: number, title: string, detail: string | RegExp, instance: string): void {
+/** A problem+json answer; `code`, when given, is the error code it must carry (and its `type` that code's entry on /docs/errors). */
+function expectProblem(reply: HttpReply, status: number, title: string, detail: string | RegExp, instance: string, code?: string): void {
   expect(reply.status).toBe(status);
   expect(reply.contentType).toMatch(/^application\/problem\+json\b/);
   const body = reply.json();
-  expect(body).toMatchObject({ type: 'about:blank', title, status, instance, request_id: reply.header('x-request-id') });
+  expect(body).toMatchObject({ type: expect.stringMatching(PROBLEM_TYPE), title, status, instance, request_id: reply.header('x-request-id') });
+  if (code !== undefined) expect(body).toMatchObject({ code, type: expect.stringMatching(new RegExp(`#${code}$`)) });
   if (typeof detail === 'string') expect(body.detail).toBe(detail);
   else expect(body.detail).toMatch(detail);
 }
@@ -146,7 +148,7 @@ describe('log data', () => {
       const text = await put(a.uploader, name, randomContent(2048));
       expectTextError(text, 409, 'Conflict', /\S/);
       const json = await put(a.uploader, name, randomContent(10), { acceptJson: true });
-      expectProblem(json, 409, 'Conflict', /\S/, `/logdata/${name}`);
+      expectProblem(json, 409, 'Conflict', /\S/, `/logdata/${name}`, 'log_file_conflict');
 
       expect(await metaOf(a.readOnly, name)).toEqual(stored);
       const { reply } = await download(a.readOnly, name);
@@ -318,7 +320,30 @@ describe('log data', () => {
       expect(head.status).toBe(404);
       expect(head.body.length).toBe(0);
       expectTextError(await rt.http.get(`/logdata/${absent}`, { auth: a.readOnly }), 404, 'Not Found', 'log file not found');
-      expectProblem(await meta(a.readOnly, absent), 404, 'Not Found', 'log file not found', `/logdata/${absent}/meta`);
+      expectProblem(await meta(a.readOnly, absent), 404, 'Not Found', 'log file not found', `/logdata/${absent}/meta`, 'log_file_not_found');
+    });
+
+    it("a problem's type is its code's entry on /docs/errors, which names the operations that answer it", async () => {
+      const problem = (await meta(a.readOnly, randomLogName())).json<{ type: string; code: string }>();
+      expect(problem.type).toBe(`${rt.baseUrl}/docs/errors#log_file_not_found`);
+      const page = await rt.http.get(problem.type.slice(rt.baseUrl.length).split('#')[0]);
+      expect(page.status).toBe(200);
+      expect(page.contentType).toMatch(/^text\/html\b/);
+      const entry = /<tr id="log_file_not_found">(.*?)<\/tr>/.exec(page.text)?.[1];
+      expect(entry).toContain('<td>404</td>');
+      expect(entry).toContain('log file not found');
+      expect(entry).toContain('GET /logdata/{name}/meta');
+    });
+
+    it('/openapi.json lists the codes each log data operation may answer, per status', async () => {
+      const doc = (await rt.http.get('/openapi.json')).json<{ paths: Record<string, Record<string, Record<string, unknown>>> }>();
+      const upload = doc.paths['/logdata/{name}'].put as { 'x-error-codes': string[]; responses: Record<string, { 'x-error-codes'?: string[] }> };
+      expect(upload['x-error-codes']).toContain('log_file_conflict');
+      expect(upload.responses['409']['x-error-codes']).toEqual(['log_file_conflict']);
+      expect(upload.responses['413']['x-error-codes']).toEqual(['log_file_too_large']);
+      expect(
+        (doc.paths['/logdata/{name}/meta'].get as { responses: Record<string, { 'x-error-codes'?: string[] }> }).responses['404']['x-error-codes'],
+      ).toEqual(['log_file_not_found']);
     });
 
     it('GET answers 302 to a /dl link; following it gives the exact bytes', async () => {
@@ -467,7 +492,7 @@ describe('log data', () => {
       [{ uploaded_before: '2026-13-45' }, 'uploaded_before must be an RFC 3339 timestamp'],
       [{ prefix: 'xyz' }, 'prefix must be hex characters (at most 128)'],
     ])('%j answers 400: %s', async (query, detail) => {
-      expectProblem(await rt.http.get('/logdata', { auth: a.readOnly, query }), 400, 'Bad Request', detail, '/logdata');
+      expectProblem(await rt.http.get('/logdata', { auth: a.readOnly, query }), 400, 'Bad Request', detail, '/logdata', 'invalid_request');
     });
 
     it('accepts the limit bounds 1 and 500', async () => {

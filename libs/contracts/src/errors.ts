@@ -100,8 +100,9 @@ export class ServiceError extends Error {
     if (value && typeof value === 'object') {
       const candidate = value as Partial<SerializedServiceError>;
       if (typeof candidate.code === 'string' && Object.values(ErrorCode).includes(candidate.code) && typeof candidate.message === 'string') {
-        const reason = candidate.reason ?? candidate.code;
-        if (reason === candidate.code || catalogedError(reason)?.category === candidate.code) {
+        const reason: string = candidate.reason ?? candidate.code;
+        // A catalog code of that category, or the bare category of an error no catalog defines yet.
+        if (catalogedError(reason)?.category === candidate.code || reason === (candidate.code as string)) {
           return new ServiceError(candidate.code, candidate.message, candidate.headers, reason);
         }
       }

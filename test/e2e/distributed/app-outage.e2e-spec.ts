@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { letters, randomLogName } from '../support/factories.js';
-import type { HttpReply } from '../support/http.js';
+import { type HttpReply, PROBLEM_TYPE } from '../support/http.js';
 import { startRuntime, waitForStatus, type CustomerFixture, type Runtime } from '../support/runtime.js';
 import { isAlive, readStackState, spawnApp, stopPid, writeStackState } from '../support/stack.js';
 
@@ -66,7 +66,7 @@ describe('an app process down (distributed)', () => {
     fast(json);
     expect(json.status).toBe(503);
     expect(json.json()).toEqual({
-      type: 'about:blank',
+      type: expect.stringMatching(PROBLEM_TYPE),
       title: 'Service Unavailable',
       status: 503,
       detail: 'logdata unavailable',

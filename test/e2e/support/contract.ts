@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { allCatalogedErrors, ErrorCode } from '@app/contracts';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
@@ -32,8 +33,22 @@ interface OperationDoc {
   readonly operationId: string;
   /** Path parameters whose raw value must match a pattern for this operation to take the request. */
   readonly 'x-route-when'?: Record<string, string>;
+  /** The codes the operation's app may raise (set where its domain has an error catalog). */
+  readonly 'x-error-codes'?: readonly string[];
   readonly responses: Record<string, ResponseDoc>;
 }
+
+/**
+ * The codes any operation may answer as its shape implies (the common and the gateway's
+ * catalogs), and, until every raise of the gateway comes from a catalog, the bare categories
+ * an uncatalogued error carries.
+ */
+const ALWAYS_ALLOWED_CODES: ReadonlySet<string> = new Set([
+  ...allCatalogedErrors()
+    .filter((error) => error.domain === 'common' || error.domain === 'gateway')
+    .map((error) => error.code),
+  ...Object.values(ErrorCode),
+]);
 export interface OpenApiDoc {
   readonly paths: Record<string, Record<string, OperationDoc>>;
 }
@@ -103,6 +118,22 @@ export class Contract {
         `${reply.method} ${reply.url} answered ${reply.status} with a body that breaks the contract of ${operation.operationId}:\n  ${problems.join('\n  ')}\nbody: ${reply.body.toString('utf8').slice(0, 600)}`,
       );
     }
+    this.checkErrorCode(reply, operation, body);
+  }
+
+  /**
+   * A problem's `code` must be one its operation declares or a common one. Only operations with
+   * `x-error-codes` are checked: those of the domains that have an error catalog so far (the
+   * others' conversions add theirs, and then it applies to all).
+   */
+  private checkErrorCode(reply: CheckedReply, operation: OperationDoc, body: unknown): void {
+    const declared = operation['x-error-codes'];
+    if (reply.status < 400 || declared === undefined || body === null || typeof body !== 'object') return;
+    const code = (body as { code?: unknown }).code;
+    if (typeof code === 'string' && (declared.includes(code) || ALWAYS_ALLOWED_CODES.has(code))) return;
+    throw new Error(
+      `${reply.method} ${reply.url} answered ${reply.status} with code ${JSON.stringify(code)}, which ${operation.operationId} does not declare (declared: ${declared.join(', ') || 'none'}; common codes are always allowed)`,
+    );
   }
 
   private route(method: string, path: string): Route | undefined {

@@ -1,5 +1,4 @@
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
-import { expect } from '@jest/globals';
 import { HttpReply } from './http.js';
 import { checkReplyAgainstContract, registerService } from './contract.js';
 
@@ -169,15 +168,6 @@ export class DeviceApi {
     if (r.status !== 200) throw new Error(`import: ${r.describe()}`);
     return r.json<ImportResultBody>();
   }
-}
-
-export function expectProblem(reply: HttpReply, status: number, detail: string | RegExp): void {
-  expect({ status: reply.status, body: reply.text.slice(0, 300) }).toMatchObject({ status });
-  expect(reply.contentType).toMatch(/^application\/problem\+json\b/);
-  const body = reply.json<{ type: string; status: number; detail: string; request_id: string }>();
-  expect(body).toMatchObject({ type: 'about:blank', status, request_id: reply.header('x-request-id') });
-  if (typeof detail === 'string') expect(body.detail).toBe(detail);
-  else expect(body.detail).toMatch(detail);
 }
 
 /** HW ids with characters that are reserved, unsafe or special somewhere (URL, LIKE, CSV, JSON, shell). */

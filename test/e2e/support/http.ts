@@ -328,3 +328,6 @@ function streamingRequestUnchecked(
     })();
   });
 }
+
+/** problem+json's `type`: the entry of its code on the service's /docs/errors page (docs/api.md "Limits and errors"). */
+export const PROBLEM_TYPE = /^https?:\/\/[^/]+\/docs\/errors#[a-z][a-z0-9_]*$/;

@@ -20,8 +20,9 @@ export function errorCodesPage(endpoints: readonly EndpointDef[]): string {
     return row(error.code, error.status, error.domain, error.pattern, where);
   });
   // A code a domain without a catalog yet still answers: its category, with a message of its own.
+  const catalogedCodes = new Set<string>(cataloged.map((error) => error.code));
   const generic = Object.values(ErrorCode)
-    .filter((code) => !cataloged.some((error) => error.code === code))
+    .filter((code) => !catalogedCodes.has(code))
     .map((code) => row(code, ERROR_STATUS[code], 'generic', '(a message of its own)', ['endpoints whose errors have no code of their own yet']));
   const body = [
     '<h1>Error codes</h1>',
