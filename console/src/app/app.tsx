@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ok } from '../api/client';
 import { session } from '../api/session';
+import { ErrorBoundary } from '../components/error-boundary';
 import { Loading } from '../components/feedback';
 import { useLoad } from '../components/use-load';
 import { ROUTES } from '../routes';
@@ -69,7 +70,9 @@ function Routed({ customerCheck }: { customerCheck: CustomerCheck }) {
     const Page = route.page;
     return (
       <Titled title={route.title}>
-        <Page key={`${me.customer} ${location.path}`} params={params} />
+        <ErrorBoundary key={`${me.customer} ${location.path}`} title={route.title}>
+          <Page params={params} />
+        </ErrorBoundary>
       </Titled>
     );
   }
