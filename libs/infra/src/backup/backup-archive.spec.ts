@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import tar from 'tar-stream';
 import { AgeDecryptStream, AgeEncryptStream } from './age-stream.js';
 import {
@@ -19,6 +19,10 @@ import {
   sha256Hex,
 } from './backup-archive.js';
 import { archiveName } from './backup-store.js';
+
+// Each case encrypts and decrypts megabytes on the cipher thread: 2-3 s alone, more when the unit tests share
+// the machine's two cores with the type checks and lint (npm test), past jest's 5 s default.
+jest.setTimeout(30_000);
 
 async function collect(stream: AsyncIterable<unknown>): Promise<Buffer> {
   const parts: Buffer[] = [];
