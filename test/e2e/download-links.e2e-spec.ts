@@ -118,6 +118,7 @@ describe('download links', () => {
         detail: 'download link not found',
         instance: reply.url.slice(rt.baseUrl.length),
         request_id: reply.header('x-request-id'),
+        code: 'not_found',
       });
     });
   });

@@ -1,8 +1,12 @@
-/** An answer other than success, carrying the service's own message (problem+json `detail`). */
+/**
+ * An answer other than success, carrying the service's own message (problem+json `detail`)
+ * and its error code (problem+json `code`, docs/api.md "Limits and errors"): match on `code`.
+ */
 export class ApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -11,6 +15,7 @@ export class ApiError extends Error {
 interface ProblemLike {
   detail?: unknown;
   title?: unknown;
+  code?: unknown;
 }
 
 /** The service's message for a failed answer: problem+json `detail`, a text error line, or the status. */
@@ -36,7 +41,8 @@ export async function errorOf(response: Response): Promise<ApiError> {
   } catch {
     // a text/plain error line
   }
-  return new ApiError(messageOf(response.status, body, response.headers.get('Retry-After')), response.status);
+  const code = typeof body === 'object' && body !== null && typeof (body as ProblemLike).code === 'string' ? ((body as ProblemLike).code as string) : undefined;
+  return new ApiError(messageOf(response.status, body, response.headers.get('Retry-After')), response.status, code);
 }
 
 /** Any thrown value as one line for a person. */

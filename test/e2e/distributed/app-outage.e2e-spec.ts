@@ -72,6 +72,7 @@ describe('an app process down (distributed)', () => {
       detail: 'logdata unavailable',
       instance: `/logdata/${name}`,
       request_id: requestId,
+      code: 'app_unavailable',
     });
     const list = await rt.http.get('/logdata', { auth: customer.readOnly });
     fast(list);
