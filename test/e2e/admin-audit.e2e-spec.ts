@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   type AuditBody,
   customerWithOwner,
-  expectProblem,
   expectStatus,
   randomPerson,
   readOnlyAdministrator,
@@ -10,6 +9,7 @@ import {
   waitForAudit,
   waitForSecurityEvent,
 } from './support/auth.js';
+import { expectProblem } from './support/problems.js';
 import { OPERATOR_ADMIN_EMAIL } from './support/constants.js';
 import { letters } from './support/factories.js';
 import type { Session } from './support/http.js';

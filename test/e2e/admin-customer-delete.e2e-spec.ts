@@ -3,16 +3,11 @@ import { DownloadLinkSigner } from '../../libs/infra/src/downloads/download-link
 import { waitForAudit } from './support/auth.js';
 import { letters, randomContent, randomLogName } from './support/factories.js';
 import type { HttpReply } from './support/http.js';
+import { expectProblem } from './support/problems.js';
 import { createBuild, createDevice, productLine } from './support/firmware.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
 /** DELETE /admin/customers/{domain}?confirm=<domain> (docs/api.md "Deleting a customer"). */
-
-function expectProblem(reply: HttpReply, status: number, detail?: string): void {
-  expect(reply.status).toBe(status);
-  expect(reply.contentType).toMatch(/^application\/problem\+json\b/);
-  if (detail !== undefined) expect(reply.json().detail).toBe(detail);
-}
 
 interface StoredObject {
   key: string;

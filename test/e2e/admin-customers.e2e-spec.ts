@@ -1,20 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { letters, randomContent, randomDomain, randomLogName } from './support/factories.js';
-import { type HttpReply, PROBLEM_TYPE } from './support/http.js';
+import { expectProblem } from './support/problems.js';
 import { createBuild, createDevice, productLine } from './support/firmware.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
 /** The administrator endpoints (docs/api.md "Members and administrators' operations"): /admin/customers (create, list with counts, get with members). */
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-
-function expectProblem(reply: HttpReply, status: number, detail?: string): void {
-  expect(reply.status).toBe(status);
-  expect(reply.contentType).toMatch(/^application\/problem\+json\b/);
-  const body = reply.json();
-  expect(body).toMatchObject({ type: expect.stringMatching(PROBLEM_TYPE), status, request_id: reply.header('x-request-id') });
-  if (detail !== undefined) expect(body.detail).toBe(detail);
-}
 
 interface CustomerView {
   domain: string;

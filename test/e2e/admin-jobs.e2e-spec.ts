@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { customerWithOwner, expectProblem, expectStatus, readOnlyAdministrator } from './support/auth.js';
+import { customerWithOwner, expectStatus, readOnlyAdministrator } from './support/auth.js';
+import { expectProblem } from './support/problems.js';
 import type { Session } from './support/http.js';
 import { startRuntime, type Runtime } from './support/runtime.js';
 

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SESSION_COOKIES } from '@app/contracts';
 import {
   customerWithOwner,
-  expectProblem,
   expectSessionCookieAttributes,
   expectStatus,
   randomPerson,
@@ -13,6 +12,7 @@ import {
   setCookies,
   waitForSecurityEvent,
 } from './support/auth.js';
+import { expectProblem } from './support/problems.js';
 import { LOGIN_RATE_PER_IP_PER_HOUR, LOGIN_VERIFY_RATE_PER_EMAIL_PER_HOUR, LOGIN_VERIFY_RATE_PER_IP_PER_HOUR } from './support/constants.js';
 import { letters, sleep } from './support/factories.js';
 import type { HttpReply, IdentityBody } from './support/http.js';

@@ -4,7 +4,6 @@ import { SESSION_COOKIES } from '@app/contracts';
 import {
   cloneSession,
   customerWithOwner,
-  expectProblem,
   expectSessionCookieAttributes,
   expectStatus,
   randomPerson,
@@ -12,6 +11,7 @@ import {
   setCookies,
   waitForSecurityEvent,
 } from './support/auth.js';
+import { expectProblem } from './support/problems.js';
 import { REFRESH_REUSE_GRACE_SECONDS } from './support/constants.js';
 import { eventually, letters } from './support/factories.js';
 import { type IdentityBody, Session } from './support/http.js';

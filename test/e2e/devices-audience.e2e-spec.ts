@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { expectProblem } from './support/auth.js';
+import { expectProblem } from './support/problems.js';
 import { eventually } from './support/factories.js';
 import { clientAddress, createBuild, createDevice, type FirmwareBuild, productLine, updateCheckPath, type UpdateItem } from './support/firmware.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';

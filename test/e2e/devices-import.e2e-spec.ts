@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DeviceApi, type DeviceRecord, expectProblem, HWID_RULE, TAG_RULE } from './support/devices.js';
+import { DeviceApi, type DeviceRecord, HWID_RULE, TAG_RULE } from './support/devices.js';
+import { expectProblem } from './support/problems.js';
 import { letters, sleep } from './support/factories.js';
 import { streamingRequest } from './support/http.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';

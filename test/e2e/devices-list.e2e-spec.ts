@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DeviceApi, type DeviceRecord, expectProblem, type Query, TAG_RULE } from './support/devices.js';
+import { DeviceApi, type DeviceRecord, type Query, TAG_RULE } from './support/devices.js';
+import { expectProblem } from './support/problems.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
 /** GET /devices (docs/api.md "Devices"): the filters (tag repeatable with tag_mode, q, status, has_keys), paging and order. */

@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { AWKWARD_HWIDS, DeviceApi, type DeviceRecord, expectProblem, HWID_RULE, rawRequest, segment, TAG_RULE } from './support/devices.js';
+import { AWKWARD_HWIDS, DeviceApi, type DeviceRecord, HWID_RULE, rawRequest, segment, TAG_RULE } from './support/devices.js';
+import { expectProblem } from './support/problems.js';
 import { waitForAudit } from './support/auth.js';
 import { eventually, letters, sleep } from './support/factories.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FIRMWARE_MAX_BYTES, LOGDATA_MAX_BYTES } from './support/constants.js';
 import { binaryWith, multipart, productLine, uploadFirmware } from './support/firmware.js';
 import { type HttpReply, PROBLEM_TYPE } from './support/http.js';
+import { expectProblem } from './support/problems.js';
 import { sendLargeHeaders, sendRaw, sendWholeBody, tally } from './support/refusals.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
@@ -9,14 +10,6 @@ import { startRuntime, type CustomerFixture, type Runtime } from './support/runt
 
 const TEXT_RULE = 'must not contain U+0000 or unpaired surrogates';
 const RANGE_RULE = 'must lie between 0001-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z';
-
-function expectProblem(reply: HttpReply, status: number, detail: string | RegExp): void {
-  expect({ status: reply.status, type: reply.contentType }).toEqual({ status, type: 'application/problem+json' });
-  const body = reply.json<{ detail: string; status: number }>();
-  expect(body.status).toBe(status);
-  if (typeof detail === 'string') expect(body.detail).toBe(detail);
-  else expect(body.detail).toMatch(detail);
-}
 
 function expectTextLine(reply: HttpReply, status: number, message: string | RegExp): void {
   expect(reply.status).toBe(status);

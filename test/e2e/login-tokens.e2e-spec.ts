@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { SESSION_COOKIES, UUID_PATTERN } from '@app/contracts';
 import { letters, randomEmail, sleep } from './support/factories.js';
-import { parseSetCookie, Session, type HttpReply, type IdentityBody, PROBLEM_TYPE } from './support/http.js';
+import { parseSetCookie, Session, type HttpReply, type IdentityBody } from './support/http.js';
+import { expectProblem } from './support/problems.js';
 import { startRuntime, type CreatedTokenBody, type CustomerFixture, type Runtime } from './support/runtime.js';
 
 /** docs/api.md "Logging in" and "API tokens": the identity object, the JWT claims, the token API. */
@@ -20,14 +21,6 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})
 const DAY = 86_400;
 
 const sorted = (values: readonly string[]) => [...values].sort();
-
-function expectProblem(reply: HttpReply, status: number, detail?: string): void {
-  expect(reply.status).toBe(status);
-  expect(reply.contentType).toMatch(/^application\/problem\+json\b/);
-  const body = reply.json();
-  expect(body).toMatchObject({ type: expect.stringMatching(PROBLEM_TYPE), status, request_id: reply.header('x-request-id') });
-  if (detail !== undefined) expect(body.detail).toBe(detail);
-}
 
 describe('login, sessions and API tokens', () => {
   let rt: Runtime;

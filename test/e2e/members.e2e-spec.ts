@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { customerWithOwner, expectProblem, expectStatus, randomPerson, sandboxTokensFromDocs, waitForAudit } from './support/auth.js';
+import { customerWithOwner, expectStatus, randomPerson, sandboxTokensFromDocs, waitForAudit } from './support/auth.js';
+import { expectProblem } from './support/problems.js';
 import { eventually, letters, randomLogName } from './support/factories.js';
 import type { IdentityBody, Session } from './support/http.js';
 import { startRuntime, type Runtime } from './support/runtime.js';

@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { type AuditBody, expectProblem, expectStatus, readOnlyAdministrator, requestCode, waitForAudit } from './support/auth.js';
+import { type AuditBody, expectStatus, readOnlyAdministrator, requestCode, waitForAudit } from './support/auth.js';
+import { expectProblem } from './support/problems.js';
 import { eventually } from './support/factories.js';
 import { productLine, updateCheckPath } from './support/firmware.js';
 import type { HttpReply, Session } from './support/http.js';

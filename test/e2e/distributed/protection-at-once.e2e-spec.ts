@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { expectProblem, expectStatus } from '../support/auth.js';
+import { expectStatus } from '../support/auth.js';
+import { expectProblem } from '../support/problems.js';
 import { eventually } from '../support/factories.js';
 import { HttpClient, type HttpReply } from '../support/http.js';
 import { startRuntime, type CustomerFixture, type Runtime } from '../support/runtime.js';

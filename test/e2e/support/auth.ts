@@ -1,19 +1,10 @@
 import { expect } from '@jest/globals';
 import { SESSION_COOKIES } from '@app/contracts';
 import { eventually, letters, randomDomain } from './factories.js';
-import { type HttpReply, type IdentityBody, parseSetCookie, type ParsedSetCookie, Session, PROBLEM_TYPE } from './http.js';
+import { type HttpReply, type IdentityBody, parseSetCookie, type ParsedSetCookie, Session } from './http.js';
 import type { Runtime } from './runtime.js';
 
-/** Helpers of the identity files (auth*, members*, admin-audit*): problems, cookies, sessions, events. */
-
-export function expectProblem(reply: HttpReply, status: number, detail?: string | RegExp): void {
-  if (reply.status !== status) throw new Error(`expected ${status}, got ${reply.describe()}`);
-  expect(reply.contentType).toMatch(/^application\/problem\+json\b/);
-  const body = reply.json();
-  expect(body).toMatchObject({ type: expect.stringMatching(PROBLEM_TYPE), status, request_id: reply.header('x-request-id') });
-  if (typeof detail === 'string') expect(body.detail).toBe(detail);
-  else if (detail) expect(body.detail).toMatch(detail);
-}
+/** Helpers of the identity files (auth*, members*, admin-audit*): statuses, cookies, sessions, events (problems: problems.ts). */
 
 export function expectStatus(reply: HttpReply, status: number): HttpReply {
   if (reply.status !== status) throw new Error(`expected ${status}, got ${reply.describe()}`);
