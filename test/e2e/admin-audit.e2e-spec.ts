@@ -14,14 +14,13 @@ import { OPERATOR_ADMIN_EMAIL } from './support/constants.js';
 import { letters } from './support/factories.js';
 import type { Session } from './support/http.js';
 import { startRuntime, type Runtime } from './support/runtime.js';
+import { RFC3339 } from './support/formats.js';
 
 /**
  * The administrator endpoints GET /admin/audit, GET /admin/security/events, POST
  * /admin/security/events/{id}/ack (docs/api.md "Members and administrators' operations"). Entries
  * come from the identity app as events and are stored by the admin app.
  */
-
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 describe('admin: audit log and security events', () => {
   let rt: Runtime;

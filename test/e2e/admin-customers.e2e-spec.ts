@@ -3,10 +3,9 @@ import { letters, randomContent, randomDomain, randomLogName } from './support/f
 import { expectProblem } from './support/problems.js';
 import { createBuild, createDevice, productLine } from './support/firmware.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
+import { RFC3339 } from './support/formats.js';
 
 /** The administrator endpoints (docs/api.md "Members and administrators' operations"): /admin/customers (create, list with counts, get with members). */
-
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 interface CustomerView {
   domain: string;

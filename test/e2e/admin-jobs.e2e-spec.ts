@@ -3,6 +3,7 @@ import { customerWithOwner, expectStatus, readOnlyAdministrator } from './suppor
 import { expectProblem } from './support/problems.js';
 import type { Session } from './support/http.js';
 import { startRuntime, type Runtime } from './support/runtime.js';
+import { RFC3339 } from './support/formats.js';
 
 /**
  * GET /admin/jobs (docs/api.md "Background jobs"): the jobs of whichever job runtime runs
@@ -23,7 +24,6 @@ interface JobBody {
   finished_at: string | null;
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const SCHEDULED = ['security-detectors', 'health-rollup', 'request-log-retention', 'staging-cleanup'];
 
 describe('admin: background jobs', () => {

@@ -12,6 +12,7 @@ import { randomLogName, sleep } from './support/factories.js';
 import { createBuild, productLine } from './support/firmware.js';
 import type { HttpReply, Session } from './support/http.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
+import { RFC3339 } from './support/formats.js';
 
 /**
  * Backups, verifies and restores (docs/api.md "Backups and restores", docs/operations.md
@@ -36,7 +37,6 @@ interface RunBody {
 }
 
 const ARCHIVE = /^backup-\d{8}T\d{6}Z-[0-9a-f]{8}\.age$/;
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 async function bytesOf(stream: Readable): Promise<Buffer> {

@@ -4,6 +4,7 @@ import { LOGDATA_MAX_BYTES, LOGDATA_SANDBOX_MAX_BYTES } from './support/constant
 import { eventually, hexPrefix, randomContent, randomLogName, sleep } from './support/factories.js';
 import { streamingRequest, type HttpReply, type RequestOptions, PROBLEM_TYPE } from './support/http.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
+import { RFC3339 } from './support/formats.js';
 
 /** docs/api.md "Log data" (and the log-file rows of "Limits and errors"). */
 
@@ -18,7 +19,6 @@ interface LogFile {
   last_accessed_at: string | null;
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const BAD_NAME = 'log file name must be exactly 128 hex characters';
 
 const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');

@@ -5,6 +5,7 @@ import { letters, randomEmail, sleep } from './support/factories.js';
 import { parseSetCookie, Session, type HttpReply, type IdentityBody } from './support/http.js';
 import { expectProblem } from './support/problems.js';
 import { startRuntime, type CreatedTokenBody, type CustomerFixture, type Runtime } from './support/runtime.js';
+import { RFC3339 } from './support/formats.js';
 
 /** docs/api.md "Logging in" and "API tokens": the identity object, the JWT claims, the token API. */
 
@@ -17,7 +18,6 @@ const BUNDLE_SCOPES: Record<string, string[]> = {
 };
 const OWNER_SCOPES = [...READ, ...WRITE, 'members:manage'];
 const UUID = new RegExp(UUID_PATTERN);
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const DAY = 86_400;
 
 const sorted = (values: readonly string[]) => [...values].sort();

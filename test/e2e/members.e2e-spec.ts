@@ -4,6 +4,7 @@ import { expectProblem } from './support/problems.js';
 import { eventually, letters, randomLogName } from './support/factories.js';
 import type { IdentityBody, Session } from './support/http.js';
 import { startRuntime, type Runtime } from './support/runtime.js';
+import { RFC3339 } from './support/formats.js';
 
 /**
  * The member API (tag Members, scope members:manage); docs/api.md "Roles, scopes and
@@ -13,7 +14,6 @@ import { startRuntime, type Runtime } from './support/runtime.js';
 
 const READ = ['devices:read', 'fw:read', 'logdata:read', 'stats:read', 'tags:read'];
 const WRITE = ['devices:write', 'fw:write', 'logdata:write', 'tags:write'];
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const sorted = (values: readonly string[]) => [...values].sort();
 
 interface MemberBody {

@@ -6,6 +6,7 @@ import { eventually } from './support/factories.js';
 import { productLine, updateCheckPath } from './support/firmware.js';
 import type { HttpReply, Session } from './support/http.js';
 import { type CustomerFixture, type Runtime, startRuntime } from './support/runtime.js';
+import { RFC3339 } from './support/formats.js';
 
 /**
  * Maintenance mode and IP blocks (docs/api.md "Maintenance mode and IP blocks"). Maintenance
@@ -14,7 +15,6 @@ import { type CustomerFixture, type Runtime, startRuntime } from './support/runt
  */
 
 const DEFAULT_MESSAGE = 'the service is in maintenance: writes are paused, try again later';
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 /** Gateways apply a change within 2 s; the tests allow load on top. */
 const PROPAGATION_MS = 5_000;
 
