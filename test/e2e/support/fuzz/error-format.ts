@@ -1,6 +1,7 @@
 /**
  * The contract's error format (docs/api.md "Limits and errors"): `application/problem+json`
- * with type, title, status (the HTTP status), detail, instance and request_id; or, for the
+ * with type, title, status (the HTTP status), detail, instance, request_id and code (whose
+ * entry on /docs/errors `type` names); or, for the
  * operations whose errors are declared as text and a client that did not ask for JSON, one
  * `text/plain` line `<status> <reason phrase>: <message>`.
  */
@@ -20,7 +21,7 @@ export interface Violation {
   readonly detail: string;
 }
 
-const PROBLEM_STRINGS = ['type', 'title', 'detail', 'instance', 'request_id'] as const;
+const PROBLEM_STRINGS = ['type', 'title', 'detail', 'instance', 'request_id', 'code'] as const;
 const TEXT_LINE = /^(\d{3}) [^\n]+: [^\n]*\n$/;
 
 export function mediaTypeOf(contentType: string | null): string {
@@ -80,6 +81,9 @@ function problemViolations(reply: ErrorReply): Violation[] {
   }
   if (typeof problem.status === 'number' && problem.status !== reply.status) {
     violations.push({ kind: 'problem+json status differs from the HTTP status', detail: `HTTP ${reply.status}, body status ${problem.status}` });
+  }
+  if (typeof problem.code === 'string' && typeof problem.type === 'string' && !problem.type.endsWith(`/docs/errors#${problem.code}`)) {
+    violations.push({ kind: 'problem+json type is not the entry of its code on /docs/errors', detail: `type ${problem.type}, code ${problem.code}` });
   }
   if (typeof problem.request_id === 'string' && reply.requestId !== null && problem.request_id !== reply.requestId) {
     violations.push({ kind: 'problem+json request_id differs from X-Request-Id', detail: `${problem.request_id} vs ${reply.requestId}` });
