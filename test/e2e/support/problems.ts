@@ -5,6 +5,8 @@ import { type HttpReply, PROBLEM_TYPE } from './http.js';
 export interface ProblemExpectation {
   /** The whole detail, or a pattern it matches. */
   readonly detail?: string | RegExp;
+  /** The error code (problem+json `code`; `type` is then its entry on /docs/errors). */
+  readonly code?: string;
 }
 
 /**
@@ -17,7 +19,8 @@ export function expectProblem(reply: HttpReply, status: number, expected?: strin
   expect(reply.contentType).toBe('application/problem+json');
   const body = reply.json<{ detail: unknown }>();
   expect(body).toMatchObject({ type: expect.stringMatching(PROBLEM_TYPE), status, request_id: reply.header('x-request-id') });
-  const { detail } = typeof expected === 'string' || expected instanceof RegExp ? { detail: expected } : (expected ?? {});
+  const { detail, code } = typeof expected === 'string' || expected instanceof RegExp ? { detail: expected } : (expected ?? {});
+  if (code !== undefined) expect(body).toMatchObject({ code, type: expect.stringMatching(new RegExp(`/docs/errors#${code}$`)) });
   if (typeof detail === 'string') expect(body.detail).toBe(detail);
   else if (detail) expect(body.detail).toMatch(detail);
 }
