@@ -35,15 +35,20 @@ export const VerifyRequest = Type.Object({
 });
 export type VerifyRequest = Static<typeof VerifyRequest>;
 
+/** What a token's record and the answer that creates it both hold. */
+const TOKEN_FIELDS = {
+  id: Type.String(),
+  name: Type.String(),
+  bundle: Type.String(),
+  scopes: Type.Array(Type.String()),
+  created_by: Type.String(),
+  created_at: Timestamp,
+  expires_at: Timestamp,
+};
+
 export const TokenRecord = Type.Object(
   {
-    id: Type.String(),
-    name: Type.String(),
-    bundle: Type.String(),
-    scopes: Type.Array(Type.String()),
-    created_by: Type.String(),
-    created_at: Timestamp,
-    expires_at: Timestamp,
+    ...TOKEN_FIELDS,
     status: Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('expired')]),
     revoked_at: NullableTimestamp,
     last_used_at: NullableTimestamp,
@@ -54,13 +59,7 @@ export type TokenRecord = Static<typeof TokenRecord>;
 
 export const CreatedToken = Type.Object(
   {
-    id: Type.String(),
-    name: Type.String(),
-    bundle: Type.String(),
-    scopes: Type.Array(Type.String()),
-    created_by: Type.String(),
-    created_at: Timestamp,
-    expires_at: Timestamp,
+    ...TOKEN_FIELDS,
     token: Type.String({ description: 'The API token; shown only here' }),
   },
   {
