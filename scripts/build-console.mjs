@@ -104,25 +104,33 @@ export async function buildConsole(root) {
   const digest = await sourceDigest(root);
   if (!typesChanged && (await readOr(stampPath, '')) === digest) return `console unchanged (${Date.now() - started} ms)`;
   const { build } = await import('vite');
-  await build({
-    configFile: false,
-    root: join(root, 'console'),
-    base: '/console/',
-    logLevel: 'warn',
-    // Preact's automatic JSX runtime (console/tsconfig.json says the same for the type check).
-    oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
-    build: {
-      outDir,
-      emptyOutDir: true,
-      assetsDir: 'assets',
-      target: 'es2022',
-      // No inline scripts or styles (the Content-Security-Policy forbids them) and no data: URLs.
-      assetsInlineLimit: 0,
-      modulePreload: { polyfill: false },
-      reportCompressedSize: false,
-      sourcemap: false,
-    },
-  });
+  // The console app, then the login page (GET /login): built, type-checked and served like the
+  // console, into the same folder, as its own bundle (no chunk shared with the app).
+  for (const [page, first] of [
+    ['index.html', true],
+    ['login.html', false],
+  ]) {
+    await build({
+      configFile: false,
+      root: join(root, 'console'),
+      base: '/console/',
+      logLevel: 'warn',
+      // Preact's automatic JSX runtime (console/tsconfig.json says the same for the type check).
+      oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+      build: {
+        outDir,
+        emptyOutDir: first,
+        assetsDir: 'assets',
+        target: 'es2022',
+        // No inline scripts or styles (the Content-Security-Policy forbids them) and no data: URLs.
+        assetsInlineLimit: 0,
+        modulePreload: { polyfill: false },
+        rolldownOptions: { input: join(root, 'console', page) },
+        reportCompressedSize: false,
+        sourcemap: false,
+      },
+    });
+  }
   await writeFile(stampPath, digest);
   return `console built into dist/console/ (${Date.now() - started} ms)`;
 }

@@ -121,6 +121,25 @@ describe('console login in a browser', () => {
     expect(problems).toEqual([]);
   });
 
+  it("says the service's refusal as the console does: its detail, and a 429's Retry-After", async () => {
+    const { page, problems } = await newPage();
+    const isLogin = (url: URL) => url.pathname === '/auth/login';
+    await page.route(isLogin, (route) =>
+      route.fulfill({
+        status: 429,
+        headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '42' },
+        body: JSON.stringify({ type: 'about:blank', title: 'Too Many Requests', status: 429, detail: 'too many login attempts' }),
+      }),
+    );
+    await page.goto(`${base}/login`);
+    await page.fill('#email', EMAIL);
+    await page.click('#send');
+    await page.locator('#email-error').getByText('too many login attempts (try again in 42 s)').waitFor();
+    expect(await page.isVisible('#email-form')).toBe(true);
+    await page.unroute(isLogin);
+    expect(problems).toEqual([]);
+  });
+
   it('sends a browser without a session from /console to /login', async () => {
     const { page } = await newPage();
     await page.goto(`${base}/console`);

@@ -40,11 +40,15 @@ function projectRoot(): string {
  */
 export class ConsoleApp {
   private readonly index: string | null;
+  /** GET /login: built from console/login.html by the same build (docs/console.md). */
+  private readonly login: string | null;
   private readonly assets = new Map<string, Asset>();
 
   constructor(dir = join(projectRoot(), 'dist', 'console')) {
     const indexPath = join(dir, 'index.html');
     this.index = existsSync(indexPath) ? readFileSync(indexPath, 'utf8') : null;
+    const loginPath = join(dir, 'login.html');
+    this.login = existsSync(loginPath) ? readFileSync(loginPath, 'utf8') : null;
     const assetDir = join(dir, 'assets');
     if (!existsSync(assetDir)) return;
     for (const name of readdirSync(assetDir)) {
@@ -56,6 +60,12 @@ export class ConsoleApp {
   servePage(res: ServerResponse, head: boolean): void {
     if (this.index === null) throw ServiceError.unavailable('the console is not built: run npm run build');
     sendHtml(res, 200, this.index, head, { 'Cache-Control': 'no-cache' });
+  }
+
+  /** The login page: like the console's pages, its script and stylesheet are the build's hashed assets. */
+  serveLogin(res: ServerResponse, head: boolean): void {
+    if (this.login === null) throw ServiceError.unavailable('the console is not built: run npm run build');
+    sendHtml(res, 200, this.login, head);
   }
 
   serveAsset(res: ServerResponse, file: string, head: boolean): void {

@@ -4,9 +4,8 @@ import { ENDPOINTS, IdentityMessages, type SandboxTokens, ServiceError } from '@
 import { JsonLogger, MessageBus, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG, TtlCache } from '@app/platform';
 import { buildOpenApiDocument } from '../openapi/openapi-document.js';
-import { CONSOLE_CSS, CONSOLE_JS } from './console-assets.js';
+import { CONSOLE_CSS } from './console-assets.js';
 import { ConsoleApp } from './console-app.js';
-import { loginPage } from './console-pages.js';
 import { API_REFERENCE_HEADERS, apiReferencePage } from './api-reference.js';
 import { errorCodesPage } from './error-codes-page.js';
 import { HealthPage } from './health-page.js';
@@ -14,7 +13,6 @@ import { servePageFile } from './page-files.js';
 import { sendHtml } from './page-headers.js';
 
 const ASSETS: Readonly<Record<string, { body: string; type: string }>> = {
-  'console.js': { body: CONSOLE_JS, type: 'text/javascript; charset=utf-8' },
   'console.css': { body: CONSOLE_CSS, type: 'text/css; charset=utf-8' },
 };
 const SANDBOX_CACHE_MS = 30_000;
@@ -30,7 +28,6 @@ const SANDBOX_TIMEOUT_MS = 2_000;
 export class PageServer {
   private readonly logger = new JsonLogger('gateway');
   private readonly sandbox = new TtlCache<'sandbox', SandboxTokens | null>(1, SANDBOX_CACHE_MS);
-  private readonly login = loginPage();
   private readonly console = new ConsoleApp();
   private errorCodes: string | undefined;
 
@@ -42,7 +39,7 @@ export class PageServer {
 
   async serve(req: IncomingMessage, res: ServerResponse, params: Record<string, unknown>, head: boolean): Promise<void> {
     const path = (req.url ?? '/').split('?')[0];
-    if (path === '/login') return sendHtml(res, 200, this.login, head);
+    if (path === '/login') return this.console.serveLogin(res, head);
     // Only the asset route has `file`; a deeper /console/assets/... path is a deep link like any other.
     if (path.startsWith('/console/assets/') && params.file !== undefined) return this.console.serveAsset(res, String(params.file), head);
     if (path === '/console' || path.startsWith('/console/')) return this.console.servePage(res, head);

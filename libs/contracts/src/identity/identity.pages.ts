@@ -1,7 +1,7 @@
 /**
- * The console's few server-rendered pages share one shell: no inline script or style (the
- * gateway's Content-Security-Policy forbids them), one stylesheet and, where needed, one
- * script, both served by the gateway under /assets/.
+ * The magic-link pages share one shell: no inline script or style (the gateway's
+ * Content-Security-Policy forbids them), one stylesheet served by the gateway under /assets/.
+ * (The login page is built with the console: console/login.html.)
  */
 
 export function escapeHtml(value: string): string {
@@ -12,9 +12,7 @@ export interface PageInput {
   readonly title: string;
   /** Trusted HTML (escape every value that comes from a request or a database). */
   readonly body: string;
-  /** Load /assets/console.js. */
-  readonly script?: boolean;
-  /** data-page attribute of <body>: tells console.js which page it runs on. */
+  /** data-page attribute of <body>: names the page (for its stylesheet and tests). */
   readonly page?: string;
 }
 
@@ -36,7 +34,7 @@ export function pageHead(title: string, stylesheets: readonly string[], scripts:
 
 export function renderPage(input: PageInput): string {
   return [
-    ...pageHead(input.title, ['/assets/console.css'], input.script ? ['/assets/console.js'] : []),
+    ...pageHead(input.title, ['/assets/console.css']),
     `<body${input.page ? ` data-page="${escapeHtml(input.page)}"` : ''}>`,
     '<main>',
     input.body,

@@ -75,7 +75,7 @@ export async function createFuzzFixtures(rt: Runtime): Promise<FuzzFixtures> {
       case 'fw_version':
         return ['0.0.1', '1.0.0'];
       case 'file':
-        return ['console.js', 'console.css'];
+        return ['console.css'];
       case 'prefix':
         return [logName.slice(0, 8)];
       case 'q':
