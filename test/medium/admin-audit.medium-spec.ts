@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Test, type TestingModule } from '@nestjs/testing';
+import type { TestingModule } from '@nestjs/testing';
 import {
   type AuditEntryInput,
   type AuditEntryView,
@@ -15,28 +15,15 @@ import {
   type SecurityEventInput,
   ServiceError,
 } from '@app/contracts';
-import {
-  closeDatabases,
-  configureLogging,
-  createObjectStore,
-  JobQueue,
-  MAIL_JOB,
-  MAIL_QUEUE,
-  type MailMessage,
-  MessageBus,
-  ObjectStore,
-  openAppDatabase,
-  revertLastMigration,
-} from '@app/infra';
-import { SERVICE_CONFIG } from '@app/platform';
+import { closeDatabases, configureLogging, MAIL_JOB, MAIL_QUEUE, type MailMessage, openAppDatabase, revertLastMigration } from '@app/infra';
 import { DataSource } from 'typeorm';
-import { ADMIN_CONTROLLERS, ADMIN_DATABASE, ADMIN_PROVIDERS } from '../../apps/admin/src/admin.module.js';
+import { ADMIN_DATABASE } from '../../apps/admin/src/admin.module.js';
 import { AdminController } from '../../apps/admin/src/controllers/admin.controller.js';
 import { AuditController } from '../../apps/admin/src/controllers/audit.controller.js';
 import { SecurityEventsService } from '../../apps/admin/src/security/security-events.service.js';
-import { Clock } from '../../apps/admin/src/services/clock.js';
 import { FakeBus, FakeJobQueue } from '../../apps/identity/test/fakes.js';
 import { createThrowaway, type Throwaway } from './logdata.support.js';
+import { compileAdminModule } from './admin.support.js';
 
 configureLogging({ sink: () => undefined });
 
@@ -61,21 +48,13 @@ beforeAll(async () => {
     return { emails: operators };
   });
   jobs = new FakeJobQueue();
-  moduleRef = await Test.createTestingModule({
-    controllers: ADMIN_CONTROLLERS,
-    providers: [
-      ...ADMIN_PROVIDERS,
-      { provide: DataSource, useValue: dataSource },
-      { provide: MessageBus, useValue: bus },
-      { provide: JobQueue, useValue: jobs },
-      // The backups' object store (files under the temporary DATA_DIR; these tests run no backup).
-      { provide: ObjectStore, useValue: createObjectStore(throwaway.config) },
-      { provide: SERVICE_CONFIG, useValue: { ...throwaway.config, publicUrl: 'https://fw.example.test' } },
-    ],
-  })
-    .overrideProvider(Clock)
-    .useValue({ now: () => now })
-    .compile();
+  moduleRef = await compileAdminModule({
+    dataSource,
+    config: { ...throwaway.config, publicUrl: 'https://fw.example.test' },
+    clock: { now: () => now },
+    bus,
+    jobs,
+  });
   controller = moduleRef.get(AuditController);
 });
 

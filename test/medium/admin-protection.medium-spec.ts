@@ -1,16 +1,15 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Test, type TestingModule } from '@nestjs/testing';
+import type { TestingModule } from '@nestjs/testing';
 import { DEFAULT_MAINTENANCE_MESSAGE, ErrorCode, ProtectionEvents, ServiceError } from '@app/contracts';
-import { closeDatabases, configureLogging, createObjectStore, JobQueue, MessageBus, ObjectStore, openAppDatabase, revertLastMigration } from '@app/infra';
-import { SERVICE_CONFIG } from '@app/platform';
+import { closeDatabases, configureLogging, openAppDatabase, revertLastMigration } from '@app/infra';
 import { DataSource } from 'typeorm';
-import { ADMIN_CONTROLLERS, ADMIN_DATABASE, ADMIN_PROVIDERS } from '../../apps/admin/src/admin.module.js';
+import { ADMIN_DATABASE } from '../../apps/admin/src/admin.module.js';
 import { AuditController } from '../../apps/admin/src/controllers/audit.controller.js';
 import { ProtectionController } from '../../apps/admin/src/controllers/protection.controller.js';
-import { Clock } from '../../apps/admin/src/services/clock.js';
-import { FakeBus, FakeJobQueue } from '../../apps/identity/test/fakes.js';
+import { FakeBus } from '../../apps/identity/test/fakes.js';
 import { createThrowaway, type Throwaway } from './logdata.support.js';
+import { compileAdminModule } from './admin.support.js';
 
 configureLogging({ sink: () => undefined });
 
@@ -28,21 +27,7 @@ beforeAll(async () => {
   throwaway = await createThrowaway('admin_protection');
   dataSource = await openAppDatabase(throwaway.config, ADMIN_DATABASE);
   bus = new FakeBus();
-  moduleRef = await Test.createTestingModule({
-    controllers: ADMIN_CONTROLLERS,
-    providers: [
-      ...ADMIN_PROVIDERS,
-      { provide: DataSource, useValue: dataSource },
-      { provide: MessageBus, useValue: bus },
-      { provide: JobQueue, useValue: new FakeJobQueue() },
-      // The backups' object store (files under the temporary DATA_DIR; these tests run no backup).
-      { provide: ObjectStore, useValue: createObjectStore(throwaway.config) },
-      { provide: SERVICE_CONFIG, useValue: { ...throwaway.config, publicUrl: 'https://fw.example.test' } },
-    ],
-  })
-    .overrideProvider(Clock)
-    .useValue({ now: () => now })
-    .compile();
+  moduleRef = await compileAdminModule({ dataSource, config: { ...throwaway.config, publicUrl: 'https://fw.example.test' }, clock: { now: () => now }, bus });
   protection = moduleRef.get(ProtectionController);
   audit = moduleRef.get(AuditController);
 });

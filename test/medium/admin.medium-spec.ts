@@ -1,22 +1,20 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Test, type TestingModule } from '@nestjs/testing';
+import type { TestingModule } from '@nestjs/testing';
 import { randomUUID } from 'node:crypto';
 import { REFUSAL_CUSTOMER_NOT_FOUND, type StatsDay } from '@app/contracts';
-import { closeDatabases, configureLogging, createObjectStore, JobQueue, MessageBus, ObjectStore, openAppDatabase, revertLastMigration } from '@app/infra';
-import { SERVICE_CONFIG } from '@app/platform';
+import { closeDatabases, configureLogging, openAppDatabase, revertLastMigration } from '@app/infra';
 import { DataSource } from 'typeorm';
-import { ADMIN_CONTROLLERS, ADMIN_DATABASE, ADMIN_PROVIDERS } from '../../apps/admin/src/admin.module.js';
+import { ADMIN_DATABASE } from '../../apps/admin/src/admin.module.js';
 import { AdminController } from '../../apps/admin/src/controllers/admin.controller.js';
 import { ScheduledJobs } from '../../apps/admin/src/jobs/scheduled-jobs.service.js';
-import { Clock } from '../../apps/admin/src/services/clock.js';
 import { RequestLogService } from '../../apps/admin/src/services/request-log.service.js';
 import { StatsRepository } from '../../apps/admin/src/stats/stats.repository.js';
 import { NO_CUSTOMER } from '../../apps/admin/src/stats/usage-counters.js';
 import { UsageRollup } from '../../apps/admin/src/stats/usage-rollup.service.js';
 import { makeFixedClock, makeHealthSample, makeRequestLogEntry } from '../../apps/admin/test/factories.js';
-import { FakeBus, FakeJobQueue } from '../../apps/identity/test/fakes.js';
 import { createThrowaway, type Throwaway } from './logdata.support.js';
+import { compileAdminModule } from './admin.support.js';
 
 configureLogging({ sink: () => undefined });
 
@@ -30,21 +28,7 @@ let admin: AdminController;
 beforeAll(async () => {
   throwaway = await createThrowaway('admin');
   dataSource = await openAppDatabase(throwaway.config, ADMIN_DATABASE);
-  moduleRef = await Test.createTestingModule({
-    controllers: ADMIN_CONTROLLERS,
-    providers: [
-      ...ADMIN_PROVIDERS,
-      { provide: DataSource, useValue: dataSource },
-      { provide: MessageBus, useValue: new FakeBus() },
-      { provide: JobQueue, useValue: new FakeJobQueue() },
-      // The backups' object store (files under the temporary DATA_DIR; these tests run no backup).
-      { provide: ObjectStore, useValue: createObjectStore(throwaway.config) },
-      { provide: SERVICE_CONFIG, useValue: throwaway.config },
-    ],
-  })
-    .overrideProvider(Clock)
-    .useValue(makeFixedClock(NOW))
-    .compile();
+  moduleRef = await compileAdminModule({ dataSource, config: throwaway.config, clock: makeFixedClock(NOW) });
   admin = moduleRef.get(AdminController);
 });
 

@@ -1,20 +1,18 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Test, type TestingModule } from '@nestjs/testing';
-import { closeDatabases, configureLogging, createObjectStore, JobQueue, MessageBus, ObjectStore, openAppDatabase, revertLastMigration } from '@app/infra';
-import { SERVICE_CONFIG } from '@app/platform';
+import type { TestingModule } from '@nestjs/testing';
+import { closeDatabases, configureLogging, openAppDatabase, revertLastMigration } from '@app/infra';
 import { DataSource } from 'typeorm';
-import { ADMIN_DATABASE, ADMIN_PROVIDERS } from '../../apps/admin/src/admin.module.js';
+import { ADMIN_DATABASE } from '../../apps/admin/src/admin.module.js';
 import { RequestLogRepository } from '../../apps/admin/src/repositories/request-log.repository.js';
-import { Clock } from '../../apps/admin/src/services/clock.js';
 import { RequestLogRetention } from '../../apps/admin/src/stats/request-log-retention.service.js';
 import { StatsRepository } from '../../apps/admin/src/stats/stats.repository.js';
 import { UsageRollup } from '../../apps/admin/src/stats/usage-rollup.service.js';
 import { RequestLogService } from '../../apps/admin/src/services/request-log.service.js';
 import { makeRequestLogEntry } from '../../apps/admin/test/factories.js';
-import { FakeBus, FakeJobQueue } from '../../apps/identity/test/fakes.js';
 import { createThrowaway, type Throwaway } from './logdata.support.js';
+import { compileAdminModule } from './admin.support.js';
 
 /**
  * The request log partitioned by day on real PostgreSQL (docs/operations.md "Request log"): the
@@ -63,20 +61,7 @@ beforeAll(async () => {
   );
   await closeDatabases();
   dataSource = await openAppDatabase(throwaway.config, ADMIN_DATABASE);
-  moduleRef = await Test.createTestingModule({
-    providers: [
-      ...ADMIN_PROVIDERS,
-      { provide: DataSource, useValue: dataSource },
-      { provide: MessageBus, useValue: new FakeBus() },
-      { provide: JobQueue, useValue: new FakeJobQueue() },
-      // The backups' object store (files under the temporary DATA_DIR; these tests run no backup).
-      { provide: ObjectStore, useValue: createObjectStore(throwaway.config) },
-      { provide: SERVICE_CONFIG, useValue: { ...throwaway.config, requestLogRetentionDays: RETENTION_DAYS } },
-    ],
-  })
-    .overrideProvider(Clock)
-    .useValue(clock)
-    .compile();
+  moduleRef = await compileAdminModule({ dataSource, config: { ...throwaway.config, requestLogRetentionDays: RETENTION_DAYS }, clock, controllers: false });
 });
 
 afterAll(async () => {

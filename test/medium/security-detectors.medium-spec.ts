@@ -1,28 +1,17 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { Test, type TestingModule } from '@nestjs/testing';
+import type { TestingModule } from '@nestjs/testing';
 import { IdentityMessages, RegistryMessages, type RequestLogEntry } from '@app/contracts';
-import {
-  closeDatabases,
-  configureLogging,
-  createObjectStore,
-  JobQueue,
-  loadConfig,
-  MessageBus,
-  ObjectStore,
-  openAppDatabase,
-  revertLastMigration,
-  type ServiceConfig,
-} from '@app/infra';
-import { SERVICE_CONFIG } from '@app/platform';
+import { closeDatabases, configureLogging, loadConfig, openAppDatabase, revertLastMigration, type ServiceConfig } from '@app/infra';
 import { DataSource } from 'typeorm';
-import { ADMIN_DATABASE, ADMIN_PROVIDERS } from '../../apps/admin/src/admin.module.js';
+import { ADMIN_DATABASE } from '../../apps/admin/src/admin.module.js';
 import { DetectorRepository } from '../../apps/admin/src/detectors/detector.repository.js';
 import { SecurityDetectors } from '../../apps/admin/src/detectors/security-detectors.service.js';
 import { RequestLogRepository } from '../../apps/admin/src/repositories/request-log.repository.js';
 import { Clock } from '../../apps/admin/src/services/clock.js';
 import { FakeBus, FakeJobQueue } from '../../apps/identity/test/fakes.js';
 import { createThrowaway, type Throwaway } from './logdata.support.js';
+import { compileAdminModule } from './admin.support.js';
 
 configureLogging({ sink: () => undefined });
 
@@ -56,20 +45,7 @@ beforeAll(async () => {
   );
   bus.respond(IdentityMessages.operatorEmails, () => ({ emails: ['root@operator.example'] }));
   config = { ...throwaway.config, publicUrl: 'https://fw.example.test' };
-  moduleRef = await Test.createTestingModule({
-    providers: [
-      ...ADMIN_PROVIDERS,
-      { provide: DataSource, useValue: dataSource },
-      { provide: MessageBus, useValue: bus },
-      { provide: JobQueue, useValue: new FakeJobQueue() },
-      // The backups' object store (files under the temporary DATA_DIR; these tests run no backup).
-      { provide: ObjectStore, useValue: createObjectStore(config) },
-      { provide: SERVICE_CONFIG, useValue: config },
-    ],
-  })
-    .overrideProvider(Clock)
-    .useValue({ now: () => now })
-    .compile();
+  moduleRef = await compileAdminModule({ dataSource, config, clock: { now: () => now }, bus, controllers: false });
   detectors = moduleRef.get(SecurityDetectors);
   log = moduleRef.get(RequestLogRepository);
 });
