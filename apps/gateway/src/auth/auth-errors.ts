@@ -1,11 +1,11 @@
-import { ErrorCode, ServiceError } from '@app/contracts';
+import { CommonErrors, ErrorCode, ServiceError } from '@app/contracts';
 
 /** Every authentication failure, its message and its WWW-Authenticate header (docs/api.md "API tokens", "Limits and errors"). */
 const REALM = 'Bearer realm="service"';
 const INVALID_TOKEN = `${REALM}, error="invalid_token"`;
 
 export const AuthErrors = {
-  missing: () => new ServiceError(ErrorCode.Unauthenticated, 'authentication required: send Authorization: Bearer <token>', { 'WWW-Authenticate': REALM }),
+  missing: CommonErrors.unauthenticated,
   notBearer: () => new ServiceError(ErrorCode.Unauthenticated, "Authorization header must be 'Bearer <token>'", { 'WWW-Authenticate': REALM }),
   invalid: (reason: string) => new ServiceError(ErrorCode.Unauthenticated, `invalid token: ${reason}`, { 'WWW-Authenticate': INVALID_TOKEN }),
   revokedOrExpired: () => new ServiceError(ErrorCode.Unauthenticated, 'token revoked, expired or unknown', { 'WWW-Authenticate': INVALID_TOKEN }),
@@ -16,8 +16,8 @@ export const AuthErrors = {
     new ServiceError(ErrorCode.Unauthenticated, 'metrics need Authorization: Bearer <METRICS_TOKEN> or an administrator credential', {
       'WWW-Authenticate': REALM,
     }),
-  missingScope: (scope: string) => new ServiceError(ErrorCode.Forbidden, `missing scope ${scope}`),
+  missingScope: (scope: string) => CommonErrors.missing_scope({ scope }),
   csrf: () => new ServiceError(ErrorCode.Forbidden, 'missing or invalid CSRF token'),
-  customerNotFound: () => new ServiceError(ErrorCode.NotFound, 'customer not found'),
+  customerNotFound: () => CommonErrors.customer_not_found(),
   sandbox: () => new ServiceError(ErrorCode.Forbidden, 'not available in the sandbox'),
 } as const;

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ServiceError, ErrorCode, type SetCookie } from '@app/contracts';
+import { CommonErrors, ServiceError, ErrorCode, type SetCookie } from '@app/contracts';
 import { endAtTurnEnd } from './end-of-turn.js';
 
 /** The cookies of a request without a Cookie header (shared, so frozen). */
@@ -30,8 +30,7 @@ export function serializeCookie(cookie: SetCookie): string {
  */
 export function readSmallBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes)
-    return Promise.reject(new ServiceError(ErrorCode.PayloadTooLarge, `body larger than ${maxBytes} bytes`));
+  if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(CommonErrors.body_too_large({ maxBytes }));
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -48,7 +47,7 @@ export function readSmallBody(req: IncomingMessage, maxBytes: number): Promise<B
       }
       settle();
       req.pause();
-      reject(new ServiceError(ErrorCode.PayloadTooLarge, `body larger than ${maxBytes} bytes`));
+      reject(CommonErrors.body_too_large({ maxBytes }));
     };
     const onEnd = (): void => {
       settle();

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import {
-  ADDRESS_BLOCKED_MESSAGE,
+  CommonErrors,
   DEFAULT_MAINTENANCE_MESSAGE,
   type EndpointDef,
   type EnforcedProtection,
@@ -20,7 +20,7 @@ const READ_TIMEOUT_MS = 2_000;
 /** At start the admin app may not answer yet (standalone: it starts in the same process): no warning this long. */
 const STARTUP_QUIET_MS = 10_000;
 
-const ADDRESS_BLOCKED = ServiceError.forbidden(ADDRESS_BLOCKED_MESSAGE);
+const ADDRESS_BLOCKED = CommonErrors.address_blocked();
 
 /** Whether `error` is this gateway's refusal of a blocked address. */
 export function isAddressBlocked(error: unknown): boolean {
@@ -143,7 +143,7 @@ export class GatewayProtection implements OnModuleInit, OnModuleDestroy {
     this.matcher = new IpBlockMatcher(state.blocks);
     this.setting = state.maintenance;
     this.maintenanceRefusal = state.maintenance.enabled
-      ? ServiceError.unavailable(state.maintenance.message || DEFAULT_MAINTENANCE_MESSAGE, { 'Retry-After': String(MAINTENANCE_RETRY_AFTER_SECONDS) })
+      ? CommonErrors.maintenance({ notice: state.maintenance.message }, { 'Retry-After': String(MAINTENANCE_RETRY_AFTER_SECONDS) })
       : null;
     this.revision = state.revision;
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ErrorCode, type RateLimitSpec, ServiceError } from '@app/contracts';
+import { CommonErrors, type RateLimitSpec } from '@app/contracts';
 import type { ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 
@@ -55,9 +55,7 @@ export class EndpointRateLimiter {
     if (!counter) this.counters.set(spec.bucket, (counter = new FixedWindowCounter()));
     const retryAfter = counter.hit(ip, perMinute);
     if (retryAfter !== null) {
-      throw new ServiceError(ErrorCode.RateLimited, `too many requests from this address (at most ${perMinute} per minute)`, {
-        'Retry-After': String(retryAfter),
-      });
+      throw CommonErrors.rate_limited({ perMinute }, { 'Retry-After': String(retryAfter) });
     }
   }
 }

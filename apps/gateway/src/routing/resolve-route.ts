@@ -1,4 +1,4 @@
-import { type ErrorMode, ErrorCode, ServiceError } from '@app/contracts';
+import { CommonErrors, type ErrorMode, ServiceError } from '@app/contracts';
 import type { RouteMatch, RouteTable } from './route-table.js';
 
 /** A request no endpoint takes, answered in the error mode of the endpoints on its path (json when none). */
@@ -7,7 +7,7 @@ export class RouteRefusal extends ServiceError {
     error: ServiceError,
     readonly errorMode: ErrorMode,
   ) {
-    super(error.code, error.message, error.headers);
+    super(error.code, error.message, error.headers, error.reason);
   }
 }
 
@@ -18,13 +18,10 @@ export function resolveRoute(routes: RouteTable, method: string, path: string): 
     case 'found':
       return lookup.match;
     case 'not-found':
-      throw new RouteRefusal(ServiceError.notFound(`no endpoint ${method} ${path}`), 'json');
+      throw new RouteRefusal(CommonErrors.route_not_found({ method, path }), 'json');
     case 'bad-path':
       throw new RouteRefusal(ServiceError.badRequest('path is not valid percent-encoding'), lookup.endpoint.errorMode);
     case 'method-not-allowed':
-      throw new RouteRefusal(
-        new ServiceError(ErrorCode.MethodNotAllowed, `${method} is not allowed here`, { Allow: lookup.allowed.join(', ') }),
-        lookup.errorMode,
-      );
+      throw new RouteRefusal(CommonErrors.method_not_allowed({ method }, { Allow: lookup.allowed.join(', ') }), lookup.errorMode);
   }
 }
