@@ -79,6 +79,28 @@ export const HEALTH_ENV: Record<string, string> = {
   HEALTH_ROLLUP_INTERVAL_SECONDS: '2',
 };
 
+/**
+ * The settings both runtimes start with, beside their own stores, bus and mail: the address,
+ * the operator's names, the metrics token and the limits above.
+ */
+export function runtimeSettingsEnv(input: { port: number; baseUrl: string; metricsToken: string }): Record<string, string> {
+  return {
+    PORT: String(input.port),
+    PUBLIC_URL: input.baseUrl,
+    OPERATOR_DOMAIN,
+    OPERATOR_ADMIN_EMAIL,
+    SANDBOX_DOMAIN,
+    METRICS_TOKEN: input.metricsToken,
+    DOWNLOAD_RATE_PER_MINUTE: String(DOWNLOAD_RATE_PER_MINUTE),
+    ...LOGIN_LIMITS_ENV,
+    ...FIRMWARE_ENV,
+    ...PROXY_ENV,
+    ...DETECTOR_ENV,
+    ...HEALTH_ENV,
+    LOG_LEVEL: 'warn',
+  };
+}
+
 /** Log-file size limits (docs/api.md "Limits and errors"). */
 export const LOGDATA_MAX_BYTES = 16 * 1024 * 1024;
 export const LOGDATA_SANDBOX_MAX_BYTES = 256 * 1024;

@@ -6,19 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startS3Server, type S3TestServer } from '../../../libs/testing/src/s3-server.js';
 import { generateBackupKeyPair } from '../../../libs/infra/src/backup/backup-archive.js';
-import {
-  DISTRIBUTED_APPS,
-  DOWNLOAD_RATE_PER_MINUTE,
-  DETECTOR_ENV,
-  HEALTH_ENV,
-  FIRMWARE_ENV,
-  PROXY_ENV,
-  LOGIN_LIMITS_ENV,
-  OPERATOR_ADMIN_EMAIL,
-  OPERATOR_DOMAIN,
-  SANDBOX_DOMAIN,
-  type DistributedApp,
-} from './constants.js';
+import { DISTRIBUTED_APPS, type DistributedApp, runtimeSettingsEnv } from './constants.js';
 import distributedGlobalTeardown from './distributed-global-teardown.js';
 import { startMaildirSink, type MaildirSink } from './maildir-sink.js';
 import { appLogFile, claimRedisDatabase, createDatabase, freePort, randomHex, spawnApp, startNats, waitForStatusOk, writeStackState } from './stack.js';
@@ -93,21 +81,9 @@ export default async function distributedGlobalSetup(): Promise<void> {
       ...handles.s3.env,
       SMTP_URL: handles.mail.url,
       DOWNLOAD_LINK_SECRET: downloadSecret,
-      PORT: String(port),
-      PUBLIC_URL: baseUrl,
-      OPERATOR_DOMAIN,
-      OPERATOR_ADMIN_EMAIL,
-      SANDBOX_DOMAIN,
-      METRICS_TOKEN: metricsToken,
-      DOWNLOAD_RATE_PER_MINUTE: String(DOWNLOAD_RATE_PER_MINUTE),
-      ...LOGIN_LIMITS_ENV,
-      ...FIRMWARE_ENV,
-      ...PROXY_ENV,
-      ...DETECTOR_ENV,
-      ...HEALTH_ENV,
+      ...runtimeSettingsEnv({ port, baseUrl, metricsToken }),
       DATA_DIR: join(stateDir, 'data'),
       ...backupEnv,
-      LOG_LEVEL: 'warn',
     };
 
     for (const app of DISTRIBUTED_APPS) handles.apps.set(app, spawnApp(app, appEnv, logDir));

@@ -3,17 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import {
-  DETECTOR_ENV,
-  HEALTH_ENV,
-  DOWNLOAD_RATE_PER_MINUTE,
-  FIRMWARE_ENV,
-  LOGIN_LIMITS_ENV,
-  OPERATOR_ADMIN_EMAIL,
-  OPERATOR_DOMAIN,
-  PROXY_ENV,
-  SANDBOX_DOMAIN,
-} from './constants.js';
+import { DOWNLOAD_RATE_PER_MINUTE, OPERATOR_ADMIN_EMAIL, OPERATOR_DOMAIN, runtimeSettingsEnv, SANDBOX_DOMAIN } from './constants.js';
 import { letters, randomDomain, sleep } from './factories.js';
 import { HttpClient, type HttpReply, type IdentityBody, Session } from './http.js';
 import { Mailbox } from './mailbox.js';
@@ -124,20 +114,8 @@ async function startStandaloneRuntime(): Promise<Runtime> {
   const backupKeys = await infra.generateBackupKeyPair();
   const env: NodeJS.ProcessEnv = {
     DATA_DIR: dataDir,
-    PORT: String(port),
-    PUBLIC_URL: baseUrl,
-    OPERATOR_DOMAIN,
-    OPERATOR_ADMIN_EMAIL,
-    SANDBOX_DOMAIN,
-    METRICS_TOKEN: metricsToken,
-    DOWNLOAD_RATE_PER_MINUTE: String(DOWNLOAD_RATE_PER_MINUTE),
-    ...LOGIN_LIMITS_ENV,
-    ...FIRMWARE_ENV,
-    ...PROXY_ENV,
-    ...DETECTOR_ENV,
-    ...HEALTH_ENV,
+    ...runtimeSettingsEnv({ port, baseUrl, metricsToken }),
     BACKUP_PUBLIC_KEY: backupKeys.publicKey,
-    LOG_LEVEL: 'warn',
   };
   let service: Awaited<ReturnType<typeof startStandalone>>;
   try {
