@@ -23,19 +23,21 @@ export interface Throwaway {
 }
 
 /**
- * CREATE DATABASE t_<random> and a temporary DATA_DIR, with a config pointing at both; or,
- * for `embedded` (default: MEDIUM_DATABASE=embedded), the embedded database under DATA_DIR.
+ * CREATE DATABASE t_<label>_<random> and a temporary DATA_DIR, with a config pointing at both
+ * (and the `env` given); or, for `embedded` (default: MEDIUM_DATABASE=embedded), the embedded
+ * database under DATA_DIR.
  */
 export async function createThrowaway(
   label: string,
   kind: 'postgres' | 'embedded' = process.env.MEDIUM_DATABASE === 'embedded' ? 'embedded' : 'postgres',
+  env: Record<string, string> = {},
 ): Promise<Throwaway> {
-  if (kind === 'embedded') return createEmbedded(label);
+  if (kind === 'embedded') return createEmbedded(label, env);
   const database = `t_${label}_${randomBytes(6).toString('hex')}`;
   await admin(`CREATE DATABASE ${database}`);
   const dataDir = await mkdtemp(join(tmpdir(), `${label}-medium-`));
   const url = `postgres://${SERVER.user}@${SERVER.host}:${SERVER.port}/${database}`;
-  const config = loadConfig({ DATABASE_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'error' });
+  const config = loadConfig({ DATABASE_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'error', ...env });
   return {
     config,
     dataDir,
@@ -47,9 +49,9 @@ export async function createThrowaway(
 }
 
 /** MEDIUM_DATABASE=embedded: the same suites on the embedded PGlite adapter under a temporary DATA_DIR. */
-async function createEmbedded(label: string): Promise<Throwaway> {
+async function createEmbedded(label: string, env: Record<string, string>): Promise<Throwaway> {
   const dataDir = await mkdtemp(join(tmpdir(), `${label}-medium-`));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'error' });
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'error', ...env });
   return { config, dataDir, dispose: () => rm(dataDir, { recursive: true, force: true }) };
 }
 
