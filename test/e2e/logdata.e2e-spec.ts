@@ -194,7 +194,14 @@ describe('log data', () => {
       const name = randomLogName();
       const reply = await put(a.readOnly, name, Buffer.from('x'));
       expectTextError(reply, 403, 'Forbidden', 'missing scope logdata:write');
-      expectProblem(await put(a.readOnly, name, Buffer.from('x'), { acceptJson: true }), 403, 'Forbidden', 'missing scope logdata:write', `/logdata/${name}`);
+      expectProblem(
+        await put(a.readOnly, name, Buffer.from('x'), { acceptJson: true }),
+        403,
+        'Forbidden',
+        'missing scope logdata:write',
+        `/logdata/${name}`,
+        'missing_scope',
+      );
       expect((await meta(a.readOnly, name)).status).toBe(404);
     });
   });
@@ -589,7 +596,7 @@ describe('log data', () => {
     });
 
     it('a non-administrator naming another customer gets 404 customer not found', async () => {
-      expectProblem(await meta(b.full, name, { customer: a.domain }), 404, 'Not Found', 'customer not found', `/logdata/${name}/meta`);
+      expectProblem(await meta(b.full, name, { customer: a.domain }), 404, 'Not Found', 'customer not found', `/logdata/${name}/meta`, 'customer_not_found');
       expectTextError(await rt.http.get(`/logdata/${name}`, { auth: b.full, query: { customer: a.domain } }), 404, 'Not Found', 'customer not found');
       expectTextError(
         await rt.http.put(`/logdata/${randomLogName()}`, { auth: b.full, query: { customer: a.domain }, body: Buffer.from('x') }),
