@@ -131,6 +131,24 @@ export async function buildConsole(root) {
       },
     });
   }
+  // The start script of /docs (console/src/docs/api-reference.ts): one classic script, no HTML
+  // of its own (the gateway renders the page and serves the script from /static/).
+  await build({
+    configFile: false,
+    root: join(root, 'console'),
+    logLevel: 'warn',
+    build: {
+      outDir,
+      emptyOutDir: false,
+      target: 'es2022',
+      reportCompressedSize: false,
+      sourcemap: false,
+      rolldownOptions: {
+        input: { 'api-reference': join(root, 'console/src/docs/api-reference.ts') },
+        output: { format: 'iife', entryFileNames: 'pages/[name].js' },
+      },
+    },
+  });
   await writeFile(stampPath, digest);
   return `console built into dist/console/ (${Date.now() - started} ms)`;
 }

@@ -89,7 +89,10 @@ describe('pages', () => {
       expect(served.header('cache-control')).toBe('public, max-age=31536000, immutable');
       expect(served.contentType).toBe(file.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8');
     }
-    expect(expectStatus(await rt.http.get(scripts[1]), 200).text).toContain("fetch('/openapi.json'");
+    // Built with the console (console/src/docs/api-reference.ts): loads /openapi.json into Swagger UI.
+    const start = expectStatus(await rt.http.get(scripts[1]), 200).text;
+    expect(start).toContain('/openapi.json');
+    expect(start).toContain('SwaggerUIBundle');
     expect(html).toContain('<div id="api-reference"></div>');
     expect(html).toContain('<a href="/health">service health</a>');
     expect(html).toContain('<h2 id="sandbox-title">Sandbox</h2>');

@@ -31,6 +31,11 @@ function projectRoot(): string {
   return dir;
 }
 
+/** Where `npm run build` puts the console, the login page and the /docs start script. */
+export function consoleBuildDir(): string {
+  return join(projectRoot(), 'dist', 'console');
+}
+
 /**
  * The console: a single-page app that `npm run build` compiles from console/ into
  * dist/console/ (docs/console.md). Every /console path answers its index.html (the app routes
@@ -44,7 +49,7 @@ export class ConsoleApp {
   private readonly login: string | null;
   private readonly assets = new Map<string, Asset>();
 
-  constructor(dir = join(projectRoot(), 'dist', 'console')) {
+  constructor(dir = consoleBuildDir()) {
     const indexPath = join(dir, 'index.html');
     this.index = existsSync(indexPath) ? readFileSync(indexPath, 'utf8') : null;
     const loginPath = join(dir, 'login.html');

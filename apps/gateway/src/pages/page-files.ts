@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ServiceError } from '@app/contracts';
-import { API_REFERENCE_CSS, API_REFERENCE_INIT_JS } from './api-reference-assets.js';
+import { API_REFERENCE_CSS } from './api-reference-assets.js';
+import { consoleBuildDir } from './console-app.js';
 import { HEALTH_CSS } from './health-page-assets.js';
 
 /** A file of the /docs and /health pages, served as /static/<name>.<hash>.<ext>. */
@@ -26,6 +27,16 @@ function rendererFile(name: string): Buffer {
   return Buffer.from(readFileSync(join(root, name), 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$|\n\/\*# sourceMappingURL=\S+ \*\/\s*$/, '\n'));
 }
 
+/**
+ * A page's script built with the console (console/src/docs/<name>.ts, type-checked with it and
+ * sharing its API code) into dist/console/pages/; without a build, a script that says so.
+ */
+function builtScript(name: string): Buffer {
+  const path = join(consoleBuildDir(), 'pages', `${name}.js`);
+  if (existsSync(path)) return readFileSync(path);
+  return Buffer.from(`document.getElementById('reference-status').textContent = 'This page\u2019s script is not built: run npm run build.';\n`);
+}
+
 function pageFile(name: string, ext: keyof typeof TYPES, body: Buffer | string): PageFile {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 12);
@@ -35,7 +46,7 @@ function pageFile(name: string, ext: keyof typeof TYPES, body: Buffer | string):
 const FILES = {
   swaggerUiJs: pageFile('swagger-ui-bundle', 'js', rendererFile('swagger-ui-bundle.js')),
   swaggerUiCss: pageFile('swagger-ui', 'css', rendererFile('swagger-ui.css')),
-  apiReferenceJs: pageFile('api-reference', 'js', API_REFERENCE_INIT_JS),
+  apiReferenceJs: pageFile('api-reference', 'js', builtScript('api-reference')),
   apiReferenceCss: pageFile('api-reference', 'css', API_REFERENCE_CSS),
   healthCss: pageFile('health', 'css', HEALTH_CSS),
 } as const;
