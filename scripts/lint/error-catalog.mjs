@@ -6,7 +6,12 @@
  * The code already raised from catalogs. Each domain's conversion adds its paths here; once
  * every domain is converted this becomes every TypeScript file.
  */
-export const CATALOG_ONLY_FILES = ['apps/logdata/**/*.ts', 'libs/contracts/src/logdata/**/*.ts'];
+export const CATALOG_ONLY_FILES = [
+  'apps/logdata/**/*.ts',
+  'libs/contracts/src/logdata/**/*.ts',
+  'apps/registry/**/*.ts',
+  'libs/contracts/src/registry/**/*.ts',
+];
 
 /** Where errors are defined: the catalogs and ServiceError itself. */
 export const CATALOG_FILES = ['**/*.errors.ts', 'libs/contracts/src/errors.ts', 'libs/contracts/src/errors/**'];

@@ -28,7 +28,7 @@ describe('HW id rule', () => {
     for (const id of ['', 'x'.repeat(65), 'a b', ' a', 'a\t', 'a\n', 'a\u0000', 'a\u007f', 'é', 'a\u00a0', '日本', 5, null, undefined]) {
       expect(isHwid(id)).toBe(false);
       const error = errorOf(() => normalizeHwid(id));
-      expect(error).toMatchObject({ code: ErrorCode.BadRequest, message: HWID_RULE });
+      expect(error).toMatchObject({ code: ErrorCode.BadRequest, reason: 'device_hwid_invalid', message: HWID_RULE });
     }
   });
 });
@@ -42,11 +42,11 @@ describe('tag rule', () => {
   it('normalizes a tag set: distinct, byte order (upper case before lower case), refusing bad names and too many', () => {
     expect(normalizeTags(['b', 'a', 'B', 'a', '1'])).toEqual(['1', 'B', 'a', 'b']);
     expect(normalizeTags([])).toEqual([]);
-    expect(errorOf(() => normalizeTags(['ok', 'not ok']))?.message).toBe(`${TAG_RULE} (got "not ok")`);
-    expect(errorOf(() => normalizeTags('a'))?.message).toBe('tags must be an array of tag names');
+    expect(errorOf(() => normalizeTags(['ok', 'not ok']))).toMatchObject({ reason: 'device_tag_invalid', message: `${TAG_RULE} (got "not ok")` });
+    expect(errorOf(() => normalizeTags('a'))).toMatchObject({ reason: 'device_tags_not_array', message: 'tags must be an array of tag names' });
     expect(errorOf(() => normalizeTags([1]))?.message).toBe(TAG_RULE);
     const many = Array.from({ length: DEVICE_LIMITS.maxTags + 1 }, (_, i) => `t${i}`);
-    expect(errorOf(() => normalizeTags(many))?.message).toBe(TAGS_COUNT_RULE);
+    expect(errorOf(() => normalizeTags(many))).toMatchObject({ reason: 'device_tags_too_many', message: TAGS_COUNT_RULE });
     expect(normalizeTags([...many.slice(0, DEVICE_LIMITS.maxTags), 't0'])).toHaveLength(DEVICE_LIMITS.maxTags);
   });
 });
@@ -57,14 +57,14 @@ describe('attributes', () => {
     const exactly = { k: 'x'.repeat(DEVICE_LIMITS.maxAttributesBytes - '{"k":""}'.length) };
     expect(Buffer.byteLength(JSON.stringify(exactly))).toBe(DEVICE_LIMITS.maxAttributesBytes);
     expect(normalizeAttributes(exactly)).toEqual(exactly);
-    expect(errorOf(() => normalizeAttributes({ k: `${exactly.k}x` }))?.message).toBe(ATTRIBUTES_RULE);
+    expect(errorOf(() => normalizeAttributes({ k: `${exactly.k}x` }))).toMatchObject({ reason: 'device_attributes_invalid', message: ATTRIBUTES_RULE });
     // counted in bytes, not characters
     expect(errorOf(() => normalizeAttributes({ k: 'é'.repeat(DEVICE_LIMITS.maxAttributesBytes / 2) }))?.message).toBe(ATTRIBUTES_RULE);
   });
 
   it('refuses arrays, null, scalars, and what jsonb cannot store (NUL, unpaired surrogates)', () => {
     for (const value of [[], null, 'x', 1, true]) expect(errorOf(() => normalizeAttributes(value))?.message).toBe(ATTRIBUTES_RULE);
-    expect(errorOf(() => normalizeAttributes({ a: 'x\u0000y' }))?.code).toBe(ErrorCode.BadRequest);
+    expect(errorOf(() => normalizeAttributes({ a: 'x\u0000y' }))).toMatchObject({ code: ErrorCode.BadRequest, reason: 'device_attributes_unstorable' });
     expect(errorOf(() => normalizeAttributes({ 'k\u0000': 1 }))?.code).toBe(ErrorCode.BadRequest);
     expect(errorOf(() => normalizeAttributes({ a: ['\ud800'] }))?.code).toBe(ErrorCode.BadRequest);
     expect(normalizeAttributes({ emoji: '😀' })).toEqual({ emoji: '😀' });
@@ -97,7 +97,10 @@ describe('keys', () => {
     expect(isPublicKeyText(privateKey)).toBe(false);
     expect(isPublicKeyText('ssh-ed25519 AAAA')).toBe(false);
     expect(isPublicKeyText('{not json')).toBe(false);
-    expect(errorOf(() => normalizeKeys(['nope']))?.message).toBe('keys[0] is not a public key (PEM or JWK JSON text)');
+    expect(errorOf(() => normalizeKeys(['nope']))).toMatchObject({
+      reason: 'device_key_not_public',
+      message: 'keys[0] is not a public key (PEM or JWK JSON text)',
+    });
     expect(errorOf(() => normalizeKeys(Array.from({ length: DEVICE_LIMITS.maxKeys + 1 }, () => pem)))?.message).toBe(KEYS_RULE);
     expect(errorOf(() => normalizeKeys(['x'.repeat(DEVICE_LIMITS.maxKeyChars + 1)]))?.message).toBe(KEYS_RULE);
     expect(errorOf(() => normalizeKeys([1]))?.message).toBe(KEYS_RULE);

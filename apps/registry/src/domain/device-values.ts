@@ -1,22 +1,22 @@
 import { createPublicKey } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import { ATTRIBUTES_RULE, DEVICE_LIMITS, DeviceKeys, HWID_RULE, isHwid, isTagName, KEYS_RULE, ServiceError, TAG_RULE, TAGS_COUNT_RULE } from '@app/contracts';
+import { DEVICE_LIMITS, DeviceKeys, isHwid, isTagName, KEYS_RULE, RegistryErrors, ServiceError } from '@app/contracts';
 import { contractCheck } from '@app/platform';
 
 /**
  * The values of a device (HW id, tags, attributes, keys), checked when a command is built
  * with the rules of libs/contracts/src/registry (docs/api.md, "Devices"). Each failure is a
- * 400 whose message names the rule. The same functions validate import rows, where the
- * message becomes the row's error.
+ * 400 of RegistryErrors whose message names the rule. The same functions validate import rows,
+ * where the message becomes the row's error.
  */
 
 export function normalizeHwid(value: unknown): string {
-  if (!isHwid(value)) throw ServiceError.badRequest(HWID_RULE);
+  if (!isHwid(value)) throw RegistryErrors.device_hwid_invalid();
   return value;
 }
 
 export function normalizeTag(value: unknown): string {
-  if (!isTagName(value)) throw ServiceError.badRequest(TAG_RULE);
+  if (!isTagName(value)) throw RegistryErrors.device_tag_invalid({});
   return value;
 }
 
@@ -25,23 +25,21 @@ export function byteOrder(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export const TAGS_ARRAY_RULE = 'tags must be an array of tag names';
-
 /** A tag set: valid names, distinct, sorted in byte order, at most DEVICE_LIMITS.maxTags. */
 export function normalizeTags(value: unknown): string[] {
-  if (!Array.isArray(value)) throw ServiceError.badRequest(TAGS_ARRAY_RULE);
+  if (!Array.isArray(value)) throw RegistryErrors.device_tags_not_array();
   const tags = tagSetOf(value);
-  if (typeof tags === 'string') throw ServiceError.badRequest(tags);
+  if (ServiceError.is(tags)) throw tags;
   return tags;
 }
 
-/** As normalizeTags for a list of values, answering the broken rule instead of throwing (import rows report it). */
-export function tagSetOf(values: readonly unknown[]): string[] | string {
+/** As normalizeTags for a list of values, answering the refusal instead of throwing (import rows report its message). */
+export function tagSetOf(values: readonly unknown[]): string[] | ServiceError {
   for (const tag of values) {
-    if (!isTagName(tag)) return typeof tag === 'string' ? `${TAG_RULE} (got ${JSON.stringify(tag.slice(0, 80))})` : TAG_RULE;
+    if (!isTagName(tag)) return RegistryErrors.device_tag_invalid(typeof tag === 'string' ? { got: tag.slice(0, 80) } : {});
   }
   const tags = [...new Set(values as string[])].sort(byteOrder);
-  if (tags.length > DEVICE_LIMITS.maxTags) return TAGS_COUNT_RULE;
+  if (tags.length > DEVICE_LIMITS.maxTags) return RegistryErrors.device_tags_too_many();
   return tags;
 }
 
@@ -50,10 +48,10 @@ export function tagSetOf(values: readonly unknown[]): string[] | string {
  * JSON text). Strings (and keys) must be storable as jsonb: no NUL character, no lone surrogate.
  */
 export function normalizeAttributes(value: unknown): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw ServiceError.badRequest(ATTRIBUTES_RULE);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw RegistryErrors.device_attributes_invalid();
   const text = JSON.stringify(value);
-  if (Buffer.byteLength(text, 'utf8') > DEVICE_LIMITS.maxAttributesBytes) throw ServiceError.badRequest(ATTRIBUTES_RULE);
-  if (!storableJson(value)) throw ServiceError.badRequest('attributes must not contain NUL characters or unpaired surrogates');
+  if (Buffer.byteLength(text, 'utf8') > DEVICE_LIMITS.maxAttributesBytes) throw RegistryErrors.device_attributes_invalid();
+  if (!storableJson(value)) throw RegistryErrors.device_attributes_unstorable();
   return JSON.parse(text) as Record<string, unknown>;
 }
 
@@ -80,8 +78,8 @@ const checkKeyText = contractCheck(DeviceKeys.items);
 export function normalizeKeys(value: unknown): string[] {
   const keys = checkKeyList(value).map((key, index) => {
     const text = checkKeyText(key);
-    if (UNSTORABLE.test(text)) throw ServiceError.badRequest(KEYS_RULE);
-    if (!isPublicKeyText(text)) throw ServiceError.badRequest(`keys[${index}] is not a public key (PEM or JWK JSON text)`);
+    if (UNSTORABLE.test(text)) throw RegistryErrors.device_keys_invalid();
+    if (!isPublicKeyText(text)) throw RegistryErrors.device_key_not_public({ index });
     return text;
   });
   return [...new Set(keys)];

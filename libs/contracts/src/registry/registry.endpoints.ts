@@ -1,5 +1,6 @@
 import { defineEndpoint } from '../endpoints/endpoint.js';
 import { DeviceMessages } from './registry.messages.js';
+import { RegistryErrors } from './registry.errors.js';
 import {
   CreateDeviceRequest,
   Device,
@@ -27,6 +28,15 @@ export function deviceUrl(baseUrl: string, hwid: string): string {
   return `${baseUrl}/devices/${encodeURIComponent(hwid)}`;
 }
 
+/** What each device value rule refuses: the HW id in the path or body, a tag set, attributes, keys. */
+const TAG_SET_ERRORS = [RegistryErrors.device_tag_invalid, RegistryErrors.device_tags_not_array, RegistryErrors.device_tags_too_many];
+const CONTENT_ERRORS = [
+  RegistryErrors.device_attributes_invalid,
+  RegistryErrors.device_attributes_unstorable,
+  RegistryErrors.device_keys_invalid,
+  RegistryErrors.device_key_not_public,
+];
+
 const record = (device: Device) => ({ kind: 'json' as const, status: 200, body: device });
 
 export const deviceEndpoints = [
@@ -43,7 +53,7 @@ export const deviceEndpoints = [
     query: FleetSummaryQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'The counts', schema: FleetSummary } },
-    errors: [400, 401, 403, 404, 503],
+    errors: [],
     target: { kind: 'message', message: DeviceMessages.summary, reply: (summary) => ({ kind: 'json', status: 200, body: summary }) },
   }),
   defineEndpoint({
@@ -58,7 +68,7 @@ export const deviceEndpoints = [
     query: DeviceListQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'A page of devices; next_offset is null on the last page', schema: DevicePage } },
-    errors: [400, 401, 403, 404],
+    errors: [],
     target: { kind: 'message', message: DeviceMessages.list, reply: (page) => ({ kind: 'json', status: 200, body: page }) },
   }),
   defineEndpoint({
@@ -73,7 +83,7 @@ export const deviceEndpoints = [
     query: DeviceCustomerQuery,
     body: { kind: 'json', schema: CreateDeviceRequest, required: true, maxBytes: DEVICE_JSON_MAX_BYTES },
     responses: { 201: { description: 'The new device', schema: Device, headers: { Location: 'URL of the device' } } },
-    errors: [400, 401, 403, 404, 409, 413, 415, 503],
+    errors: [RegistryErrors.device_hwid_invalid, ...TAG_SET_ERRORS, ...CONTENT_ERRORS, RegistryErrors.device_conflict],
     target: {
       kind: 'message',
       message: DeviceMessages.create,
@@ -101,7 +111,15 @@ export const deviceEndpoints = [
         `At most ${DEVICE_LIMITS.importMaxBytes} bytes and ${DEVICE_LIMITS.importMaxRows} rows.`,
     },
     responses: { 200: { description: 'Counts and the rows that were refused (the others are applied)', schema: DeviceImportResult } },
-    errors: [400, 401, 403, 404, 413, 415, 503],
+    errors: [
+      RegistryErrors.device_import_body_required,
+      RegistryErrors.device_import_body_not_found,
+      RegistryErrors.device_import_media_type,
+      RegistryErrors.device_import_not_json_array,
+      RegistryErrors.device_import_csv_empty,
+      RegistryErrors.device_import_csv_header_unreadable,
+      RegistryErrors.device_import_csv_header_invalid,
+    ],
     target: { kind: 'message', message: DeviceMessages.import, reply: (result) => ({ kind: 'json', status: 200, body: result }) },
   }),
   defineEndpoint({
@@ -116,7 +134,7 @@ export const deviceEndpoints = [
     query: DeviceCustomerQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'The device', schema: Device } },
-    errors: [400, 401, 403, 404],
+    errors: [RegistryErrors.device_hwid_invalid, RegistryErrors.device_not_found],
     target: { kind: 'message', message: DeviceMessages.get, reply: record },
   }),
   defineEndpoint({
@@ -131,7 +149,7 @@ export const deviceEndpoints = [
     query: DeviceCustomerQuery,
     body: { kind: 'json', schema: UpdateDeviceRequest, required: true, maxBytes: DEVICE_JSON_MAX_BYTES },
     responses: { 200: { description: 'The updated device', schema: Device } },
-    errors: [400, 401, 403, 404, 413, 415, 503],
+    errors: [RegistryErrors.device_hwid_invalid, ...CONTENT_ERRORS, RegistryErrors.device_not_found],
     target: { kind: 'message', message: DeviceMessages.update, reply: record },
   }),
   defineEndpoint({
@@ -146,7 +164,7 @@ export const deviceEndpoints = [
     query: DeviceCustomerQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'The device, status withdrawn', schema: Device } },
-    errors: [400, 401, 403, 404, 503],
+    errors: [RegistryErrors.device_hwid_invalid, RegistryErrors.device_not_found],
     target: { kind: 'message', message: DeviceMessages.withdraw, reply: record },
   }),
   defineEndpoint({
@@ -161,7 +179,7 @@ export const deviceEndpoints = [
     query: DeviceCustomerQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'The device, status active', schema: Device } },
-    errors: [400, 401, 403, 404, 503],
+    errors: [RegistryErrors.device_hwid_invalid, RegistryErrors.device_not_found],
     target: { kind: 'message', message: DeviceMessages.reactivate, reply: record },
   }),
   defineEndpoint({
@@ -176,7 +194,7 @@ export const deviceEndpoints = [
     query: DeviceCustomerQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'The tags, sorted', schema: DeviceTags } },
-    errors: [400, 401, 403, 404],
+    errors: [RegistryErrors.device_hwid_invalid, RegistryErrors.device_not_found],
     target: { kind: 'message', message: DeviceMessages.getTags, reply: (tags) => ({ kind: 'json', status: 200, body: tags }) },
   }),
   defineEndpoint({
@@ -191,7 +209,7 @@ export const deviceEndpoints = [
     query: DeviceCustomerQuery,
     body: { kind: 'json', schema: DeviceTags, required: true },
     responses: { 200: { description: 'The new tags, sorted', schema: DeviceTags } },
-    errors: [400, 401, 403, 404, 415, 503],
+    errors: [RegistryErrors.device_hwid_invalid, ...TAG_SET_ERRORS, RegistryErrors.device_not_found],
     target: { kind: 'message', message: DeviceMessages.replaceTags, reply: (tags) => ({ kind: 'json', status: 200, body: tags }) },
   }),
   defineEndpoint({
@@ -206,7 +224,7 @@ export const deviceEndpoints = [
     query: DeviceCustomerQuery,
     body: { kind: 'none' },
     responses: { 204: { description: 'The device carries the tag' } },
-    errors: [400, 401, 403, 404, 503],
+    errors: [RegistryErrors.device_hwid_invalid, RegistryErrors.device_tag_invalid, RegistryErrors.device_not_found, RegistryErrors.device_tags_too_many],
     target: { kind: 'message', message: DeviceMessages.addTag, reply: () => ({ kind: 'empty', status: 204 }) },
   }),
   defineEndpoint({
@@ -221,7 +239,7 @@ export const deviceEndpoints = [
     query: DeviceCustomerQuery,
     body: { kind: 'none' },
     responses: { 204: { description: 'The device does not carry the tag' } },
-    errors: [400, 401, 403, 404, 503],
+    errors: [RegistryErrors.device_hwid_invalid, RegistryErrors.device_tag_invalid, RegistryErrors.device_not_found],
     target: { kind: 'message', message: DeviceMessages.removeTag, reply: () => ({ kind: 'empty', status: 204 }) },
   }),
 ];

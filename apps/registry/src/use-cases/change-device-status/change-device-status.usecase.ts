@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Device, ServiceError } from '@app/contracts';
+import { type Device, RegistryErrors } from '@app/contracts';
 import { toDeviceView } from '../../domain/device-view.js';
 import { RegistryStore } from '../../repositories/registry.store.js';
 import { DeviceChanges } from '../../services/device-changes.js';
@@ -20,7 +20,7 @@ export class ChangeDeviceStatus {
     const { customerId, hwid, status } = command;
     const outcome = await this.store.transaction(async ({ devices, outbox }) => {
       const current = await devices.find({ customerId, hwid }, { lock: true });
-      if (!current) throw ServiceError.notFound('device not found');
+      if (!current) throw RegistryErrors.device_not_found();
       if (current.status === status) return { after: toDeviceView(current), changed: false };
       const after = toDeviceView(await devices.update({ customerId, hwid, status }));
       await this.changes.audit(outbox, command.ctx, {

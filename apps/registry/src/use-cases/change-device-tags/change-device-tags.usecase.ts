@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DEVICE_LIMITS, ServiceError, TAGS_COUNT_RULE } from '@app/contracts';
+import { DEVICE_LIMITS, RegistryErrors } from '@app/contracts';
 import { byteOrder, sameList } from '../../domain/device-values.js';
 import { RegistryStore } from '../../repositories/registry.store.js';
 import { DeviceChanges } from '../../services/device-changes.js';
@@ -20,10 +20,10 @@ export class ChangeDeviceTags {
     const { customerId, hwid } = command;
     const outcome = await this.store.transaction(async ({ devices, outbox }) => {
       const current = await devices.find({ customerId, hwid }, { lock: true });
-      if (!current) throw ServiceError.notFound('device not found');
+      if (!current) throw RegistryErrors.device_not_found();
       const after = applyChange(current.tags, command.change);
       if (sameList(after, current.tags)) return { after: current.tags, changed: false };
-      if (after.length > DEVICE_LIMITS.maxTags) throw ServiceError.badRequest(TAGS_COUNT_RULE);
+      if (after.length > DEVICE_LIMITS.maxTags) throw RegistryErrors.device_tags_too_many();
       const stored = await devices.setTags({ customerId, hwid, before: current.tags, after });
       await this.changes.audit(outbox, command.ctx, {
         action: ACTIONS[command.change.kind],

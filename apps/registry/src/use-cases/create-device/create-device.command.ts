@@ -1,4 +1,4 @@
-import { type CustomerId, type RequestContext, requireTenant, ServiceError, type TenantRequestContext } from '@app/contracts';
+import { CommonErrors, type CustomerId, type RequestContext, requireTenant, type TenantRequestContext } from '@app/contracts';
 import { normalizeAttributes, normalizeHwid, normalizeKeys, normalizeTags } from '../../domain/device-values.js';
 import { canWriteTags } from '../../domain/access.js';
 
@@ -14,14 +14,14 @@ export class CreateDeviceCommand {
     readonly keys: readonly string[],
   ) {}
 
-  /** Throws ServiceError 400 (a rule), 403 (tags without tags:write). */
+  /** Throws 400 (a rule), 403 (tags without tags:write). */
   static create(input: { ctx: RequestContext; body: unknown }): CreateDeviceCommand {
     const ctx = requireTenant(input.ctx);
     const body = (input.body ?? {}) as Record<string, unknown>;
-    if (typeof body !== 'object' || Array.isArray(body)) throw ServiceError.badRequest('body must be a JSON object');
+    if (typeof body !== 'object' || Array.isArray(body)) throw CommonErrors.invalid_request({ detail: 'body must be a JSON object' });
     const hwid = normalizeHwid(body.hwid);
     const tags = body.tags === undefined ? [] : normalizeTags(body.tags);
-    if (tags.length > 0 && !canWriteTags(ctx)) throw ServiceError.forbidden('missing scope tags:write');
+    if (tags.length > 0 && !canWriteTags(ctx)) throw CommonErrors.missing_scope({ scope: 'tags:write' });
     const attributes = body.attributes === undefined ? {} : normalizeAttributes(body.attributes);
     const keys = body.keys === undefined ? [] : normalizeKeys(body.keys);
     return new CreateDeviceCommand(ctx, ctx.customer.id, hwid, tags, attributes, keys);

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Device, ServiceError } from '@app/contracts';
+import { type Device, RegistryErrors } from '@app/contracts';
 import { toDeviceView } from '../../domain/device-view.js';
 import { RegistryStore } from '../../repositories/registry.store.js';
 import { DeviceChanges } from '../../services/device-changes.js';
@@ -17,7 +17,7 @@ export class CreateDevice {
     const { customerId, hwid, tags, attributes, keys } = command;
     const device = await this.store.transaction(async ({ devices, outbox }) => {
       const created = await devices.insert({ customerId, hwid, tags, attributes, keys });
-      if (!created) throw ServiceError.conflict('device already exists');
+      if (!created) throw RegistryErrors.device_conflict();
       const view = toDeviceView(created);
       // In the same transaction: the device and its audit entry are stored together or not at all.
       await this.changes.audit(outbox, command.ctx, { action: 'device.create', targetType: 'device', targetId: hwid, before: null, after: view });

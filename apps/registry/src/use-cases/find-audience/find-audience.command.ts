@@ -1,4 +1,4 @@
-import { AUDIENCE_MAX_LIMIT, type CustomerId, type DeviceAudienceRequest, isTagName, NAME_PATTERN, ServiceError } from '@app/contracts';
+import { AUDIENCE_MAX_LIMIT, CommonErrors, type CustomerId, type DeviceAudienceRequest, isTagName, NAME_PATTERN } from '@app/contracts';
 import { requireCustomerId } from '@app/platform';
 import type { AudienceQuery } from '../../repositories/device-rollout.repository.js';
 
@@ -18,13 +18,15 @@ export class FindAudienceCommand {
     const customerId = requireCustomerId(request?.customerId);
     const { tags, hwName, hwVersion, fwName, versionKey, limit, offset } = request ?? ({} as Partial<DeviceAudienceRequest>);
     if (tags !== null && (!Array.isArray(tags) || tags.length > MAX_TAGS || !tags.every(isTagName)))
-      throw ServiceError.badRequest('tags must be null or tag names');
+      throw CommonErrors.invalid_request({ detail: 'tags must be null or tag names' });
     for (const name of [hwName, hwVersion, fwName]) {
-      if (typeof name !== 'string' || !PRODUCT_NAME.test(name)) throw ServiceError.badRequest('hwName, hwVersion and fwName must be product names');
+      if (typeof name !== 'string' || !PRODUCT_NAME.test(name))
+        throw CommonErrors.invalid_request({ detail: 'hwName, hwVersion and fwName must be product names' });
     }
-    if (typeof versionKey !== 'string' || !VERSION_KEY.test(versionKey)) throw ServiceError.badRequest('versionKey must be hex');
-    if (!Number.isSafeInteger(limit) || limit! < 1 || limit! > AUDIENCE_MAX_LIMIT) throw ServiceError.badRequest(`limit must be 1 to ${AUDIENCE_MAX_LIMIT}`);
-    if (!Number.isSafeInteger(offset) || offset! < 0) throw ServiceError.badRequest('offset must be a non-negative integer');
+    if (typeof versionKey !== 'string' || !VERSION_KEY.test(versionKey)) throw CommonErrors.invalid_request({ detail: 'versionKey must be hex' });
+    if (!Number.isSafeInteger(limit) || limit! < 1 || limit! > AUDIENCE_MAX_LIMIT)
+      throw CommonErrors.invalid_request({ detail: `limit must be 1 to ${AUDIENCE_MAX_LIMIT}` });
+    if (!Number.isSafeInteger(offset) || offset! < 0) throw CommonErrors.invalid_request({ detail: 'offset must be a non-negative integer' });
     return new FindAudienceCommand(customerId, {
       tags: tags === null ? null : [...new Set(tags)],
       line: { hwName: hwName!, hwVersion: hwVersion!, fwName: fwName! },

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Device, type DeviceTags, ServiceError } from '@app/contracts';
+import { type Device, type DeviceTags, RegistryErrors } from '@app/contracts';
 import type { DeviceRecord } from '../../domain/device.js';
 import { toDeviceView } from '../../domain/device-view.js';
 import { RegistryStore } from '../../repositories/registry.store.js';
@@ -20,7 +20,7 @@ export class GetDevice {
 
   private async find(command: GetDeviceCommand): Promise<DeviceRecord> {
     const device = await this.store.repos.devices.find({ customerId: command.customerId, hwid: command.hwid });
-    if (!device) throw ServiceError.notFound('device not found');
+    if (!device) throw RegistryErrors.device_not_found();
     return device;
   }
 }

@@ -1,10 +1,9 @@
 import {
   type CustomerId,
   DEVICE_IMPORT_CONTENT_TYPES,
-  ErrorCode,
   type RequestContext,
+  RegistryErrors,
   requireTenant,
-  ServiceError,
   type StagedFile,
   type TenantRequestContext,
 } from '@app/contracts';
@@ -32,10 +31,10 @@ export class ImportDevicesCommand {
   static create(input: { ctx: RequestContext; file: StagedFile | undefined; contentType?: string; dryRun?: boolean }): ImportDevicesCommand {
     const ctx = requireTenant(input.ctx);
     const file = input.file;
-    if (!file || typeof file.key !== 'string' || file.key === '') throw ServiceError.badRequest('import body is required');
+    if (!file || typeof file.key !== 'string' || file.key === '') throw RegistryErrors.device_import_body_required();
     const media = (input.contentType ?? file.contentType ?? '').split(';')[0].trim().toLowerCase();
     const format: ImportFormat | undefined = Object.hasOwn(FORMATS, media) ? FORMATS[media as keyof typeof FORMATS] : undefined;
-    if (!format) throw new ServiceError(ErrorCode.UnsupportedMediaType, `body must be ${DEVICE_IMPORT_CONTENT_TYPES.join(' or ')}`);
+    if (!format) throw RegistryErrors.device_import_media_type();
     return new ImportDevicesCommand(ctx, ctx.customer.id, file, format, canWriteTags(ctx), input.dryRun === true);
   }
 }

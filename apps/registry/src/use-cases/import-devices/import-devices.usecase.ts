@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
-import { DEVICE_LIMITS, type DeviceImportError, type DeviceImportResult, type DeviceMessages, type MessageRequest, ServiceError } from '@app/contracts';
+import { DEVICE_LIMITS, type DeviceImportError, type DeviceImportResult, type DeviceMessages, type MessageRequest, RegistryErrors } from '@app/contracts';
 import { JsonLogger, ObjectStore } from '@app/infra';
 import type { UpsertRow } from '../../repositories/device-import.repository.js';
 import { RegistryStore } from '../../repositories/registry.store.js';
@@ -89,7 +89,7 @@ export class ImportDevices {
     let body: Readable | null = null;
     try {
       body = await this.objects.get(file.key);
-      if (!body) throw ServiceError.badRequest('import body not found');
+      if (!body) throw RegistryErrors.device_import_body_not_found();
       let batch = new Map<string, UpsertRow & { readonly line: number }>();
       const flush = async () => {
         if (batch.size === 0) return;
@@ -203,13 +203,13 @@ export class ImportDevices {
     let columns: ReturnType<typeof csvColumns> | null = null;
     for await (const record of readCsvRecords(body, options)) {
       if (!columns) {
-        if ('error' in record) throw ServiceError.badRequest(`CSV header (line ${record.line}): ${record.error}`);
+        if ('error' in record) throw RegistryErrors.device_import_csv_header_unreadable({ line: record.line, error: record.error });
         columns = csvColumns(record.fields);
         continue;
       }
       if ('error' in record) yield { line: record.line, hwid: null, error: record.error };
       else yield rowFromCsv(columns, record.line, record.fields, command.canWriteTags);
     }
-    if (!columns) throw ServiceError.badRequest('CSV body is empty: the first line must be the header, e.g. "hwid,tags"');
+    if (!columns) throw RegistryErrors.device_import_csv_empty();
   }
 }

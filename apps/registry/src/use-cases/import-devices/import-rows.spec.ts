@@ -12,7 +12,11 @@ describe('CSV header', () => {
   it('refuses unknown, repeated or missing columns with a 400', () => {
     for (const header of [['hwid', 'tags', 'attributes'], ['hwid', 'hwid'], ['tags'], ['id', 'tags']]) {
       expect(() => csvColumns(header)).toThrow(
-        expect.objectContaining({ code: ErrorCode.BadRequest, message: expect.stringMatching(/^the CSV header must name the columns hwid and tags/) }),
+        expect.objectContaining({
+          code: ErrorCode.BadRequest,
+          reason: 'device_import_csv_header_invalid',
+          message: expect.stringMatching(/^the CSV header must name the columns hwid and tags/),
+        }),
       );
     }
   });

@@ -1,5 +1,5 @@
-import { ATTRIBUTES_RULE, HWID_RULE, isHwid, ServiceError } from '@app/contracts';
-import { normalizeAttributes, TAGS_ARRAY_RULE, tagSetOf } from '../../domain/device-values.js';
+import { isHwid, RegistryErrors, ServiceError } from '@app/contracts';
+import { normalizeAttributes, tagSetOf } from '../../domain/device-values.js';
 import type { UpsertRow } from '../../repositories/device-import.repository.js';
 
 /** A row ready to upsert, or why it is refused. `line`: CSV line (header = 1) or JSON element (from 1). */
@@ -30,13 +30,13 @@ export interface CsvColumns {
 /** The header names the columns `hwid` and (optionally) `tags`, in any order. */
 export function csvColumns(header: readonly string[]): CsvColumns {
   const names = header.map((name) => name.trim().toLowerCase());
-  const expected = 'the CSV header must name the columns hwid and tags (e.g. "hwid,tags")';
   for (const name of names) {
-    if (name !== 'hwid' && name !== 'tags') throw ServiceError.badRequest(`${expected}; unknown column ${JSON.stringify(name.slice(0, 40))}`);
+    if (name !== 'hwid' && name !== 'tags')
+      throw RegistryErrors.device_import_csv_header_invalid({ problem: `unknown column ${JSON.stringify(name.slice(0, 40))}` });
   }
-  if (new Set(names).size !== names.length) throw ServiceError.badRequest(`${expected}; a column is named twice`);
+  if (new Set(names).size !== names.length) throw RegistryErrors.device_import_csv_header_invalid({ problem: 'a column is named twice' });
   const hwid = names.indexOf('hwid');
-  if (hwid === -1) throw ServiceError.badRequest(`${expected}; hwid is missing`);
+  if (hwid === -1) throw RegistryErrors.device_import_csv_header_invalid({ problem: 'hwid is missing' });
   const tags = names.indexOf('tags');
   return { hwid, tags: tags === -1 ? null : tags, count: names.length };
 }
@@ -47,7 +47,7 @@ export function rowFromCsv(columns: CsvColumns, line: number, fields: readonly s
   if (fields.length !== columns.count) {
     return { line, hwid: shown(hwid), error: `expected ${columns.count} fields, found ${fields.length}` };
   }
-  if (!isHwid(hwid)) return { line, hwid: shown(hwid), error: HWID_RULE };
+  if (!isHwid(hwid)) return { line, hwid: shown(hwid), error: RegistryErrors.device_hwid_invalid().message };
   let tags: string[] | null = null;
   if (columns.tags !== null) {
     const cell = fields[columns.tags].trim();
@@ -70,10 +70,10 @@ export function rowFromJson(line: number, value: unknown, canWriteTags: boolean)
   if (unknown !== undefined)
     return { line, hwid: shown(hwid), error: `unknown property ${JSON.stringify(unknown.slice(0, 40))} (allowed: hwid, tags, attributes)` };
   if (hwid === undefined) return { line, hwid: null, error: 'hwid is required' };
-  if (!isHwid(hwid)) return { line, hwid: shown(hwid), error: HWID_RULE };
+  if (!isHwid(hwid)) return { line, hwid: shown(hwid), error: RegistryErrors.device_hwid_invalid().message };
   let tags: string[] | null = null;
   if (row.tags !== undefined) {
-    if (!Array.isArray(row.tags)) return { line, hwid, error: TAGS_ARRAY_RULE };
+    if (!Array.isArray(row.tags)) return { line, hwid, error: RegistryErrors.device_tags_not_array().message };
     const checked = checkTags(row.tags, canWriteTags);
     if (typeof checked === 'string') return { line, hwid, error: checked };
     tags = checked;
@@ -83,7 +83,7 @@ export function rowFromJson(line: number, value: unknown, canWriteTags: boolean)
     try {
       attributes = normalizeAttributes(row.attributes);
     } catch (err) {
-      return { line, hwid, error: ServiceError.is(err) ? err.message : ATTRIBUTES_RULE };
+      return { line, hwid, error: ServiceError.is(err) ? err.message : RegistryErrors.device_attributes_invalid().message };
     }
   }
   return { line, hwid, tags, attributes };
@@ -92,7 +92,7 @@ export function rowFromJson(line: number, value: unknown, canWriteTags: boolean)
 /** Sorted distinct tags, or the error message. */
 function checkTags(values: readonly unknown[], canWriteTags: boolean): string[] | string {
   const tags = tagSetOf(values);
-  if (typeof tags === 'string') return tags;
+  if (ServiceError.is(tags)) return tags.message;
   if (!canWriteTags) return 'setting tags needs scope tags:write';
   return tags;
 }

@@ -32,7 +32,11 @@ describe('readJsonArray', () => {
 
   it('refuses a body that is not an array with a 400 before anything is yielded', async () => {
     for (const body of ['{"hwid":"a"}', 'hwid,tags\na,b', '', '   ']) {
-      await expect(read(body)).rejects.toMatchObject({ code: ErrorCode.BadRequest, message: 'import body must be a JSON array of devices' });
+      await expect(read(body)).rejects.toMatchObject({
+        code: ErrorCode.BadRequest,
+        reason: 'device_import_not_json_array',
+        message: 'import body must be a JSON array of devices',
+      });
     }
   });
 

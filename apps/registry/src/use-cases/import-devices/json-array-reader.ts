@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import { ServiceError } from '@app/contracts';
+import { RegistryErrors } from '@app/contracts';
 
 /**
  * One element of the top-level array: its position (from 1) and value, or why it could not be
@@ -80,7 +80,7 @@ export async function* readJsonArray(chunks: AsyncIterable<Buffer | string>, opt
       switch (state) {
         case State.Start:
           if (WHITESPACE.has(c)) break;
-          if (c !== '[') throw ServiceError.badRequest('import body must be a JSON array of devices');
+          if (c !== '[') throw RegistryErrors.device_import_not_json_array();
           state = State.BeforeElement;
           break;
         case State.BeforeElement:
@@ -148,7 +148,7 @@ export async function* readJsonArray(chunks: AsyncIterable<Buffer | string>, opt
   }
   if (fatal === null) {
     consume(decoder.end());
-    if (state === State.Start) throw ServiceError.badRequest('import body must be a JSON array of devices');
+    if (state === State.Start) throw RegistryErrors.device_import_not_json_array();
     if (state !== State.Done) {
       // a last element complete but for the closing bracket is still read
       if ((state as State) === State.InElement && depth === 0 && element.trim() !== '') finishElement();

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DEVICE_LIMITS, DeviceListQuery, type RequestContext, requireTenant, ServiceError } from '@app/contracts';
+import { CommonErrors, DEVICE_LIMITS, DeviceListQuery, type RequestContext, requireTenant } from '@app/contracts';
 import type { Tenant } from '@app/infra';
 import { contractCheck } from '@app/platform';
 import type { DeviceFilter } from '../../repositories/device-list.repository.js';
@@ -35,7 +35,7 @@ export class ListDevicesCommand {
       offset: integerFromText(raw.offset),
     });
     const offset = query.offset ?? 0;
-    if (!Number.isSafeInteger(offset)) throw ServiceError.badRequest(OFFSET_RULE);
+    if (!Number.isSafeInteger(offset)) throw CommonErrors.invalid_request({ detail: OFFSET_RULE });
     return new ListDevicesCommand({
       customerId,
       tags: [...new Set(query.tag ?? [])],

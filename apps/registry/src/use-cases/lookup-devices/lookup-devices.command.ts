@@ -1,4 +1,4 @@
-import { type CustomerId, type DeviceLookupBatchRequest, type DeviceLookupRequest, MAX_DEVICE_LOOKUP_BATCH, ServiceError } from '@app/contracts';
+import { CommonErrors, type CustomerId, type DeviceLookupBatchRequest, type DeviceLookupRequest, MAX_DEVICE_LOOKUP_BATCH } from '@app/contracts';
 import { requireCustomerId } from '@app/platform';
 
 /**
@@ -19,7 +19,7 @@ export class LookupDevicesCommand {
     const customerId = requireCustomerId(request?.customerId);
     const hwids: unknown = request?.hwids;
     if (!Array.isArray(hwids) || hwids.length > MAX_DEVICE_LOOKUP_BATCH) {
-      throw ServiceError.badRequest(`hwids must be an array of at most ${MAX_DEVICE_LOOKUP_BATCH} HW ids`);
+      throw CommonErrors.invalid_request({ detail: `hwids must be an array of at most ${MAX_DEVICE_LOOKUP_BATCH} HW ids` });
     }
     return new LookupDevicesCommand(customerId, hwids as unknown[]);
   }

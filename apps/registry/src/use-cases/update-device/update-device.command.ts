@@ -1,4 +1,4 @@
-import { type CustomerId, type RequestContext, requireTenant, ServiceError, type TenantRequestContext } from '@app/contracts';
+import { CommonErrors, type CustomerId, type RequestContext, requireTenant, type TenantRequestContext } from '@app/contracts';
 import { normalizeAttributes, normalizeHwid, normalizeKeys } from '../../domain/device-values.js';
 
 /** PATCH /devices/{hwid}: each given property replaces the stored one. */
@@ -15,9 +15,9 @@ export class UpdateDeviceCommand {
     const ctx = requireTenant(input.ctx);
     const hwid = normalizeHwid(input.hwid);
     const body = (input.body ?? {}) as Record<string, unknown>;
-    if (typeof body !== 'object' || Array.isArray(body)) throw ServiceError.badRequest('body must be a JSON object');
+    if (typeof body !== 'object' || Array.isArray(body)) throw CommonErrors.invalid_request({ detail: 'body must be a JSON object' });
     const unknown = Object.keys(body).find((key) => key !== 'attributes' && key !== 'keys');
-    if (unknown !== undefined) throw ServiceError.badRequest(`unknown body property ${unknown}`);
+    if (unknown !== undefined) throw CommonErrors.invalid_request({ detail: `unknown body property ${unknown}` });
     const attributes = body.attributes === undefined ? undefined : normalizeAttributes(body.attributes);
     const keys = body.keys === undefined ? undefined : normalizeKeys(body.keys);
     return new UpdateDeviceCommand(ctx, ctx.customer.id, hwid, attributes, keys);

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Device, ServiceError } from '@app/contracts';
+import { type Device, RegistryErrors } from '@app/contracts';
 import { sameJson, sameList } from '../../domain/device-values.js';
 import { toDeviceView } from '../../domain/device-view.js';
 import { RegistryStore } from '../../repositories/registry.store.js';
@@ -18,7 +18,7 @@ export class UpdateDevice {
     const { customerId, hwid } = command;
     return this.store.transaction(async ({ devices, outbox }) => {
       const current = await devices.find({ customerId, hwid }, { lock: true });
-      if (!current) throw ServiceError.notFound('device not found');
+      if (!current) throw RegistryErrors.device_not_found();
       const attributes = command.attributes !== undefined && !sameJson(command.attributes, current.attributes) ? command.attributes : undefined;
       const keys = command.keys !== undefined && !sameList(command.keys, current.keys) ? command.keys : undefined;
       if (attributes === undefined && keys === undefined) return toDeviceView(current);
