@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { TestingModule } from '@nestjs/testing';
-import { DEFAULT_MAINTENANCE_MESSAGE, ErrorCode, ProtectionEvents, ServiceError } from '@app/contracts';
+import { DEFAULT_MAINTENANCE_MESSAGE, ErrorCode, ProtectionEvents } from '@app/contracts';
 import { closeDatabases, configureLogging, openAppDatabase, revertLastMigration } from '@app/infra';
 import { DataSource } from 'typeorm';
 import { ADMIN_DATABASE } from '../../apps/admin/src/admin.module.js';
@@ -10,6 +10,7 @@ import { ProtectionController } from '../../apps/admin/src/controllers/protectio
 import { FakeBus } from '../../apps/identity/test/fakes.js';
 import { createThrowaway, type Throwaway } from './logdata.support.js';
 import { compileAdminModule } from './admin.support.js';
+import { serviceErrorOf } from '@app/testing';
 
 configureLogging({ sink: () => undefined });
 
@@ -44,16 +45,6 @@ const call = <Q, B>(query: Q, body: B, actor = 'user:admin-1', ip = '192.0.2.10'
   query: query as never,
   body: body as never,
 });
-
-async function refusal(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ServiceError) return err;
-    throw err;
-  }
-  throw new Error('expected a ServiceError');
-}
 
 describe('maintenance setting', () => {
   it('starts off with the default message, is set and audited, and bumps the revision', async () => {
@@ -124,9 +115,9 @@ describe('IP blocks', () => {
     const removed = await protection.deleteIpBlock(call({ cidr: '198.51.100.9' }, undefined));
     expect(removed.result).toBeNull();
     expect(removed.protection.blocks.map((b) => b.cidr)).not.toContain('198.51.100.9/32');
-    const missing = await refusal(protection.deleteIpBlock(call({ cidr: '198.51.100.9/32' }, undefined)));
+    const missing = await serviceErrorOf(protection.deleteIpBlock(call({ cidr: '198.51.100.9/32' }, undefined)));
     expect(missing.code).toBe(ErrorCode.NotFound);
-    const bad = await refusal(protection.createIpBlock(call({}, { cidr: '300.1.1.1' })));
+    const bad = await serviceErrorOf(protection.createIpBlock(call({}, { cidr: '300.1.1.1' })));
     expect(bad.code).toBe(ErrorCode.BadRequest);
     expect(bad.message).toMatch(/^cidr must be an IPv4 or IPv6 address or CIDR network/);
 
@@ -152,14 +143,16 @@ describe("a block of the caller's own address", () => {
       ['::ffff:192.0.2.10', '192.0.2.10'],
       ['2001:db8:7::/48', '2001:db8:7::5'],
     ]) {
-      const refused = await refusal(protection.createIpBlock(call({}, { cidr, reason: 'oops' }, 'user:admin-1', ip)));
+      const refused = await serviceErrorOf(protection.createIpBlock(call({}, { cidr, reason: 'oops' }, 'user:admin-1', ip)));
       expect(refused.code).toBe(ErrorCode.Conflict);
       expect(refused.message).toMatch(
         / covers your own address .*: every request from it would get 403 address blocked\. To block it anyway, send confirm_own_address: true$/,
       );
       expect(refused.message).toContain(ip);
     }
-    const refused = await refusal(protection.createIpBlock(call({}, { cidr: '192.0.2.0/24', confirm_own_address: false }, 'user:admin-1', '192.0.2.10')));
+    const refused = await serviceErrorOf(
+      protection.createIpBlock(call({}, { cidr: '192.0.2.0/24', confirm_own_address: false }, 'user:admin-1', '192.0.2.10')),
+    );
     expect(refused.message).toBe(
       '192.0.2.0/24 covers your own address 192.0.2.10: every request from it would get 403 address blocked. To block it anyway, send confirm_own_address: true',
     );

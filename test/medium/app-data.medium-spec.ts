@@ -15,7 +15,6 @@ import {
   type AppDataExportReply,
   type BackupApp,
   ErrorCode,
-  ServiceError,
   storedFilesObjectKey,
   type StoredFileRef,
 } from '@app/contracts';
@@ -53,6 +52,7 @@ import { REGISTRY_DATABASE } from '../../apps/registry/src/registry.module.js';
 import { startNats } from '../e2e/support/stack.js';
 import { createThrowaway, type Throwaway } from './logdata.support.js';
 import { RecordingBus } from './registry.support.js';
+import { serviceErrorOf } from '@app/testing';
 
 configureLogging({ sink: () => undefined });
 // Hundreds of thousands of rows through the embedded database take a while on a busy machine.
@@ -88,16 +88,6 @@ async function allContents(ds: DataSource, declaration: AppDataDeclaration): Pro
   const result: Record<string, string[]> = {};
   for (const table of declaration.tables) result[table] = await contents(ds, declaration.app, table);
   return result;
-}
-
-async function refusal(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (ServiceError.is(err)) return err;
-    throw err;
-  }
-  throw new Error('expected a refusal');
 }
 
 /** Rows in every table of identity's declaration (FKs, arrays, bytea with NUL, identity column, text with tabs and newlines). */
@@ -311,7 +301,7 @@ describe.each(['postgres', 'embedded'] as const)('application data export and im
       tampered[tampered.length - 40] ^= 0x01;
       const tamperedKey = `backups/staging/${runId}/tampered.dump`;
       await putObject(store, tamperedKey, tampered);
-      const mismatch = await refusal(importFrom(declaration, runId, tamperedKey, exported.sha256));
+      const mismatch = await serviceErrorOf(importFrom(declaration, runId, tamperedKey, exported.sha256));
       expect(mismatch).toBeInstanceOf(AppDataDumpRefused);
       expect({ code: mismatch.code, problem: (mismatch as AppDataDumpRefused).problem }).toEqual({
         code: ErrorCode.Unprocessable,
@@ -322,10 +312,10 @@ describe.each(['postgres', 'embedded'] as const)('application data export and im
       const truncated = dump.subarray(0, dump.lastIndexOf('\\.\n'));
       const truncatedKey = `backups/staging/${runId}/truncated.dump`;
       await putObject(store, truncatedKey, truncated);
-      const cut = await refusal(importFrom(declaration, runId, truncatedKey, sha256(truncated)));
+      const cut = await serviceErrorOf(importFrom(declaration, runId, truncatedKey, sha256(truncated)));
       expect((cut as AppDataDumpRefused).problem).toBe(AppDataDumpProblem.Unreadable);
 
-      const missing = await refusal(importFrom(declaration, runId, `backups/staging/${runId}/absent.dump`, exported.sha256));
+      const missing = await serviceErrorOf(importFrom(declaration, runId, `backups/staging/${runId}/absent.dump`, exported.sha256));
       expect((missing as AppDataDumpRefused).problem).toBe(AppDataDumpProblem.Missing);
       expect(await allContents(ds, declaration)).toEqual(changed);
     });
@@ -341,7 +331,7 @@ describe.each(['postgres', 'embedded'] as const)('application data export and im
       const corrupt = Buffer.from(text.slice(0, at) + bad + text.slice(at + good.length), 'utf8');
       const corruptKey = `backups/staging/${runId}/corrupt.dump`;
       await putObject(store, corruptKey, corrupt);
-      const refused = await refusal(importFrom(declaration, runId, corruptKey, sha256(corrupt)));
+      const refused = await serviceErrorOf(importFrom(declaration, runId, corruptKey, sha256(corrupt)));
       expect((refused as AppDataDumpRefused).problem).toBe(AppDataDumpProblem.Unreadable);
       expect(refused.message).toContain(table);
       expect(await allContents(ds, declaration)).toEqual(changed);
@@ -480,9 +470,9 @@ describe.each(['nats', 'in-process'] as const)('the messages answered over the %
     const exported = await bus.send(AppDataMessages.export('logdata'), { runId, objectKey });
     expect(exported).toMatchObject({ app: 'logdata', objectKey, tables: [{ table: 'log_file', rows: 8 }], fileCount: 8, fileBytes: 3600 });
 
-    const badKey = await refusal(bus.send(AppDataMessages.export('logdata'), { runId, objectKey: 'logdata/f1' }));
+    const badKey = await serviceErrorOf(bus.send(AppDataMessages.export('logdata'), { runId, objectKey: 'logdata/f1' }));
     expect(badKey.code).toBe(ErrorCode.BadRequest);
-    const wrongDigest = await refusal(bus.send(AppDataMessages.import('logdata'), { runId, objectKey, sha256: 'f'.repeat(64) }));
+    const wrongDigest = await serviceErrorOf(bus.send(AppDataMessages.import('logdata'), { runId, objectKey, sha256: 'f'.repeat(64) }));
     expect({ code: wrongDigest.code, message: wrongDigest.message }).toEqual({
       code: ErrorCode.Unprocessable,
       message: expect.stringContaining(`(${AppDataDumpProblem.ChecksumMismatch})`),

@@ -8,7 +8,6 @@ import {
   type RefreshedSession,
   type RequestContext,
   type SecurityEventInput,
-  ServiceError,
   type VerifiedLogin,
 } from '@app/contracts';
 import { closeDatabases, configureLogging, MAIL_JOB, MAIL_QUEUE, type MailMessage } from '@app/infra';
@@ -23,7 +22,7 @@ import type { CustomerEntity } from '../../apps/identity/src/entities/customer.e
 import { IdentityHousekeeping } from '../../apps/identity/src/services/identity-housekeeping.service.js';
 import { ProvisionOperatorUseCase } from '../../apps/identity/src/use-cases/provision-operator/provision-operator.usecase.js';
 import { SANDBOX_TOKEN_OWNER, SandboxTokensUseCase } from '../../apps/identity/src/use-cases/sandbox-tokens/sandbox-tokens.usecase.js';
-import { makeCall, makeContext, makeCustomer, makeEmail, makePrincipal, outboxPayloads } from '@app/testing';
+import { makeCall, makeContext, makeCustomer, makeEmail, makePrincipal, outboxPayloads, serviceErrorOf } from '@app/testing';
 import { IDENTITY_CLIENT, makeStoredCustomer, makeStoredMember } from '../../apps/identity/test/factories.js';
 import { createIdentityDatabase, type IdentityDatabase, type IdentityHarness, startIdentity } from './identity.support.js';
 
@@ -77,16 +76,6 @@ afterAll(async () => {
 /** Every request from its own client address unless told: the per-IP limits stay out of the way. */
 const nextIp = () => `198.51.100.${++ipSequence % 250}`;
 const publicCtx = (ip = nextIp()): RequestContext => ({ ...makeContext(null, { principal: null, ...IDENTITY_CLIENT }), ip });
-
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ServiceError) return err;
-    throw err;
-  }
-  throw new Error('expected a ServiceError');
-}
 
 function loginMail(to: string): { code: string; c: string; t: string } {
   const mail = app.jobs.jobs
@@ -170,10 +159,10 @@ describe('refresh tokens', () => {
     const { user } = await member('viewer');
     const login = await signIn(user.email);
     const other = await signIn((await member('viewer')).user.email);
-    expect((await rejection(refresh(login.session.refresh, null))).status).toBe(403);
-    expect((await rejection(refresh(login.session.refresh, other.session.csrf))).message).toBe('missing or invalid CSRF token');
-    expect((await rejection(refresh(null, login.session.csrf))).status).toBe(401);
-    expect((await rejection(refresh('x'.repeat(43), login.session.csrf))).status).toBe(401);
+    expect((await serviceErrorOf(refresh(login.session.refresh, null))).status).toBe(403);
+    expect((await serviceErrorOf(refresh(login.session.refresh, other.session.csrf))).message).toBe('missing or invalid CSRF token');
+    expect((await serviceErrorOf(refresh(null, login.session.csrf))).status).toBe(401);
+    expect((await serviceErrorOf(refresh('x'.repeat(43), login.session.csrf))).status).toBe(401);
     await expect(refresh(login.session.refresh, login.session.csrf)).resolves.toBeDefined();
   });
 
@@ -186,17 +175,17 @@ describe('refresh tokens', () => {
     expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({ reason: { status: 409 } });
     const live = won[0].value.session;
     app.clock.advance(GRACE_SECONDS * 1000);
-    expect((await rejection(refresh(login.session.refresh, login.session.csrf))).status).toBe(409);
+    expect((await serviceErrorOf(refresh(login.session.refresh, login.session.csrf))).status).toBe(409);
     // The gateway's renewal needs no CSRF token: refused the same way.
-    expect((await rejection(auth.renew({ refreshToken: login.session.refresh, ip: '192.0.2.1', userAgent: 'ua', requestId: 'r' }))).status).toBe(409);
+    expect((await serviceErrorOf(auth.renew({ refreshToken: login.session.refresh, ip: '192.0.2.1', userAgent: 'ua', requestId: 'r' }))).status).toBe(409);
     // The session goes on with the live token.
     expect(await gateway.status({ kind: 'session', id: sid(login) })).toMatchObject({ active: true });
     app.clock.advance(1000);
     const revokedBefore = events(IdentityEvents.credentialRevoked).length;
-    const error = await rejection(refresh(login.session.refresh, login.session.csrf, { ...publicCtx('203.0.113.9'), userAgent: 'thief' }));
+    const error = await serviceErrorOf(refresh(login.session.refresh, login.session.csrf, { ...publicCtx('203.0.113.9'), userAgent: 'thief' }));
     expect(error).toMatchObject({ status: 401, message: 'refresh token already used: the session has been ended; log in again' });
     // The whole session ended: its live token too; gateways told; a critical security event.
-    expect((await rejection(refresh(live.refresh, live.csrf))).status).toBe(401);
+    expect((await serviceErrorOf(refresh(live.refresh, live.csrf))).status).toBe(401);
     expect(await gateway.status({ kind: 'session', id: sid(login) })).toEqual({ active: false });
     expect(events(IdentityEvents.credentialRevoked).slice(revokedBefore)).toEqual([{ kind: 'session', id: sid(login) }]);
     const event = (await outboxed<SecurityEventInput>(AdminEvents.securityEvent)).find(
@@ -212,7 +201,7 @@ describe('refresh tokens', () => {
     const login = await signIn(user.email);
     const one = await refresh(login.session.refresh, login.session.csrf);
     await refresh(one.session.refresh, one.session.csrf);
-    expect((await rejection(refresh(login.session.refresh, login.session.csrf))).message).toMatch(/already used/);
+    expect((await serviceErrorOf(refresh(login.session.refresh, login.session.csrf))).message).toMatch(/already used/);
   });
 
   it('without a grace (the default) a replay straight after the rotation is reuse: the session ends', async () => {
@@ -223,7 +212,7 @@ describe('refresh tokens', () => {
       const { user } = await member('editor');
       const login = await signIn(user.email);
       await strictRefresh(login.session.refresh, login.session.csrf);
-      const error = await rejection(strictRefresh(login.session.refresh, login.session.csrf));
+      const error = await serviceErrorOf(strictRefresh(login.session.refresh, login.session.csrf));
       expect(error).toMatchObject({ status: 401, message: 'refresh token already used: the session has been ended; log in again' });
       expect(await gateway.status({ kind: 'session', id: sid(login) })).toEqual({ active: false });
     } finally {
@@ -235,7 +224,7 @@ describe('refresh tokens', () => {
     const { user } = await member('viewer');
     let current = (await signIn(user.email)).session;
     app.clock.advance(12 * HOUR);
-    expect((await rejection(refresh(current.refresh, current.csrf))).status).toBe(401);
+    expect((await serviceErrorOf(refresh(current.refresh, current.csrf))).status).toBe(401);
 
     current = (await signIn(user.email)).session;
     for (let elapsed = 0; elapsed + 11 * HOUR < 7 * 24 * HOUR; elapsed += 11 * HOUR) {
@@ -243,7 +232,7 @@ describe('refresh tokens', () => {
       current = (await refresh(current.refresh, current.csrf)).session;
     }
     app.clock.advance(11 * HOUR);
-    expect((await rejection(refresh(current.refresh, current.csrf))).status).toBe(401);
+    expect((await serviceErrorOf(refresh(current.refresh, current.csrf))).status).toBe(401);
   });
 });
 
@@ -265,13 +254,13 @@ describe('switch and logout', () => {
     const claims = JSON.parse(Buffer.from(switched.access.split('.')[1], 'base64url').toString());
     expect(claims).toMatchObject({ cid: target.id, cust: target.domain, sid: sid(login) });
 
-    expect((await rejection(auth.switch(makeCall(ctx, { body: { domain: (await makeStoredCustomer(app.store)).domain } })))).status).toBe(403);
-    expect((await rejection(auth.switch(makeCall(ctx, { body: { domain: 'nobody.example' } })))).status).toBe(404);
+    expect((await serviceErrorOf(auth.switch(makeCall(ctx, { body: { domain: (await makeStoredCustomer(app.store)).domain } })))).status).toBe(403);
+    expect((await serviceErrorOf(auth.switch(makeCall(ctx, { body: { domain: 'nobody.example' } })))).status).toBe(404);
     const tokenCtx = makeContext(makeCustomer(a.customer), {
       principal: makePrincipal(makeCustomer(a.customer), { userId: a.user.id, kind: 'token' }),
       ...IDENTITY_CLIENT,
     });
-    expect((await rejection(auth.switch(makeCall(tokenCtx, { body: { domain: b.domain } })))).status).toBe(403);
+    expect((await serviceErrorOf(auth.switch(makeCall(tokenCtx, { body: { domain: b.domain } })))).status).toBe(403);
   });
 
   it('logout ends the session once; tokens cannot log out', async () => {
@@ -281,9 +270,9 @@ describe('switch and logout', () => {
     await auth.logout(makeCall(ctx));
     await auth.logout(makeCall(ctx));
     expect(events(IdentityEvents.credentialRevoked).filter((e) => (e as { id: string }).id === sid(login))).toHaveLength(1);
-    expect((await rejection(refresh(login.session.refresh, login.session.csrf))).status).toBe(401);
+    expect((await serviceErrorOf(refresh(login.session.refresh, login.session.csrf))).status).toBe(401);
     const tokenCtx = makeContext(a.ref, { principal: makePrincipal(a.ref, { userId: a.user.id, kind: 'token' }), ...IDENTITY_CLIENT });
-    expect((await rejection(auth.logout(makeCall(tokenCtx)))).status).toBe(403);
+    expect((await serviceErrorOf(auth.logout(makeCall(tokenCtx)))).status).toBe(403);
   });
 });
 
@@ -303,17 +292,17 @@ describe('magic link', () => {
     expect(result).toMatchObject({ ok: true, session: { csrf: expect.any(String), refresh: expect.any(String) } });
     expect(await confirm(c, t)).toEqual({ ok: false, reason: 'invalid' });
     expect((await check(c, t)).valid).toBe(false);
-    expect((await rejection(auth.verify(makeCall(publicCtx(), { body: { email: user.email, code: first.code } })))).status).toBe(401);
+    expect((await serviceErrorOf(auth.verify(makeCall(publicCtx(), { body: { email: user.email, code: first.code } })))).status).toBe(401);
   });
 
   it('refuses another site (Origin, Sec-Fetch-Site), a wrong token, an uninvited challenge and an expired one', async () => {
     const { user } = await member('viewer');
     await auth.login(makeCall(publicCtx(), { body: { email: user.email } }));
     const { c, t } = loginMail(user.email);
-    expect((await rejection(confirm(c, t, { origin: 'https://evil.example' }))).status).toBe(403);
-    expect((await rejection(confirm(c, t, { 'sec-fetch-site': 'cross-site' }))).status).toBe(403);
-    expect((await rejection(confirm(c, t, { origin: 'null' }))).status).toBe(403);
-    expect((await rejection(confirm(c, t, { origin: 'null', 'sec-fetch-site': 'cross-site' }))).status).toBe(403);
+    expect((await serviceErrorOf(confirm(c, t, { origin: 'https://evil.example' }))).status).toBe(403);
+    expect((await serviceErrorOf(confirm(c, t, { 'sec-fetch-site': 'cross-site' }))).status).toBe(403);
+    expect((await serviceErrorOf(confirm(c, t, { origin: 'null' }))).status).toBe(403);
+    expect((await serviceErrorOf(confirm(c, t, { origin: 'null', 'sec-fetch-site': 'cross-site' }))).status).toBe(403);
     expect(await confirm(c, `${t}x`)).toMatchObject({ ok: false });
     expect(await confirm(randomUUID(), t)).toMatchObject({ ok: false });
     app.clock.advance(15 * MINUTE);
@@ -328,17 +317,17 @@ describe('login limits', () => {
   it('per client address: login requests and verifications, 429 with Retry-After, one security event per window', async () => {
     const ip = '192.0.2.200';
     for (let i = 0; i < 3; i++) await auth.login(makeCall(publicCtx(ip), { body: { email: makeEmail() } }));
-    const refused = await rejection(auth.login(makeCall(publicCtx(ip), { body: { email: makeEmail() } })));
+    const refused = await serviceErrorOf(auth.login(makeCall(publicCtx(ip), { body: { email: makeEmail() } })));
     expect(refused).toMatchObject({ code: ErrorCode.RateLimited, headers: { 'Retry-After': String(3600) } });
-    await rejection(auth.login(makeCall(publicCtx(ip), { body: { email: makeEmail() } })));
+    await serviceErrorOf(auth.login(makeCall(publicCtx(ip), { body: { email: makeEmail() } })));
     expect((await outboxed<SecurityEventInput>(AdminEvents.securityEvent)).filter((e) => e.kind === 'login_rate_limited' && e.ip === ip)).toHaveLength(1);
     app.clock.advance(HOUR + 1000);
     await expect(auth.login(makeCall(publicCtx(ip), { body: { email: makeEmail() } }))).resolves.toMatchObject({ sent: true });
 
     const vip = '192.0.2.201';
     for (let i = 0; i < 4; i++)
-      expect((await rejection(auth.verify(makeCall(publicCtx(vip), { body: { email: makeEmail(), code: '123456' } })))).status).toBe(401);
-    expect((await rejection(auth.verify(makeCall(publicCtx(vip), { body: { email: makeEmail(), code: '123456' } })))).status).toBe(429);
+      expect((await serviceErrorOf(auth.verify(makeCall(publicCtx(vip), { body: { email: makeEmail(), code: '123456' } })))).status).toBe(401);
+    expect((await serviceErrorOf(auth.verify(makeCall(publicCtx(vip), { body: { email: makeEmail(), code: '123456' } })))).status).toBe(429);
   });
 
   it('per email for verifications, whatever the address; a code killed by 5 wrong guesses raises login_code_failures', async () => {
@@ -346,15 +335,16 @@ describe('login limits', () => {
     await auth.login(makeCall(publicCtx(), { body: { email: user.email } }));
     const { code } = loginMail(user.email);
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
-    for (let i = 0; i < 5; i++) expect((await rejection(auth.verify(makeCall(publicCtx(), { body: { email: user.email, code: wrong } })))).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect((await serviceErrorOf(auth.verify(makeCall(publicCtx(), { body: { email: user.email, code: wrong } })))).status).toBe(401);
     const failures = (await outboxed<SecurityEventInput>(AdminEvents.securityEvent)).filter(
       (e) => e.kind === 'login_code_failures' && e.detail.email === user.email,
     );
     expect(failures).toEqual([
       expect.objectContaining({ severity: 'warn', domain: null, detail: expect.objectContaining({ wrong_guesses: 5, invited: true }) }),
     ]);
-    expect((await rejection(auth.verify(makeCall(publicCtx(), { body: { email: user.email, code } })))).status).toBe(401); // dead: sixth attempt
-    expect((await rejection(auth.verify(makeCall(publicCtx(), { body: { email: user.email, code } })))).status).toBe(429); // seventh: per-email limit (6)
+    expect((await serviceErrorOf(auth.verify(makeCall(publicCtx(), { body: { email: user.email, code } })))).status).toBe(401); // dead: sixth attempt
+    expect((await serviceErrorOf(auth.verify(makeCall(publicCtx(), { body: { email: user.email, code } })))).status).toBe(429); // seventh: per-email limit (6)
   });
 
   it('housekeeping deletes attempts and challenges older than a day', async () => {
@@ -378,7 +368,7 @@ describe('members', () => {
     const email = makeEmail('member');
     const created = await members.invite(makeCall(owner.ctx, { body: { email, role: 'editor' } }));
     expect(created).toMatchObject({ email, role: 'editor', disabled: false, last_login_at: null });
-    expect((await rejection(members.invite(makeCall(owner.ctx, { body: { email, role: 'viewer' } })))).status).toBe(409);
+    expect((await serviceErrorOf(members.invite(makeCall(owner.ctx, { body: { email, role: 'viewer' } })))).status).toBe(409);
     const user = (await app.store.repos.users.findByEmail(email))!;
     await app.store.repos.memberships.addIfAbsent({ customerId: other.id, userId: user.id, role: 'editor', at: app.clock.now() });
 
@@ -422,7 +412,7 @@ describe('members', () => {
         ['token.revoke', tokenHere.id],
       ]),
     );
-    expect((await rejection(members.remove(makeCall(owner.ctx, { params: { email } })))).status).toBe(404);
+    expect((await serviceErrorOf(members.remove(makeCall(owner.ctx, { params: { email } })))).status).toBe(404);
   });
 
   it('never lose their last owner, even when two owners demote each other at once', async () => {
@@ -435,7 +425,7 @@ describe('members', () => {
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect(await app.store.repos.memberships.countOwners(first.customer.id)).toBe(1);
     const last = (await app.store.repos.memberships.listMembers(first.customer.id)).find((m) => m.role === 'owner')!;
-    expect((await rejection(members.remove(makeCall(first.ctx, { params: { email: last.email } })))).status).toBe(409);
+    expect((await serviceErrorOf(members.remove(makeCall(first.ctx, { params: { email: last.email } })))).status).toBe(409);
   });
 });
 
@@ -484,7 +474,7 @@ describe('administrators', () => {
     expect(await gateway.status({ kind: 'session', id: sid(login) })).toEqual({ active: false });
 
     const taken = await makeStoredCustomer(app.store);
-    expect((await rejection(admin.update(makeCall(ctx, { params: { domain: a.customer.domain }, body: { domain: taken.domain } })))).status).toBe(409);
+    expect((await serviceErrorOf(admin.update(makeCall(ctx, { params: { domain: a.customer.domain }, body: { domain: taken.domain } })))).status).toBe(409);
     const renamed = `renamed-${randomUUID().slice(0, 8)}.example`;
     await admin.update(makeCall(ctx, { params: { domain: a.customer.domain }, body: { domain: renamed } }));
     expect(events(IdentityEvents.customerChanged)).toContainEqual({ id: a.customer.id, domain: renamed, previousDomain: a.customer.domain });

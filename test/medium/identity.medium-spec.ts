@@ -30,7 +30,7 @@ import { CustomerDeletions } from '../../apps/identity/src/services/customer-del
 import { TokenUsageRecorder } from '../../apps/identity/src/services/token-usage.recorder.js';
 import { EndSessionUseCase } from '../../apps/identity/src/use-cases/end-session/end-session.usecase.js';
 import { ProvisionOperatorUseCase } from '../../apps/identity/src/use-cases/provision-operator/provision-operator.usecase.js';
-import { makeCall, makeContext, makeCustomer, makeDomain, makeEmail, makePrincipal } from '@app/testing';
+import { makeCall, makeContext, makeCustomer, makeDomain, makeEmail, makePrincipal, serviceErrorOf } from '@app/testing';
 import { IDENTITY_CLIENT, makeStoredCustomer, makeStoredMember } from '../../apps/identity/test/factories.js';
 import { createIdentityDatabase, type IdentityDatabase, type IdentityHarness, startIdentity } from './identity.support.js';
 
@@ -95,16 +95,6 @@ async function verify(email: string, code: string): Promise<VerifiedLogin> {
 async function signIn(email: string): Promise<VerifiedLogin> {
   await requestLogin(email);
   return verify(email, lastLoginMail(email).code);
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ServiceError) return err;
-    throw err;
-  }
-  throw new Error('expected a ServiceError');
 }
 
 /** `at`: the time the token is checked at; the app's (fake) clock unless it was issued on another. */
@@ -306,7 +296,7 @@ describe('login', () => {
     for (const email of [user.email, makeEmail('nobody')]) {
       for (let i = 0; i < 5; i++) await requestLogin(email);
       app.clock.advance(10 * MINUTE);
-      const error = await rejection(requestLogin(email));
+      const error = await serviceErrorOf(requestLogin(email));
       expect(error.code).toBe(ErrorCode.RateLimited);
       expect(error.headers).toEqual({ 'Retry-After': String(50 * 60) });
       app.clock.advance(50 * MINUTE + 1000);
@@ -376,8 +366,8 @@ describe('verify', () => {
     await requestLogin(user.email);
     const newer = lastLoginMail(user.email).code;
     await verify(user.email, newer);
-    expect((await rejection(verify(user.email, newer))).message).toBe('invalid or expired code');
-    if (older !== newer) expect((await rejection(verify(user.email, older))).code).toBe(ErrorCode.Unauthenticated);
+    expect((await serviceErrorOf(verify(user.email, newer))).message).toBe('invalid or expired code');
+    if (older !== newer) expect((await serviceErrorOf(verify(user.email, older))).code).toBe(ErrorCode.Unauthenticated);
   });
 
   it('refuses wrong codes with 401 and kills the code after 5 wrong guesses', async () => {
@@ -386,10 +376,10 @@ describe('verify', () => {
     const { code } = lastLoginMail(user.email);
     const wrong = code === '000000' ? '000001' : '000000';
     for (let i = 0; i < 5; i++) {
-      const error = await rejection(verify(user.email, wrong));
+      const error = await serviceErrorOf(verify(user.email, wrong));
       expect([error.status, error.message]).toEqual([401, 'invalid or expired code']);
     }
-    expect((await rejection(verify(user.email, code))).status).toBe(401);
+    expect((await serviceErrorOf(verify(user.email, code))).status).toBe(401);
   });
 
   it('counts the fifth guess as the last chance: right on the fifth attempt still works', async () => {
@@ -397,7 +387,7 @@ describe('verify', () => {
     await requestLogin(user.email);
     const { code } = lastLoginMail(user.email);
     const wrong = code === '999999' ? '999998' : '999999';
-    for (let i = 0; i < 4; i++) await rejection(verify(user.email, wrong));
+    for (let i = 0; i < 4; i++) await serviceErrorOf(verify(user.email, wrong));
     await expect(verify(user.email, code)).resolves.toMatchObject({ identity: { email: user.email } });
   });
 
@@ -409,7 +399,7 @@ describe('verify', () => {
     await Promise.allSettled(guesses.map((g) => verify(user.email, g)));
     const [row] = await app.dataSource.query(`SELECT attempts FROM identity.login_challenges WHERE email = $1`, [user.email]);
     expect(row.attempts).toBe(5);
-    expect((await rejection(verify(user.email, code))).status).toBe(401);
+    expect((await serviceErrorOf(verify(user.email, code))).status).toBe(401);
   });
 
   it('refuses a code after 15 minutes', async () => {
@@ -417,14 +407,14 @@ describe('verify', () => {
     await requestLogin(user.email);
     const { code } = lastLoginMail(user.email);
     app.clock.advance(15 * MINUTE);
-    expect((await rejection(verify(user.email, code))).message).toBe('invalid or expired code');
+    expect((await serviceErrorOf(verify(user.email, code))).message).toBe('invalid or expired code');
   });
 
   it('refuses a person disabled between code and verification', async () => {
     const { user } = await memberWithPrincipal('viewer');
     await requestLogin(user.email);
     await app.store.repos.users.setDisabled(user.id, true);
-    expect((await rejection(verify(user.email, lastLoginMail(user.email).code))).status).toBe(401);
+    expect((await serviceErrorOf(verify(user.email, lastLoginMail(user.email).code))).status).toBe(401);
   });
 
   it('starts in the customer of the latest session, else the oldest membership', async () => {
@@ -538,16 +528,16 @@ describe('tokens', () => {
 
   it('refuses bundles above the caller’s scopes with 403', async () => {
     const { ctx } = await memberWithPrincipal('viewer');
-    const error = await rejection(create(ctx, { name: 'x', bundle: 'uploader' }));
+    const error = await serviceErrorOf(create(ctx, { name: 'x', bundle: 'uploader' }));
     expect([error.status, error.message]).toEqual([403, 'bundle exceeds your scopes']);
     const owner = await memberWithPrincipal('owner');
-    expect((await rejection(create(owner.ctx, { name: 'x', bundle: 'admin' }))).status).toBe(403);
+    expect((await serviceErrorOf(create(owner.ctx, { name: 'x', bundle: 'admin' }))).status).toBe(403);
   });
 
   it('narrows a still-valid credential to the person’s current role', async () => {
     const { ctx, customer, user } = await memberWithPrincipal('editor');
     await app.dataSource.query(`UPDATE identity.memberships SET role = 'viewer' WHERE customer_id = $1 AND user_id = $2`, [customer.id, user.id]);
-    expect((await rejection(create(ctx, { name: 'x', bundle: 'uploader' }))).status).toBe(403);
+    expect((await serviceErrorOf(create(ctx, { name: 'x', bundle: 'uploader' }))).status).toBe(403);
     await expect(create(ctx, { name: 'x', bundle: 'read-only' })).resolves.toMatchObject({ bundle: 'read-only' });
   });
 
@@ -558,14 +548,16 @@ describe('tokens', () => {
     const created = await create(makeContext(operator, { principal, ...IDENTITY_CLIENT }), { name: 'ops', bundle: 'admin' });
     expect(created.scopes).toEqual(['admin']);
     const elsewhere = makeCustomer(await makeStoredCustomer(app.store));
-    expect((await rejection(create(makeContext(elsewhere, { principal, ...IDENTITY_CLIENT }), { name: 'ops', bundle: 'admin' }))).status).toBe(403);
+    expect((await serviceErrorOf(create(makeContext(elsewhere, { principal, ...IDENTITY_CLIENT }), { name: 'ops', bundle: 'admin' }))).status).toBe(403);
     // any other bundle for any customer
     const forCustomer = await create(makeContext(elsewhere, { principal, ...IDENTITY_CLIENT }), { name: 'support', bundle: 'full' });
     expect((await verifyJwt(forCustomer.token)).payload).toMatchObject({ cust: elsewhere.domain, sub: `user:${admin.id}` });
 
     const reader = await makeStoredMember(app.store, await operatorCustomer(), 'viewer');
     const readPrincipal = makePrincipal(operator, { userId: reader.id, role: 'viewer', admin: 'read' });
-    expect((await rejection(create(makeContext(operator, { principal: readPrincipal, ...IDENTITY_CLIENT }), { name: 'x', bundle: 'admin' }))).status).toBe(403);
+    expect((await serviceErrorOf(create(makeContext(operator, { principal: readPrincipal, ...IDENTITY_CLIENT }), { name: 'x', bundle: 'admin' }))).status).toBe(
+      403,
+    );
   });
 
   it('credits a token created through a token to that token’s user', async () => {
@@ -574,7 +566,7 @@ describe('tokens', () => {
     const created = await create(makeContext(ref, { principal, ...IDENTITY_CLIENT }), { name: 'child', bundle: 'uploader' });
     expect(created.created_by).toBe(`user:${user.id}`);
     expect(
-      (await rejection(create(makeContext(ref, { principal: { ...principal, scopes: READ_SCOPES }, ...IDENTITY_CLIENT }), { name: 'x', bundle: 'full' })))
+      (await serviceErrorOf(create(makeContext(ref, { principal: { ...principal, scopes: READ_SCOPES }, ...IDENTITY_CLIENT }), { name: 'x', bundle: 'full' })))
         .status,
     ).toBe(403);
   });
@@ -612,7 +604,7 @@ describe('tokens', () => {
     const token = await create(editor.ctx, { name: 't', bundle: 'read-only' });
     const emittedBefore = app.bus.events(IdentityEvents.credentialRevoked).length;
 
-    expect((await rejection(tokens.revoke(makeCall(other.ctx, { params: { id: token.id } })))).message).toBe('token not found');
+    expect((await serviceErrorOf(tokens.revoke(makeCall(other.ctx, { params: { id: token.id } })))).message).toBe('token not found');
     await tokens.revoke(makeCall(editor.ctx, { params: { id: token.id } }));
     await tokens.revoke(makeCall(editor.ctx, { params: { id: token.id } }));
     expect(app.bus.events(IdentityEvents.credentialRevoked).slice(emittedBefore)).toEqual([{ kind: 'token', id: token.id }]);
@@ -624,8 +616,8 @@ describe('tokens', () => {
 
     const foreign = await memberWithPrincipal('owner');
     const third = await create(editor.ctx, { name: 't3', bundle: 'read-only' });
-    expect((await rejection(tokens.revoke(makeCall(foreign.ctx, { params: { id: third.id } })))).status).toBe(404);
-    expect((await rejection(tokens.revoke(makeCall(owner.ctx, { params: { id: randomUUID() } })))).status).toBe(404);
+    expect((await serviceErrorOf(tokens.revoke(makeCall(foreign.ctx, { params: { id: third.id } })))).status).toBe(404);
+    expect((await serviceErrorOf(tokens.revoke(makeCall(owner.ctx, { params: { id: randomUUID() } })))).status).toBe(404);
     expect(await gateway.status({ kind: 'token', id: third.id })).toMatchObject({ active: true });
   });
 
@@ -747,7 +739,7 @@ describe('admin customers', () => {
     });
     expect(mails(owner)).toEqual([expect.objectContaining({ subject: `You have been invited to ${domain}` })]);
     expect(app.bus.events(IdentityEvents.customerChanged)).toContainEqual({ id: expect.any(String), domain });
-    const error = await rejection(customers.create(makeCall(ctx, { body: { domain } })));
+    const error = await serviceErrorOf(customers.create(makeCall(ctx, { body: { domain } })));
     expect([error.status, error.message]).toEqual([409, 'customer already exists']);
     // the invited owner can log in
     await requestLogin(owner);
@@ -886,7 +878,7 @@ describe('admin customers', () => {
       },
       expect.objectContaining({ role: 'viewer', disabled: true, user_disabled: true, last_login_at: null }),
     ]);
-    const error = await rejection(customers.get(makeCall(ctx, { params: { domain: 'nobody.example' } })));
+    const error = await serviceErrorOf(customers.get(makeCall(ctx, { params: { domain: 'nobody.example' } })));
     expect([error.status, error.message]).toEqual([404, 'customer not found']);
   });
 });
@@ -928,11 +920,11 @@ describe('issueToken (operator CLI)', () => {
     const created = await operator.issue({ customerDomain: customer.domain, email: user.email, name: 'cli', bundle: 'uploader' });
     expect(created).toMatchObject({ bundle: 'uploader', created_by: `user:${user.id}` });
     expect((await verifyJwt(created.token)).payload).toMatchObject({ cid: customer.id, sub: `user:${user.id}` });
-    expect((await rejection(operator.issue({ customerDomain: customer.domain, email: user.email, name: 'cli', bundle: 'admin' }))).status).toBe(403);
-    expect((await rejection(operator.issue({ customerDomain: customer.domain, email: makeEmail(), name: 'cli', bundle: 'read-only' }))).message).toBe(
+    expect((await serviceErrorOf(operator.issue({ customerDomain: customer.domain, email: user.email, name: 'cli', bundle: 'admin' }))).status).toBe(403);
+    expect((await serviceErrorOf(operator.issue({ customerDomain: customer.domain, email: makeEmail(), name: 'cli', bundle: 'read-only' }))).message).toBe(
       'member not found',
     );
-    expect((await rejection(operator.issue({ customerDomain: makeDomain(), email: user.email, name: 'cli', bundle: 'read-only' }))).message).toBe(
+    expect((await serviceErrorOf(operator.issue({ customerDomain: makeDomain(), email: user.email, name: 'cli', bundle: 'read-only' }))).message).toBe(
       'customer not found',
     );
   });

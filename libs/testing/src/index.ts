@@ -6,3 +6,4 @@ export * from './tcp-proxy.js';
 export * from './streams.js';
 export * from './request-factories.js';
 export * from './event-outbox.js';
+export * from './service-errors.js';
