@@ -140,10 +140,16 @@ describe('device import', () => {
 
     it('refuses a file whose header is not hwid[,tags], or that is empty, with 400 (nothing applied)', async () => {
       const p = prefix();
-      expectProblem(await api.importCsv(`id,tags\n${p}x,a\n`), 400, /^the CSV header must name the columns hwid and tags.*unknown column "id"/);
+      expectProblem(await api.importCsv(`id,tags\n${p}x,a\n`), 400, {
+        detail: /^the CSV header must name the columns hwid and tags.*unknown column "id"/,
+        code: 'device_import_csv_header_invalid',
+      });
       expectProblem(await api.importCsv(`hwid,tags,attributes\n${p}x,a,{}\n`), 400, /unknown column "attributes"/);
       expectProblem(await api.importCsv(`tags\na\n`), 400, /hwid is missing/);
-      expectProblem(await api.importCsv(''), 400, 'CSV body is empty: the first line must be the header, e.g. "hwid,tags"');
+      expectProblem(await api.importCsv(''), 400, {
+        detail: 'CSV body is empty: the first line must be the header, e.g. "hwid,tags"',
+        code: 'device_import_csv_empty',
+      });
       expect(await listAll(p)).toEqual([]);
     });
   });
@@ -200,7 +206,10 @@ describe('device import', () => {
         { line: 2, hwid: null, error: expect.stringMatching(/^not valid JSON: /) },
         { line: 4, hwid: null, error: 'malformed JSON array: the body ends before the closing bracket' },
       ]);
-      expectProblem(await api.importJson({ hwid: `${p}x` }), 400, 'import body must be a JSON array of devices');
+      expectProblem(await api.importJson({ hwid: `${p}x` }), 400, {
+        detail: 'import body must be a JSON array of devices',
+        code: 'device_import_not_json_array',
+      });
       expectProblem(await api.importJson('"text"'), 400, 'import body must be a JSON array of devices');
       expectProblem(await api.importJson(''), 400, 'import body must be a JSON array of devices');
       expect(await api.imported(api.importJson([]))).toEqual({ created: 0, updated: 0, unchanged: 0, errors: [], error_count: 0 });

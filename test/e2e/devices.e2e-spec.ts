@@ -69,7 +69,7 @@ describe('devices', () => {
     it('a device without tags, attributes or keys gets empty ones; the same HW id again is 409, in another customer it is fine', async () => {
       const id = hwid();
       expect(await api.created({ hwid: id })).toMatchObject({ hwid: id, tags: [], attributes: {}, keys: [], has_keys: false, status: 'active' });
-      expectProblem(await api.create({ hwid: id, tags: ['x'] }), 409, 'device already exists');
+      expectProblem(await api.create({ hwid: id, tags: ['x'] }), 409, { detail: 'device already exists', code: 'device_conflict' });
       expect((await api.get(id)).json<DeviceRecord>().tags).toEqual([]);
       expect((await api.as(b.full).create({ hwid: id })).status).toBe(201);
     });
@@ -89,9 +89,18 @@ describe('devices', () => {
         'tags must be an array of at most 64 tag names',
       );
       expectProblem(await api.create({ hwid: hwid(), attributes: ['x'] }), 400, 'attributes must be a JSON object of at most 8192 bytes');
-      expectProblem(await api.create({ hwid: hwid(), attributes: { big: 'x'.repeat(8200) } }), 400, 'attributes must be a JSON object of at most 8192 bytes');
-      expectProblem(await api.create({ hwid: hwid(), keys: ['not a key'] }), 400, 'keys[0] is not a public key (PEM or JWK JSON text)');
-      expectProblem(await api.create({ hwid: hwid(), keys: [publicKeys().privatePem] }), 400, 'keys[0] is not a public key (PEM or JWK JSON text)');
+      expectProblem(await api.create({ hwid: hwid(), attributes: { big: 'x'.repeat(8200) } }), 400, {
+        detail: 'attributes must be a JSON object of at most 8192 bytes',
+        code: 'device_attributes_invalid',
+      });
+      expectProblem(await api.create({ hwid: hwid(), keys: ['not a key'] }), 400, {
+        detail: 'keys[0] is not a public key (PEM or JWK JSON text)',
+        code: 'device_key_not_public',
+      });
+      expectProblem(await api.create({ hwid: hwid(), keys: [publicKeys().privatePem] }), 400, {
+        detail: 'keys[0] is not a public key (PEM or JWK JSON text)',
+        code: 'device_key_not_public',
+      });
       expectProblem(await api.create({ hwid: hwid(), keys: 'x' }), 400, /^keys must be at most 8 public keys/);
       expectProblem(
         await rawRequest(rt.baseUrl, 'POST', '/devices', { auth: a.full, body: '{"hwid":', contentType: 'application/json' }),
@@ -125,7 +134,7 @@ describe('devices', () => {
       expectProblem(await api.update(id, { status: 'withdrawn' }), 400, 'unknown body property status');
       expectProblem(await api.update(id, { attributes: null }), 400, 'attributes must be a JSON object of at most 8192 bytes');
       expectProblem(await api.update(id, { keys: Array.from({ length: 9 }, () => publicKeys().pem) }), 400, /^keys must be at most 8 public keys/);
-      expectProblem(await api.update(hwid('nobody'), { attributes: {} }), 404, 'device not found');
+      expectProblem(await api.update(hwid('nobody'), { attributes: {} }), 404, { detail: 'device not found', code: 'device_not_found' });
     });
   });
 
@@ -164,8 +173,8 @@ describe('devices', () => {
     });
 
     it('answers 404 for an unknown device, and devices are never deleted (no DELETE route)', async () => {
-      expectProblem(await api.withdraw(hwid('nobody')), 404, 'device not found');
-      expectProblem(await api.reactivate(hwid('nobody')), 404, 'device not found');
+      expectProblem(await api.withdraw(hwid('nobody')), 404, { detail: 'device not found', code: 'device_not_found' });
+      expectProblem(await api.reactivate(hwid('nobody')), 404, { detail: 'device not found', code: 'device_not_found' });
       const id = hwid();
       await api.created({ hwid: id });
       const del = await rt.http.delete(`/devices/${id}`, { auth: a.full });
@@ -212,13 +221,13 @@ describe('devices', () => {
       expectProblem(await api.addTag(id, 'x'.repeat(65)), 400, TAG_RULE);
       expectProblem(await api.removeTag(id, { raw: '%20' }), 400, TAG_RULE);
       await api.putTags(id, { tags: Array.from({ length: 64 }, (_, i) => `t${i}`) });
-      expectProblem(await api.addTag(id, 'one-more'), 400, 'a device has at most 64 tags');
+      expectProblem(await api.addTag(id, 'one-more'), 400, { detail: 'a device has at most 64 tags', code: 'device_tags_too_many' });
       expect((await api.addTag(id, 't5')).status).toBe(204); // already there: no change, no limit
       const nobody = hwid('nobody');
-      expectProblem(await api.tags(nobody), 404, 'device not found');
-      expectProblem(await api.putTags(nobody, { tags: ['x'] }), 404, 'device not found');
-      expectProblem(await api.addTag(nobody, 'x'), 404, 'device not found');
-      expectProblem(await api.removeTag(nobody, 'x'), 404, 'device not found');
+      expectProblem(await api.tags(nobody), 404, { detail: 'device not found', code: 'device_not_found' });
+      expectProblem(await api.putTags(nobody, { tags: ['x'] }), 404, { detail: 'device not found', code: 'device_not_found' });
+      expectProblem(await api.addTag(nobody, 'x'), 404, { detail: 'device not found', code: 'device_not_found' });
+      expectProblem(await api.removeTag(nobody, 'x'), 404, { detail: 'device not found', code: 'device_not_found' });
     });
   });
 
@@ -303,11 +312,11 @@ describe('devices', () => {
       const id = hwid();
       await api.created({ hwid: id, tags: ['mine'] });
       const other = api.as(b.full);
-      expectProblem(await other.get(id), 404, 'device not found');
-      expectProblem(await other.update(id, { attributes: {} }), 404, 'device not found');
-      expectProblem(await other.withdraw(id), 404, 'device not found');
-      expectProblem(await other.tags(id), 404, 'device not found');
-      expectProblem(await other.addTag(id, 'theirs'), 404, 'device not found');
+      expectProblem(await other.get(id), 404, { detail: 'device not found', code: 'device_not_found' });
+      expectProblem(await other.update(id, { attributes: {} }), 404, { detail: 'device not found', code: 'device_not_found' });
+      expectProblem(await other.withdraw(id), 404, { detail: 'device not found', code: 'device_not_found' });
+      expectProblem(await other.tags(id), 404, { detail: 'device not found', code: 'device_not_found' });
+      expectProblem(await other.addTag(id, 'theirs'), 404, { detail: 'device not found', code: 'device_not_found' });
       expect((await other.list({ q: id })).json().items).toEqual([]);
       expect((await other.list({ tag: 'mine' })).json().items).toEqual([]);
       expectProblem(await api.as(b.full, a.domain).get(id), 404, 'customer not found');
