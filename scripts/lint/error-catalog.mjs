@@ -11,6 +11,10 @@ export const CATALOG_ONLY_FILES = [
   'libs/contracts/src/logdata/**/*.ts',
   'apps/registry/**/*.ts',
   'libs/contracts/src/registry/**/*.ts',
+  'apps/firmware/**/*.ts',
+  'libs/contracts/src/firmware/**/*.ts',
+  'libs/contracts/src/tags/**/*.ts',
+  'libs/platform/src/uploads/write-once-upload*.ts',
 ];
 
 /** Where errors are defined: the catalogs and ServiceError itself. */

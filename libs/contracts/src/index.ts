@@ -46,6 +46,7 @@ export * from './firmware/firmware.messages.js';
 export * from './firmware/firmware.endpoints.js';
 export * from './firmware/rollout.schemas.js';
 export * from './firmware/rollout.endpoints.js';
+export * from './firmware/firmware.errors.js';
 export * from './tags/tags.schemas.js';
 export * from './tags/tags.messages.js';
 export * from './tags/tags.endpoints.js';

@@ -10,7 +10,7 @@ function codeOf(fn: () => unknown): string | undefined {
   try {
     fn();
   } catch (err) {
-    return ServiceError.is(err) ? `${err.code}: ${err.message}` : String(err);
+    return ServiceError.is(err) ? `${err.code} ${err.reason}: ${err.message}` : String(err);
   }
   return undefined;
 }
@@ -30,9 +30,15 @@ describe('upload values (query, then what string; 422 rules)', () => {
 
   it('accepts query values that agree, refuses contradicting ones with 422', () => {
     expect(resolveBuildValues({ fwVersion: '1.0', fwType: 'AFI', buildDate: new Date('2026-11-20T11:00:00+01:00') }, 0, two, now).fwVersion).toBe('1.0');
-    expect(codeOf(() => resolveBuildValues({ fwVersion: '1.1' }, 0, two, now))).toMatch(`${ErrorCode.Unprocessable}: fw_version 1.1 contradicts`);
-    expect(codeOf(() => resolveBuildValues({ fwType: 'MFI' }, 0, two, now))).toMatch(`${ErrorCode.Unprocessable}: fw_type MFI contradicts`);
-    expect(codeOf(() => resolveBuildValues({ buildDate: new Date('2026-11-20T10:00:01Z') }, 0, two, now))).toMatch(`${ErrorCode.Unprocessable}: build_date`);
+    expect(codeOf(() => resolveBuildValues({ fwVersion: '1.1' }, 0, two, now))).toMatch(
+      `${ErrorCode.Unprocessable} what_string_contradicted: fw_version 1.1 contradicts`,
+    );
+    expect(codeOf(() => resolveBuildValues({ fwType: 'MFI' }, 0, two, now))).toMatch(
+      `${ErrorCode.Unprocessable} what_string_contradicted: fw_type MFI contradicts`,
+    );
+    expect(codeOf(() => resolveBuildValues({ buildDate: new Date('2026-11-20T10:00:01Z') }, 0, two, now))).toMatch(
+      `${ErrorCode.Unprocessable} what_string_contradicted: build_date`,
+    );
   });
 
   it('without what strings: fw_version from the query (else 422), fw_type AFI and build_date now by default', () => {
@@ -42,16 +48,18 @@ describe('upload values (query, then what string; 422 rules)', () => {
       fwType: 'MFI',
       buildDate: new Date(0),
     });
-    expect(codeOf(() => resolveBuildValues({}, undefined, none, now))).toMatch(`${ErrorCode.Unprocessable}: the binary has no what string`);
-    expect(codeOf(() => resolveBuildValues({ fwVersion: '3.0' }, 0, none, now))).toMatch(`${ErrorCode.Unprocessable}: what_index 0 is out of range`);
+    expect(codeOf(() => resolveBuildValues({}, undefined, none, now))).toMatch(`${ErrorCode.Unprocessable} what_string_missing: the binary has no what string`);
+    expect(codeOf(() => resolveBuildValues({ fwVersion: '3.0' }, 0, none, now))).toMatch(
+      `${ErrorCode.Unprocessable} what_index_out_of_range: what_index 0 is out of range: the binary has no what string`,
+    );
   });
 
   it('what_index out of range and unparseable what strings: 422', () => {
     expect(codeOf(() => resolveBuildValues({}, 2, two, now))).toMatch(
-      `${ErrorCode.Unprocessable}: what_index 2 is out of range: the binary has 2 what strings`,
+      `${ErrorCode.Unprocessable} what_index_out_of_range: what_index 2 is out of range: the binary has 2 what strings`,
     );
     expect(codeOf(() => resolveBuildValues({ fwVersion: '1.0' }, 0, scan('@(#)hello'), now))).toMatch(
-      `${ErrorCode.Unprocessable}: what string 0 cannot be parsed`,
+      `${ErrorCode.Unprocessable} what_string_unparsable: what string 0 cannot be parsed`,
     );
   });
 });

@@ -1,4 +1,4 @@
-import { ErrorCode, type FwType, ServiceError } from '@app/contracts';
+import { FirmwareErrors, type FwType } from '@app/contracts';
 import type { DeclaredValues } from '../use-cases/upload-build/upload-build.command.js';
 import type { WhatStringScan } from './what-strings.js';
 import { parseWhatText } from './what-string-parse.js';
@@ -9,10 +9,6 @@ export interface BuildValues {
   readonly buildDate: Date;
   /** The what string's text the values came from, or null. */
   readonly whatString: string | null;
-}
-
-function unprocessable(message: string): ServiceError {
-  return new ServiceError(ErrorCode.Unprocessable, message);
 }
 
 /**
@@ -28,26 +24,25 @@ export function resolveBuildValues(
   now: Date,
 ): BuildValues {
   if (scan.total === 0) {
-    if (whatIndex !== undefined) throw unprocessable(`what_index ${whatIndex} is out of range: the binary has no what string`);
-    if (declared.fwVersion === undefined)
-      throw unprocessable('the binary has no what string (@(#)<fw_version>, <build_date>, <fw_type>) and fw_version is missing');
+    if (whatIndex !== undefined) throw FirmwareErrors.what_index_out_of_range({ index: whatIndex, total: 0 });
+    if (declared.fwVersion === undefined) throw FirmwareErrors.what_string_missing();
     return { fwVersion: declared.fwVersion, fwType: declared.fwType ?? 'AFI', buildDate: declared.buildDate ?? now, whatString: null };
   }
   const index = whatIndex ?? 0;
-  if (index >= scan.total) throw unprocessable(`what_index ${index} is out of range: the binary has ${scan.total} what string${scan.total === 1 ? '' : 's'}`);
+  if (index >= scan.total) throw FirmwareErrors.what_index_out_of_range({ index, total: scan.total });
   const chosen = scan.found[index];
-  if (!chosen) throw unprocessable(`what_index ${index} is beyond the first ${scan.found.length} what strings, which are all that is read`);
+  if (!chosen) throw FirmwareErrors.what_index_beyond_read({ index, read: scan.found.length });
   const parsed = parseWhatText(chosen.text);
-  if (!parsed.ok) throw unprocessable(`what string ${index} cannot be parsed: ${parsed.error}`);
+  if (!parsed.ok) throw FirmwareErrors.what_string_unparsable({ index, error: parsed.error });
   const values = parsed.values;
   if (declared.fwVersion !== undefined && declared.fwVersion !== values.fwVersion) {
-    throw unprocessable(`fw_version ${declared.fwVersion} contradicts the what string (${values.fwVersion})`);
+    throw FirmwareErrors.what_string_contradicted({ field: 'fw_version', declared: declared.fwVersion, found: values.fwVersion });
   }
   if (declared.fwType !== undefined && declared.fwType !== values.fwType) {
-    throw unprocessable(`fw_type ${declared.fwType} contradicts the what string (${values.fwType})`);
+    throw FirmwareErrors.what_string_contradicted({ field: 'fw_type', declared: declared.fwType, found: values.fwType });
   }
   if (declared.buildDate !== undefined && declared.buildDate.getTime() !== values.buildDate.getTime()) {
-    throw unprocessable(`build_date ${declared.buildDate.toISOString()} contradicts the what string (${values.buildDate.toISOString()})`);
+    throw FirmwareErrors.what_string_contradicted({ field: 'build_date', declared: declared.buildDate.toISOString(), found: values.buildDate.toISOString() });
   }
   return { fwVersion: values.fwVersion, fwType: values.fwType, buildDate: values.buildDate, whatString: chosen.text };
 }

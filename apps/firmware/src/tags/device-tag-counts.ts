@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { RegistryMessages, ServiceError } from '@app/contracts';
+import { FirmwareErrors, RegistryMessages, ServiceError } from '@app/contracts';
 import { MessageBus } from '@app/infra';
 
 const COUNTS_TIMEOUT_MS = 5_000;
@@ -13,7 +13,7 @@ export class DeviceTagCounts {
     try {
       return (await this.bus.send(RegistryMessages.tagCounts, { customerId }, { timeoutMs: COUNTS_TIMEOUT_MS })) ?? {};
     } catch (err) {
-      if (ServiceError.is(err)) throw ServiceError.unavailable(`device tag counts unavailable: ${err.message}`);
+      if (ServiceError.is(err)) throw FirmwareErrors.device_tag_counts_unavailable({ reason: err.message });
       throw err;
     }
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { AppDataEvents, type CustomerId, FirmwareEvents, ServiceError } from '@app/contracts';
+import { AppDataEvents, type CustomerId, FirmwareErrors, FirmwareEvents } from '@app/contracts';
 import { JsonLogger, MessageBus } from '@app/infra';
 import { FirmwareStore } from '../repositories/firmware.store.js';
 import { indexed, type IndexedBuild } from './indexed-build.js';
@@ -136,7 +136,7 @@ export class BuildIndex implements OnModuleInit, OnModuleDestroy {
       builds = await this.store.repos.builds.activeBuilds({ customerId });
     } catch (err) {
       this.logger.warn('could not load the update-check index', { customer_id: customerId, error: err instanceof Error ? err.message : String(err) });
-      throw ServiceError.unavailable('firmware builds unavailable, try again');
+      throw FirmwareErrors.builds_unavailable();
     }
     const lines = new Map<string, Map<string, Map<string, { builds: IndexedBuild[] }>>>();
     const all: IndexedBuild[][] = [];

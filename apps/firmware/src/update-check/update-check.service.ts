@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   asCustomerId,
+  CommonErrors,
   type CustomerId,
   type DeviceLookup,
   type EndpointCall,
+  FirmwareErrors,
   type FwType,
-  ServiceError,
   type UpdateCheckParams,
   UpdateCheckQuery,
   type UpdateCheckResult,
@@ -148,9 +149,9 @@ export class UpdateCheckService {
    */
   check(call: UpdateCheckCall): UpdateCheckResult | Promise<UpdateCheckResult> {
     const params = call.params;
-    if (!params || typeof params.domain !== 'string' || typeof params.fw_version !== 'string') throw ServiceError.badRequest('invalid update check');
+    if (!params || typeof params.domain !== 'string' || typeof params.fw_version !== 'string') throw FirmwareErrors.update_check_invalid();
     return andThen(this.customers.byDomain(params.domain), (customer) => {
-      if (!customer || customer.status !== 'active') throw ServiceError.notFound('customer not found');
+      if (!customer || customer.status !== 'active') throw CommonErrors.customer_not_found();
       const customerId = asCustomerId(customer.id);
       return andThen(this.index.get(customerId), (index) => this.checkIn(index, customerId, params, call));
     });

@@ -37,4 +37,6 @@ export const CommonErrors = defineErrors('common', {
   app_did_not_answer: { category: ErrorCode.Unavailable, message: (p: { app: string }) => `${p.app} did not answer in time` },
   /** The staging clean-up asked an app about more object keys than one question holds. */
   ownership_batch_too_large: { category: ErrorCode.BadRequest, message: `at most ${MAX_OWNERSHIP_BATCH} keys per question` },
+  /** An upload (log file, firmware build) that reached its app without the uploader's identity. */
+  uploader_unknown: { category: ErrorCode.BadRequest, message: 'uploader is unknown' },
 });

@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { type AnyEndpointDef, defineEndpoint, type HttpReply, type MultipartPart, type ReplyContext } from '../endpoints/endpoint.js';
+import { CommonErrors } from '../errors/common.errors.js';
+import { FirmwareErrors } from './firmware.errors.js';
 import { FirmwareMessages, type FirmwareUploadResult, type UpdateCheckResult } from './firmware.messages.js';
 import {
   BUILD_ID_PATTERN,
@@ -71,7 +73,28 @@ function upload(operationId: string, path: string, withParams: boolean) {
     query: FirmwareUploadQuery,
     body: { kind: 'multipart', parts: { firmware: firmwarePart, notes: notesPart }, description: UPLOAD_DESCRIPTION },
     responses: uploadResponses,
-    errors: [400, 401, 403, 404, 409, 413, 415, 422, 503],
+    errors: [
+      FirmwareErrors.build_value_mismatch,
+      FirmwareErrors.build_value_missing,
+      FirmwareErrors.upload_part_missing,
+      FirmwareErrors.upload_part_invalid,
+      FirmwareErrors.fw_type_invalid,
+      FirmwareErrors.build_date_invalid,
+      FirmwareErrors.build_date_out_of_range,
+      FirmwareErrors.what_index_invalid,
+      FirmwareErrors.general_release_invalid,
+      CommonErrors.uploader_unknown,
+      FirmwareErrors.build_conflict,
+      FirmwareErrors.firmware_too_large,
+      FirmwareErrors.notes_too_large,
+      FirmwareErrors.what_index_out_of_range,
+      FirmwareErrors.what_index_beyond_read,
+      FirmwareErrors.what_string_missing,
+      FirmwareErrors.what_string_unparsable,
+      FirmwareErrors.what_string_contradicted,
+      FirmwareErrors.firmware_unreadable,
+      FirmwareErrors.build_upload_incomplete,
+    ],
     target: { kind: 'message', message: FirmwareMessages.upload, reply: uploadReply },
   });
 }
@@ -111,7 +134,7 @@ function updateCheck(operationId: string, path: string, withHwid: boolean) {
         headers: { 'Retry-After': 'Seconds until the address may check again' },
       },
     },
-    errors: [400, 404, 429, 503],
+    errors: [FirmwareErrors.update_check_invalid, FirmwareErrors.builds_unavailable],
     target: { kind: 'message', message: FirmwareMessages.updateCheck, reply: updateCheckReply },
   });
 }
@@ -132,7 +155,7 @@ export const firmwareEndpoints: AnyEndpointDef[] = [
     query: FirmwareListQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'A page of builds', schema: FirmwarePage } },
-    errors: [400, 401, 403, 404],
+    errors: [],
     target: { kind: 'message', message: FirmwareMessages.list, reply: (page) => ({ kind: 'json', status: 200, body: page }) },
   }),
   defineEndpoint({
@@ -152,7 +175,7 @@ export const firmwareEndpoints: AnyEndpointDef[] = [
       description: 'multipart/form-data with the part `firmware` (required); other parts are ignored.',
     },
     responses: { 200: { description: 'What was found', schema: ParseResult } },
-    errors: [400, 401, 403, 404, 413, 415],
+    errors: [FirmwareErrors.upload_part_missing, FirmwareErrors.parse_part_invalid, FirmwareErrors.firmware_too_large, FirmwareErrors.firmware_unreadable],
     target: { kind: 'message', message: FirmwareMessages.parse, reply: (result) => ({ kind: 'json', status: 200, body: result }) },
   }),
   defineEndpoint({
@@ -167,7 +190,7 @@ export const firmwareEndpoints: AnyEndpointDef[] = [
     query: FirmwareCustomerQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'The build', schema: FirmwareBuild, headers: { ETag: 'Current version of the build, for If-Match' } } },
-    errors: [400, 401, 403, 404],
+    errors: [FirmwareErrors.build_not_found],
     target: { kind: 'message', message: FirmwareMessages.get, reply: (r) => ({ kind: 'json', status: 200, body: r.build, headers: { ETag: r.etag } }) },
   }),
   defineEndpoint({
@@ -183,7 +206,7 @@ export const firmwareEndpoints: AnyEndpointDef[] = [
     body: { kind: 'json', schema: FirmwarePatch, required: true },
     forwardHeaders: ['if-match'],
     responses: { 200: { description: 'The updated build', schema: FirmwareBuild, headers: { ETag: 'The new version' } } },
-    errors: [400, 401, 403, 404, 412, 503],
+    errors: [FirmwareErrors.build_not_found, FirmwareErrors.build_etag_mismatch],
     target: { kind: 'message', message: FirmwareMessages.update, reply: (r) => ({ kind: 'json', status: 200, body: r.build, headers: { ETag: r.etag } }) },
   }),
   defineEndpoint({
@@ -198,7 +221,7 @@ export const firmwareEndpoints: AnyEndpointDef[] = [
     query: FirmwareCustomerQuery,
     body: { kind: 'none' },
     responses: { 302: { description: 'Redirect to a signed download link valid for 5 minutes' } },
-    errors: [400, 401, 403, 404],
+    errors: [FirmwareErrors.build_not_found],
     target: { kind: 'message', message: FirmwareMessages.binary, reply: (file) => ({ kind: 'download-link', file }) },
   }),
   defineEndpoint({
@@ -213,7 +236,7 @@ export const firmwareEndpoints: AnyEndpointDef[] = [
     query: FirmwareCustomerQuery,
     body: { kind: 'none' },
     responses: { 302: { description: 'Redirect to a signed download link valid for 5 minutes' } },
-    errors: [400, 401, 403, 404],
+    errors: [FirmwareErrors.build_not_found, FirmwareErrors.build_notes_not_found],
     target: { kind: 'message', message: FirmwareMessages.notes, reply: (file) => ({ kind: 'download-link', file }) },
   }),
   defineEndpoint({
@@ -228,7 +251,7 @@ export const firmwareEndpoints: AnyEndpointDef[] = [
     query: FirmwareCustomerQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'The tags, sorted', schema: TagSet } },
-    errors: [401, 403, 404],
+    errors: [FirmwareErrors.build_not_found],
     target: { kind: 'message', message: FirmwareMessages.getTags, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -243,7 +266,7 @@ export const firmwareEndpoints: AnyEndpointDef[] = [
     query: FirmwareCustomerQuery,
     body: { kind: 'json', schema: TagSet, required: true },
     responses: { 200: { description: 'The new tags, sorted', schema: TagSet } },
-    errors: [400, 401, 403, 404, 503],
+    errors: [FirmwareErrors.build_not_found, FirmwareErrors.build_tags_too_many],
     target: { kind: 'message', message: FirmwareMessages.replaceTags, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -259,7 +282,7 @@ export const firmwareEndpoints: AnyEndpointDef[] = [
     body: { kind: 'none' },
     routeWhen: { id: BUILD_ID_PATTERN },
     responses: { 204: { description: 'The build carries the tag' } },
-    errors: [400, 401, 403, 404, 503],
+    errors: [FirmwareErrors.build_not_found, FirmwareErrors.build_tags_too_many],
     target: { kind: 'message', message: FirmwareMessages.addTag, reply: () => ({ kind: 'empty', status: 204 }) },
   }),
   defineEndpoint({
@@ -275,7 +298,7 @@ export const firmwareEndpoints: AnyEndpointDef[] = [
     body: { kind: 'none' },
     routeWhen: { id: BUILD_ID_PATTERN },
     responses: { 204: { description: 'The build does not carry the tag' } },
-    errors: [401, 403, 404, 503],
+    errors: [FirmwareErrors.build_not_found],
     target: { kind: 'message', message: FirmwareMessages.removeTag, reply: () => ({ kind: 'empty', status: 204 }) },
   }),
   updateCheck('checkForUpdates', '/firmware/{domain}/{hw_name}/{hw_version}/{fw_name}/{fw_version}', false),

@@ -1,5 +1,7 @@
 import { defineEndpoint } from '../endpoints/endpoint.js';
+import { RegistryErrors } from '../registry/registry.errors.js';
 import { DeviceParams } from '../registry/registry.schemas.js';
+import { FirmwareErrors } from './firmware.errors.js';
 import { FirmwareMessages } from './firmware.messages.js';
 import { BUILD_ID_PATTERN, FirmwareIdParams } from './firmware.schemas.js';
 import { BuildAudience, BuildAudienceQuery, UpdatePreview, UpdatePreviewQuery } from './rollout.schemas.js';
@@ -23,7 +25,7 @@ export const rolloutEndpoints = [
     body: { kind: 'none' },
     routeWhen: { id: BUILD_ID_PATTERN },
     responses: { 200: { description: "The build's audience", schema: BuildAudience } },
-    errors: [400, 401, 403, 404, 503],
+    errors: [FirmwareErrors.build_not_found],
     target: { kind: 'message', message: FirmwareMessages.audience, reply: (audience) => ({ kind: 'json', status: 200, body: audience }) },
   }),
   defineEndpoint({
@@ -38,7 +40,7 @@ export const rolloutEndpoints = [
     query: UpdatePreviewQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'The update items and how they were chosen', schema: UpdatePreview } },
-    errors: [400, 401, 403, 404, 503],
+    errors: [RegistryErrors.device_hwid_invalid, RegistryErrors.device_not_found, FirmwareErrors.builds_unavailable],
     target: { kind: 'message', message: FirmwareMessages.previewUpdate, reply: (preview) => ({ kind: 'json', status: 200, body: preview }) },
   }),
 ];

@@ -38,7 +38,6 @@ export const logdataEndpoints = [
       LogdataErrors.log_file_body_missing,
       LogdataErrors.log_file_size_invalid,
       LogdataErrors.log_file_checksum_invalid,
-      LogdataErrors.uploader_unknown,
       LogdataErrors.log_file_conflict,
       LogdataErrors.log_file_too_large,
       LogdataErrors.log_file_upload_incomplete,

@@ -11,5 +11,4 @@ export const LogdataErrors = defineErrors('logdata', {
   log_file_checksum_invalid: { category: ErrorCode.BadRequest, message: 'log file checksum is invalid' },
   /** The name stayed taken by a row that kept vanishing while the upload was stored. */
   log_file_upload_incomplete: { category: ErrorCode.Unavailable, message: 'log file upload could not be completed, try again' },
-  uploader_unknown: { category: ErrorCode.BadRequest, message: 'uploader is unknown' },
 });

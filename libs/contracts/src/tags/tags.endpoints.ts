@@ -1,5 +1,6 @@
 import { type AnyEndpointDef, defineEndpoint } from '../endpoints/endpoint.js';
 import { Type } from '@sinclair/typebox';
+import { FirmwareErrors } from '../firmware/firmware.errors.js';
 import { TagsMessages } from './tags.messages.js';
 import { TagChangeResult, TagCountList, TagParams, TagRenameRequest, TagsCustomerQuery } from './tags.schemas.js';
 
@@ -21,7 +22,7 @@ export const tagEndpoints: AnyEndpointDef[] = [
     query: TagsCustomerQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'Tag counts', schema: TagCountList } },
-    errors: [401, 403, 404, 503],
+    errors: [FirmwareErrors.device_tag_counts_unavailable],
     target: { kind: 'message', message: TagsMessages.list, reply: (list) => ({ kind: 'json', status: 200, body: list }) },
   }),
   defineEndpoint({
@@ -39,7 +40,7 @@ export const tagEndpoints: AnyEndpointDef[] = [
       200: { description: `Applied to builds and devices. ${PENDING}`, schema: TagChangeResult },
       202: { description: 'Builds changed, devices pending (retried until applied)', schema: TagChangeResult },
     },
-    errors: [400, 401, 403, 404, 503],
+    errors: [FirmwareErrors.tag_name_invalid, FirmwareErrors.tag_rename_target_invalid, FirmwareErrors.device_tag_counts_unavailable],
     target: {
       kind: 'message',
       message: TagsMessages.rename,
@@ -61,7 +62,7 @@ export const tagEndpoints: AnyEndpointDef[] = [
       204: { description: 'Removed from every build and device' },
       202: { description: `Removed from the builds, devices pending. ${PENDING}`, schema: TagChangeResult },
     },
-    errors: [400, 401, 403, 404, 503],
+    errors: [FirmwareErrors.tag_name_invalid],
     target: {
       kind: 'message',
       message: TagsMessages.delete,

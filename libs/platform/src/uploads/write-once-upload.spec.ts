@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { ErrorCode } from '@app/contracts';
+import { ErrorCode, FirmwareErrors } from '@app/contracts';
 import { configureLogging, JsonLogger, type ObjectStore } from '@app/infra';
 import { type WriteOnceUpload, WriteOnceUploads } from './write-once-upload.js';
 
@@ -22,7 +22,7 @@ class Objects {
 }
 
 const messages = {
-  unavailable: 'upload could not be completed, try again',
+  unavailable: FirmwareErrors.build_upload_incomplete,
   deleteFailed: 'could not delete staged file',
   keptUnknown: 'staged file kept: could not check whether it was stored',
 };
@@ -92,7 +92,8 @@ describe('WriteOnceUploads', () => {
     expect(inserts).toBe(2);
     await expect(uploads.store(upload('b', 'k2', 'x', { insertIfAbsent: async () => null, findExisting: async () => null }), log)).rejects.toMatchObject({
       code: ErrorCode.Unavailable,
-      message: messages.unavailable,
+      reason: 'build_upload_incomplete',
+      message: 'firmware upload could not be completed, try again',
     });
     expect(objects.deleted).toEqual(['k2', 'k2-notes']);
   });

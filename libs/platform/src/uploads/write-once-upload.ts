@@ -25,11 +25,8 @@ export type WriteOnceOutcome<Row> =
   | { readonly kind: 'conflict'; readonly row: Row };
 
 export interface WriteOnceMessages {
-  /**
-   * 503 when the name stays taken by a row that keeps vanishing: the catalog entry that raises
-   * it (a text only until the firmware app has its error catalog).
-   */
-  readonly unavailable: (() => ServiceError) | string;
+  /** 503 when the name stays taken by a row that keeps vanishing: the catalog entry that raises it. */
+  readonly unavailable: () => ServiceError;
   /** Warning when a staged object could not be deleted. */
   readonly deleteFailed: string;
   /** Warning when the staged objects are kept because the database could not tell whether they were stored. */
@@ -60,8 +57,7 @@ export class WriteOnceUploads {
         return { kind: upload.sameContent(existing) ? 'identical' : 'conflict', row: existing };
       }
       await this.discardAll(upload.stagedKeys, log);
-      const { unavailable } = this.messages;
-      throw typeof unavailable === 'function' ? unavailable() : ServiceError.unavailable(unavailable);
+      throw this.messages.unavailable();
     } catch (err) {
       if (!ServiceError.is(err)) await this.discardAfterError(upload, log);
       throw err;

@@ -3,11 +3,11 @@ import {
   BuildTagList,
   type EndpointCall,
   type FirmwareCustomerQuery,
+  FirmwareErrors,
   type FirmwareIdParams,
   type FirmwareTagParams,
   MAX_TAGS_PER_BUILD,
   requireTenant,
-  ServiceError,
   TagName,
   type TagSet,
 } from '@app/contracts';
@@ -38,7 +38,7 @@ export class BuildTagsUseCase {
     const tag = validTag(call.params?.tag);
     const changes = (current: BuildEntity): BuildChanges => {
       if (current.tags.includes(tag)) return {};
-      if (current.tags.length >= MAX_TAGS_PER_BUILD) throw ServiceError.badRequest(`a build has at most ${MAX_TAGS_PER_BUILD} tags`);
+      if (current.tags.length >= MAX_TAGS_PER_BUILD) throw FirmwareErrors.build_tags_too_many();
       return { tags: [...current.tags, tag] };
     };
     await this.changeBuild.execute(ctx, { id: String(call.params?.id ?? ''), changes }, 'firmware.tags.add');

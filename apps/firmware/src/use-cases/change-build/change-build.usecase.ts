@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ErrorCode, type FirmwareWithEtag, ServiceError, type TenantRequestContext } from '@app/contracts';
+import { FirmwareErrors, type FirmwareWithEtag, ServiceError, type TenantRequestContext } from '@app/contracts';
 import type { Tenant } from '@app/infra';
 import type { BuildChanges, BuildUpdate } from '../../domain/build-changes.js';
 import { etagOf, toFirmwareDto } from '../../domain/build-view.js';
@@ -33,7 +33,7 @@ export class ChangeBuildUseCase {
     const result = await this.apply({ customerId: ctx.customer.id, ...change });
     switch (result.kind) {
       case 'not-found':
-        throw ServiceError.notFound('firmware build not found');
+        throw FirmwareErrors.build_not_found();
       case 'stale':
         throw staleError(result.current);
       case 'unchanged':
@@ -68,7 +68,7 @@ export class ChangeBuildUseCase {
 
 /** 412: If-Match named another revision than the current one. */
 export function staleError(current: BuildEntity): ServiceError {
-  return new ServiceError(ErrorCode.PreconditionFailed, `If-Match does not match the current ETag ${etagOf(current)}: the build changed, read it again`);
+  return FirmwareErrors.build_etag_mismatch({ etag: etagOf(current) });
 }
 
 function settingsOf(build: BuildEntity): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { type CustomerId, type CustomerRef, isTagName, ServiceError } from '@app/contracts';
+import { type CustomerId, type CustomerRef, FirmwareErrors, isTagName } from '@app/contracts';
 
 /** DELETE /tags/{tag}, validated when built: the name matches the contract's tag pattern. */
 export class DeleteTagCommand {
@@ -8,7 +8,7 @@ export class DeleteTagCommand {
   ) {}
 
   static create(input: { customer: CustomerRef; tag: unknown }): DeleteTagCommand {
-    if (!isTagName(input.tag)) throw ServiceError.badRequest('tag does not match the tag pattern');
+    if (!isTagName(input.tag)) throw FirmwareErrors.tag_name_invalid();
     return new DeleteTagCommand(input.customer.id, input.tag);
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type BuildAudience, type DeviceAudience, ServiceError } from '@app/contracts';
+import { type BuildAudience, type DeviceAudience, FirmwareErrors } from '@app/contracts';
 import { DeviceDirectory } from '@app/platform';
 import { FirmwareStore } from '../../repositories/firmware.store.js';
 import { audienceOf } from '../../update-check/selection.js';
@@ -23,7 +23,7 @@ export class FindBuildAudienceUseCase {
   async execute(command: FindBuildAudienceCommand): Promise<BuildAudience> {
     const { customerId, limit, offset } = command;
     const build = await this.store.repos.builds.findById({ customerId, id: command.buildId });
-    if (!build) throw ServiceError.notFound('firmware build not found');
+    if (!build) throw FirmwareErrors.build_not_found();
     const audience = audienceOf(build);
     const sharing = audience.rule === 'devices_sharing_tag';
     const reachesDevices = audience.rule !== 'nobody' && (!sharing || audience.tags.length > 0);

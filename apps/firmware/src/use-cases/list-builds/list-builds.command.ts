@@ -15,7 +15,7 @@ export class ListBuildsCommand {
     readonly offset: number,
   ) {}
 
-  /** Throws ServiceError 400 with the contract's message for a query it refuses. */
+  /** Throws invalid_request (400) with the contract's message for a query it refuses. */
   static create(input: { customer: CustomerRef; query: unknown }): ListBuildsCommand {
     const query = validQuery(input.query ?? {});
     return new ListBuildsCommand(

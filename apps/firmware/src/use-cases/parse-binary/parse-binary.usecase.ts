@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type EndpointCall, ErrorCode, type FirmwareCustomerQuery, type ParseResult, requireTenant, ServiceError, type StagedFile } from '@app/contracts';
+import { type EndpointCall, type FirmwareCustomerQuery, FirmwareErrors, type ParseResult, requireTenant, type StagedFile } from '@app/contracts';
 import { JsonLogger, type LogRequest, ObjectStore, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG, stagedFileFault } from '@app/platform';
 import { scanWhatStrings } from '../../domain/what-strings.js';
@@ -24,12 +24,12 @@ export class ParseBinaryUseCase {
   }
 
   async execute(file: StagedFile | undefined, maxBytes: number, request: LogRequest): Promise<ParseResult> {
-    if (!file || typeof file.key !== 'string' || file.key === '') throw ServiceError.badRequest('multipart part firmware is required');
+    if (!file || typeof file.key !== 'string' || file.key === '') throw FirmwareErrors.upload_part_missing({ part: 'firmware' });
     try {
-      if (stagedFileFault(file) !== null) throw ServiceError.badRequest('firmware part is invalid');
-      if (file.sizeBytes > maxBytes) throw new ServiceError(ErrorCode.PayloadTooLarge, `firmware larger than the limit of ${maxBytes} bytes`);
+      if (stagedFileFault(file) !== null) throw FirmwareErrors.parse_part_invalid();
+      if (file.sizeBytes > maxBytes) throw FirmwareErrors.firmware_too_large({ maxBytes });
       const stream = await this.store.get(file.key);
-      if (!stream) throw ServiceError.unavailable('the uploaded firmware could not be read back, try again');
+      if (!stream) throw FirmwareErrors.firmware_unreadable();
       const scan = await scanWhatStrings(stream);
       return {
         size_bytes: file.sizeBytes,

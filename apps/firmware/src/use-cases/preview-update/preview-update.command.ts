@@ -1,4 +1,4 @@
-import { type CustomerId, HWID_RULE, isHwid, type RequestContext, requireTenant, ServiceError, UpdatePreviewQuery } from '@app/contracts';
+import { type CustomerId, isHwid, RegistryErrors, type RequestContext, requireTenant, UpdatePreviewQuery } from '@app/contracts';
 import { contractCheck } from '@app/platform';
 
 /** The contract's query schema (the update check's names, type and latest, with their messages), coerced like the gateway does. */
@@ -14,7 +14,7 @@ export class PreviewUpdateCommand {
 
   static create(input: { ctx: RequestContext; hwid: unknown; query: unknown }): PreviewUpdateCommand {
     const customerId = requireTenant(input.ctx).customer.id;
-    if (!isHwid(input.hwid)) throw ServiceError.badRequest(HWID_RULE);
+    if (!isHwid(input.hwid)) throw RegistryErrors.device_hwid_invalid();
     const { customer: _customer, ...query } = validQuery(input.query ?? {});
     return new PreviewUpdateCommand(customerId, input.hwid, query);
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ServiceError, type UpdatePreview } from '@app/contracts';
+import { RegistryErrors, type UpdatePreview } from '@app/contracts';
 import { DeviceDirectory } from '@app/platform';
 import { UpdateCheckService } from '../../update-check/update-check.service.js';
 import type { PreviewUpdateCommand } from './preview-update.command.js';
@@ -22,7 +22,7 @@ export class PreviewUpdateUseCase {
   async execute(command: PreviewUpdateCommand): Promise<UpdatePreview> {
     const { customerId, hwid, query } = command;
     const device = await this.devices.profile(customerId, hwid);
-    if (!device) throw ServiceError.notFound('device not found');
+    if (!device) throw RegistryErrors.device_not_found();
     const last = device.lastSeen;
     const hw_name = query.hw_name ?? last?.hwName ?? undefined;
     const hw_version = query.hw_version ?? last?.hwVersion ?? undefined;

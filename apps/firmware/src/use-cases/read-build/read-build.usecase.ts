@@ -3,10 +3,10 @@ import {
   type EndpointCall,
   type FileRef,
   type FirmwareCustomerQuery,
+  FirmwareErrors,
   type FirmwareIdParams,
   type FirmwareWithEtag,
   requireTenant,
-  ServiceError,
   type TagSet,
 } from '@app/contracts';
 import { etagOf, toFileRef, toFirmwareDto } from '../../domain/build-view.js';
@@ -39,14 +39,14 @@ export class ReadBuildUseCase {
   /** GET /firmware/{id}/notes. */
   async notes(call: IdCall): Promise<FileRef> {
     const build = await this.find(call);
-    if (!build.notes) throw ServiceError.notFound('this build has no release notes');
+    if (!build.notes) throw FirmwareErrors.build_notes_not_found();
     return toFileRef(build, 'notes');
   }
 
   private async find(call: IdCall): Promise<BuildEntity> {
     const customerId = requireTenant(call.ctx).customer.id;
     const build = await this.store.repos.builds.findById({ customerId, id: String(call.params?.id ?? '') });
-    if (!build) throw ServiceError.notFound('firmware build not found');
+    if (!build) throw FirmwareErrors.build_not_found();
     return build;
   }
 }

@@ -1,4 +1,4 @@
-import { type CustomerId, type CustomerRef, isTagName, ServiceError } from '@app/contracts';
+import { type CustomerId, type CustomerRef, FirmwareErrors, isTagName } from '@app/contracts';
 
 /** POST /tags/{tag}/rename, validated when built: both names match the contract's tag pattern. */
 export class RenameTagCommand {
@@ -9,8 +9,8 @@ export class RenameTagCommand {
   ) {}
 
   static create(input: { customer: CustomerRef; from: unknown; to: unknown }): RenameTagCommand {
-    if (!isTagName(input.from)) throw ServiceError.badRequest('tag does not match the tag pattern');
-    if (!isTagName(input.to)) throw ServiceError.badRequest('to must be a tag name matching the tag pattern');
+    if (!isTagName(input.from)) throw FirmwareErrors.tag_name_invalid();
+    if (!isTagName(input.to)) throw FirmwareErrors.tag_rename_target_invalid();
     return new RenameTagCommand(input.customer.id, input.from, input.to);
   }
 }

@@ -20,6 +20,7 @@ describe('UpdateBuildCommand.create', () => {
 
   it("refuses other bodies with 400 and the contract's messages", () => {
     expect(() => create([])).toThrow('body must be a JSON object');
+    expect(() => create([])).toThrow(expect.objectContaining({ reason: 'invalid_request' }));
     expect(() => create({ color: 'red' })).toThrow('unknown body property color');
     expect(() => create({ status: 'gone' })).toThrow('status must be active or withdrawn');
     expect(() => create({ tags: ['no spaces'] })).toThrow(ServiceError);

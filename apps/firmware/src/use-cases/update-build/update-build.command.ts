@@ -1,4 +1,4 @@
-import { type CustomerId, type CustomerRef, FirmwarePatch, ServiceError } from '@app/contracts';
+import { CommonErrors, type CustomerId, type CustomerRef, FirmwarePatch } from '@app/contracts';
 import { contractCheck } from '@app/platform';
 import type { BuildChanges } from '../../domain/build-changes.js';
 
@@ -15,11 +15,11 @@ export class UpdateBuildCommand {
     readonly ifMatch: string | null,
   ) {}
 
-  /** Throws ServiceError 400 for a body the contract refuses. */
+  /** Throws invalid_request (400) for a body the contract refuses. */
   static create(input: { customer: CustomerRef; id: unknown; body: unknown; ifMatch: string | undefined }): UpdateBuildCommand {
-    if (typeof input.id !== 'string' || input.id === '') throw ServiceError.badRequest('build id is required');
+    if (typeof input.id !== 'string' || input.id === '') throw CommonErrors.invalid_request({ detail: 'build id is required' });
     const body = input.body;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw ServiceError.badRequest('body must be a JSON object');
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw CommonErrors.invalid_request({ detail: 'body must be a JSON object' });
     const patch = validPatch(body);
     const changes: { status?: 'active' | 'withdrawn'; tagFilterDisabled?: boolean; tags?: string[] } = {};
     if (patch.status !== undefined) changes.status = patch.status;

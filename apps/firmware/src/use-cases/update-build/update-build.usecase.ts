@@ -2,11 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   type EndpointCall,
   type FirmwareCustomerQuery,
+  FirmwareErrors,
   type FirmwareIdParams,
   type FirmwarePatch,
   type FirmwareWithEtag,
   requireTenant,
-  ServiceError,
   type TenantRequestContext,
 } from '@app/contracts';
 import { revisionFromIfMatch } from '../../domain/build-view.js';
@@ -34,7 +34,7 @@ export class UpdateBuildUseCase {
     let expectedRevision: number | undefined;
     if (command.ifMatch !== null) {
       const current = await this.store.repos.builds.findById({ customerId: command.customerId, id: command.id });
-      if (!current) throw ServiceError.notFound('firmware build not found');
+      if (!current) throw FirmwareErrors.build_not_found();
       const revision = revisionFromIfMatch(command.ifMatch, current);
       if (revision === null) throw staleError(current);
       if (revision !== '*') expectedRevision = revision;

@@ -1,18 +1,17 @@
 import {
+  CommonErrors,
   type CustomerId,
   type CustomerRef,
-  ErrorCode,
   FIRMWARE_NOTES_MAX_BYTES,
+  FirmwareErrors,
+  type FirmwareUploadParams,
+  type FirmwareUploadQuery,
   FwName,
+  type FwType,
   FwVersion,
   HwName,
   HwVersion,
-  INSTANT_RANGE_RULE,
   isStorableInstant,
-  type FirmwareUploadParams,
-  type FirmwareUploadQuery,
-  type FwType,
-  ServiceError,
   type StagedFile,
 } from '@app/contracts';
 import { contractCheck, stagedFileFault } from '@app/platform';
@@ -73,10 +72,10 @@ export class UploadBuildCommand {
       const fromPath = params[field];
       const fromQuery = query[field];
       if (fromPath !== undefined && fromQuery !== undefined && fromPath !== fromQuery) {
-        throw ServiceError.badRequest(`${field} differs between the path (${fromPath}) and the query (${fromQuery})`);
+        throw FirmwareErrors.build_value_mismatch({ field, fromPath, fromQuery });
       }
       const value = fromPath ?? fromQuery;
-      if (value === undefined || value === '') throw ServiceError.badRequest(`${field} is required (in the path or the query)`);
+      if (value === undefined || value === '') throw FirmwareErrors.build_value_missing({ field });
       return validName[field](value);
     };
     const hwName = pick('hw_name');
@@ -85,12 +84,11 @@ export class UploadBuildCommand {
 
     const firmware = input.files?.firmware;
     checkStaged(firmware, 'firmware');
-    if (firmware.sizeBytes > input.maxBytes) throw new ServiceError(ErrorCode.PayloadTooLarge, `firmware larger than the limit of ${input.maxBytes} bytes`);
+    if (firmware.sizeBytes > input.maxBytes) throw FirmwareErrors.firmware_too_large({ maxBytes: input.maxBytes });
     const notes = input.files?.notes ?? null;
     if (notes) {
       checkStaged(notes, 'notes');
-      if (notes.sizeBytes > FIRMWARE_NOTES_MAX_BYTES)
-        throw new ServiceError(ErrorCode.PayloadTooLarge, `notes larger than the limit of ${FIRMWARE_NOTES_MAX_BYTES} bytes`);
+      if (notes.sizeBytes > FIRMWARE_NOTES_MAX_BYTES) throw FirmwareErrors.notes_too_large();
     }
 
     const declared: { fwVersion?: string; fwType?: FwType; buildDate?: Date } = {};
@@ -99,21 +97,19 @@ export class UploadBuildCommand {
     }
     if (query.fw_type !== undefined) {
       const fwType = parseFwType(String(query.fw_type));
-      if (!fwType || fwType !== query.fw_type) throw ServiceError.badRequest('fw_type must be AFI, EFI or MFI');
+      if (!fwType || fwType !== query.fw_type) throw FirmwareErrors.fw_type_invalid();
       declared.fwType = fwType;
     }
     if (query.build_date !== undefined) {
       const buildDate = parseBuildDate(String(query.build_date));
-      if (!buildDate) throw ServiceError.badRequest('build_date must be an RFC 3339 timestamp');
-      if (!isStorableInstant(buildDate.getTime())) throw ServiceError.badRequest(`build_date ${INSTANT_RANGE_RULE}`);
+      if (!buildDate) throw FirmwareErrors.build_date_invalid();
+      if (!isStorableInstant(buildDate.getTime())) throw FirmwareErrors.build_date_out_of_range();
       declared.buildDate = buildDate;
     }
     const whatIndex = query.what_index;
-    if (whatIndex !== undefined && (!Number.isSafeInteger(whatIndex) || whatIndex < 0))
-      throw ServiceError.badRequest('what_index must be a non-negative integer');
-    if (query.general_release !== undefined && typeof query.general_release !== 'boolean')
-      throw ServiceError.badRequest('general_release must be true or false');
-    if (!input.actor) throw ServiceError.badRequest('uploader is unknown');
+    if (whatIndex !== undefined && (!Number.isSafeInteger(whatIndex) || whatIndex < 0)) throw FirmwareErrors.what_index_invalid();
+    if (query.general_release !== undefined && typeof query.general_release !== 'boolean') throw FirmwareErrors.general_release_invalid();
+    if (!input.actor) throw CommonErrors.uploader_unknown();
     return new UploadBuildCommand(
       input.customer.id,
       hwName,
@@ -131,6 +127,6 @@ export class UploadBuildCommand {
 
 function checkStaged(file: StagedFile | undefined, part: string): asserts file is StagedFile {
   const fault = stagedFileFault(file);
-  if (fault === 'missing' || !file) throw ServiceError.badRequest(`multipart part ${part} is required`);
-  if (fault) throw ServiceError.badRequest(`${part} ${fault} is invalid`);
+  if (fault === 'missing' || !file) throw FirmwareErrors.upload_part_missing({ part });
+  if (fault) throw FirmwareErrors.upload_part_invalid({ part, fault });
 }

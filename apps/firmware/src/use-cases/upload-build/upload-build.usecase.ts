@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   type EndpointCall,
+  FirmwareErrors,
   type FirmwareUploadParams,
   type FirmwareUploadQuery,
   type FirmwareUploadResult,
   type RequestContext,
   requireTenant,
-  ServiceError,
   type StagedFile,
 } from '@app/contracts';
 import { JsonLogger, ObjectStore, type ServiceConfig } from '@app/infra';
@@ -40,7 +40,7 @@ export class UploadBuildUseCase {
     @Inject(FirmwareChanges) private readonly changes: FirmwareChanges,
   ) {
     this.uploads = new WriteOnceUploads(objects, {
-      unavailable: 'firmware upload could not be completed, try again',
+      unavailable: FirmwareErrors.build_upload_incomplete,
       deleteFailed: 'could not delete a staged firmware upload',
       keptUnknown: 'staged firmware kept: could not check whether it was stored',
     });
@@ -107,7 +107,7 @@ export class UploadBuildUseCase {
       log,
     );
     if (outcome.kind === 'conflict') {
-      throw ServiceError.conflict('a build with this hw_name, hw_version, fw_name, fw_version and fw_type already exists with different content');
+      throw FirmwareErrors.build_conflict();
     }
     if (outcome.kind === 'identical') return { created: false, build: toFirmwareDto(outcome.row) };
     const build = toFirmwareDto(outcome.row);
@@ -118,7 +118,7 @@ export class UploadBuildUseCase {
 
   private async scan(file: StagedFile): Promise<WhatStringScan> {
     const stream = await this.objects.get(file.key);
-    if (!stream) throw ServiceError.unavailable('the uploaded firmware could not be read back, try again');
+    if (!stream) throw FirmwareErrors.firmware_unreadable();
     return scanWhatStrings(stream);
   }
 }

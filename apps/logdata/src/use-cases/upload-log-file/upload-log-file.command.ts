@@ -1,4 +1,4 @@
-import { type CustomerId, type CustomerRef, LOGDATA_MAX_BYTES, LOGDATA_SANDBOX_MAX_BYTES, LogdataErrors, type StagedFile } from '@app/contracts';
+import { CommonErrors, type CustomerId, type CustomerRef, LOGDATA_MAX_BYTES, LOGDATA_SANDBOX_MAX_BYTES, LogdataErrors, type StagedFile } from '@app/contracts';
 import { stagedFileFault } from '@app/platform';
 import { normalizeLogFileName } from '../shared/log-file-name.js';
 
@@ -39,7 +39,7 @@ export class UploadLogFileCommand {
     if (fault || !file) throw STAGED_FILE_FAULTS[fault ?? 'missing']();
     const maxBytes = input.customer.isSandbox ? LOGDATA_SANDBOX_MAX_BYTES : LOGDATA_MAX_BYTES;
     if (file.sizeBytes > maxBytes) throw LogdataErrors.log_file_too_large({ maxBytes });
-    if (!input.actor) throw LogdataErrors.uploader_unknown();
+    if (!input.actor) throw CommonErrors.uploader_unknown();
     const contentType = (file.contentType || input.contentType || '').trim() || DEFAULT_LOG_CONTENT_TYPE;
     const staged: StagedFile = { ...file, sha256: file.sha256.toLowerCase(), contentType };
     return new UploadLogFileCommand(input.customer.id, name, input.actor, staged, contentType);
