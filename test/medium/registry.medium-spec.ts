@@ -29,7 +29,7 @@ import { MAX_WAITING_SIGHTINGS, RecordSightings } from '../../apps/registry/src/
 import { makeCall, makeCustomer } from '@app/testing';
 import { makeDeviceContext, makeDeviceToken, makeHwid, makePublicKeys } from '../../apps/registry/test/factories.js';
 import { createThrowaway, stageFile, exists, type Throwaway } from './logdata.support.js';
-import { codeOf, expectedHwids, type ModelDevice, type ModelFilter, RecordingBus, registryModule } from './registry.support.js';
+import { codeOf, expectedHwids, reasonOf, type ModelDevice, type ModelFilter, RecordingBus, registryModule } from './registry.support.js';
 
 configureLogging({ sink: () => undefined });
 // jest ignores a project's testTimeout; imports of thousands of rows take seconds on a busy machine
@@ -129,7 +129,7 @@ describe('device operations', () => {
         after: device,
       }),
     ]);
-    expect(await codeOf(create(customer, { hwid: 'a/b?c#d%e' }))).toBe(ErrorCode.Conflict);
+    expect(await reasonOf(create(customer, { hwid: 'a/b?c#d%e' }))).toBe('device_conflict');
     // another customer may use the same HW id
     expect((await create(makeCustomer(), { hwid: 'a/b?c#d%e' })).tags).toEqual([]);
   });
@@ -206,7 +206,7 @@ describe('device operations', () => {
       ['device.reactivate', 'withdrawn', 'active'],
     ]);
     expect(bus.of(RegistryEvents.deviceChanged.subject)).toHaveLength(2);
-    expect(await codeOf(devices.withdraw(makeCall(ctx, { params: { hwid: 'nobody' } })))).toBe(ErrorCode.NotFound);
+    expect(await reasonOf(devices.withdraw(makeCall(ctx, { params: { hwid: 'nobody' } })))).toBe('device_not_found');
   });
 
   it('changes tags idempotently and keeps device_tag in step with device.tags', async () => {
@@ -456,18 +456,18 @@ describe('import', () => {
       ],
       error_count: 3,
     });
-    for (const [content, type] of [
-      ['{"hwid":"x"}', 'application/json'],
-      ['id,tags\nx,y\n', 'text/csv'],
-      ['', 'text/csv'],
+    for (const [content, type, reason] of [
+      ['{"hwid":"x"}', 'application/json', 'device_import_not_json_array'],
+      ['id,tags\nx,y\n', 'text/csv', 'device_import_csv_header_invalid'],
+      ['', 'text/csv', 'device_import_csv_empty'],
     ] as const) {
       const file = await stageFile(store, content, type);
-      expect(await codeOf(devices.import(makeCall(makeDeviceContext(customer), { file, contentType: type })))).toBe(ErrorCode.BadRequest);
+      expect(await reasonOf(devices.import(makeCall(makeDeviceContext(customer), { file, contentType: type })))).toBe(reason);
       expect(await exists(store, file.key)).toBe(false);
     }
     const xml = await stageFile(store, '<devices/>', 'application/xml');
-    expect(await codeOf(devices.import(makeCall(makeDeviceContext(customer), { file: xml, contentType: 'application/xml' })))).toBe(
-      ErrorCode.UnsupportedMediaType,
+    expect(await reasonOf(devices.import(makeCall(makeDeviceContext(customer), { file: xml, contentType: 'application/xml' })))).toBe(
+      'device_import_media_type',
     );
     expect(await exists(store, xml.key)).toBe(false);
   });
