@@ -1,8 +1,9 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  CommonErrors,
   isStorableText,
-  ServiceError,
+  type ServiceError,
   STORABLE_TEXT_RULE,
   asCustomerId,
   type AuthRequirement,
@@ -134,7 +135,7 @@ export class AccessPolicy {
   private async targetCustomer(principal: Principal, param: string | undefined, request: AccessRequest): Promise<CustomerRef> {
     if (param === undefined) return principal.homeCustomer;
     // Read before the query is validated (access comes first): the text rule of every input holds here too.
-    if (!isStorableText(param)) throw ServiceError.badRequest(`query parameter customer ${STORABLE_TEXT_RULE}`);
+    if (!isStorableText(param)) throw CommonErrors.invalid_request({ detail: `query parameter customer ${STORABLE_TEXT_RULE}` });
     if (param.toLowerCase() === principal.homeCustomer.domain) return principal.homeCustomer;
     if (principal.admin === '') throw this.customerRefused(request);
     const customer = await this.customers.byDomain(param);

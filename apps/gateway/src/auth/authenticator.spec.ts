@@ -8,8 +8,7 @@ import {
   type MessageDef,
   type RefreshedSession,
   SESSION_COOKIES,
-  ServiceError,
-  ErrorCode,
+  CommonErrors,
 } from '@app/contracts';
 import { loadConfig, MessageBus } from '@app/infra';
 import { CustomerDirectory } from '@app/platform';
@@ -176,18 +175,20 @@ describe('Authenticator: sessions', () => {
   it("answers the renewal's 401 as an ended session (with WWW-Authenticate), and refuses an expired cookie without refresh cookie", async () => {
     const { authenticator, access, bus } = await setup();
     bus.on(IdentityMessages.renewSession, () => {
-      throw new ServiceError(ErrorCode.Unauthenticated, 'refresh token already used: the session has been ended; log in again');
+      throw CommonErrors.refresh_reused();
     });
     const expired = await access({ iat: 1, nbf: 1, exp: 2 });
     await expect(
       authenticator.authenticate({ cookies: { [SESSION_COOKIES.access]: expired, [SESSION_COOKIES.refresh]: 'r' } }, { renew: true }),
     ).rejects.toMatchObject({
       status: 401,
+      reason: 'refresh_reused',
       message: 'refresh token already used: the session has been ended; log in again',
       headers: { 'WWW-Authenticate': 'Bearer realm="service"' },
     });
     await expect(authenticator.authenticate({ cookies: { [SESSION_COOKIES.access]: expired } }, { renew: true })).rejects.toMatchObject({
       status: 401,
+      reason: 'session_ended',
       message: 'session expired or ended: log in again',
     });
   });
@@ -195,12 +196,16 @@ describe('Authenticator: sessions', () => {
   it("answers a renewal refused within an operator's refresh grace (409) as 401: the request is not authenticated", async () => {
     const { authenticator, access, bus } = await setup();
     bus.on(IdentityMessages.renewSession, () => {
-      throw new ServiceError(ErrorCode.Conflict, 'refresh token already rotated by a concurrent request');
+      throw CommonErrors.refresh_raced();
     });
     const expired = await access({ iat: 1, nbf: 1, exp: 2 });
     await expect(
       authenticator.authenticate({ cookies: { [SESSION_COOKIES.access]: expired, [SESSION_COOKIES.refresh]: 'r' } }, { renew: true }),
-    ).rejects.toMatchObject({ status: 401, message: 'refresh token already rotated by a concurrent request' });
+    ).rejects.toMatchObject({
+      status: 401,
+      reason: 'renewal_raced',
+      message: 'refresh token already rotated by a concurrent request: use the cookies that request received',
+    });
   });
 
   it('refuses an access cookie for another customer than the session is on (asking identity again first)', async () => {

@@ -101,8 +101,7 @@ export class Authenticator {
       renewed = await this.renewal.renew(refresh, client ?? { ip: '', userAgent: '', requestId: '' });
     } catch (err) {
       // Conflict: a replay within an operator's refresh grace; the request is not authenticated either.
-      if (ServiceError.is(err) && (err.code === ErrorCode.Unauthenticated || err.code === ErrorCode.Conflict)) throw AuthErrors.sessionEnded(err.message);
-      throw err;
+      throw AuthErrors.renewalRefused(err) ?? err;
     }
     const authentication = await this.fromSessionCookie(renewed.session.access);
     return { ...authentication, renewed: sessionCookies(renewed.session) };
@@ -140,7 +139,7 @@ export class Authenticator {
     let status: CredentialStatus = await this.credentials.status('session', sid);
     if (status.active && status.customerId && status.customerId !== cid) status = await this.credentials.status('session', sid, { fresh: true });
     if (!status.active) throw AuthErrors.sessionEnded();
-    if (status.customerId && status.customerId !== cid) throw AuthErrors.sessionEnded('this access cookie is for another customer: renew the session');
+    if (status.customerId && status.customerId !== cid) throw AuthErrors.sessionForOtherCustomer();
     const customer = await this.activeCustomer(cid, () => AuthErrors.sessionEnded());
     const claimedAdmin: AdminLevel = payload.adm === 'full' || payload.adm === 'read' ? payload.adm : '';
     const admin = status.admin ?? claimedAdmin;

@@ -66,7 +66,7 @@ describe('bundle ceiling', () => {
 
   it('refuses with 403 "bundle exceeds your scopes"', () => {
     expect(() => assertBundleWithinCeiling('full', member('viewer'), false)).toThrow(
-      expect.objectContaining({ status: 403, message: 'bundle exceeds your scopes' }),
+      expect.objectContaining({ status: 403, reason: 'token_bundle_exceeds_scopes', message: 'bundle exceeds your scopes' }),
     );
   });
 });

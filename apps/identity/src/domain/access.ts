@@ -1,4 +1,4 @@
-import { type AdminLevel, type Bundle, BUNDLE_SCOPES, ErrorCode, type Role, ROLE_SCOPES, type Scope, scopeAllows, ServiceError } from '@app/contracts';
+import { type AdminLevel, type Bundle, BUNDLE_SCOPES, IdentityErrors, type Role, ROLE_SCOPES, type Scope, scopeAllows } from '@app/contracts';
 
 /** Members of the operator customer are administrators: viewers read-only, editors and owners full. */
 export function adminLevelFor(operatorRole: Role | null): AdminLevel {
@@ -29,8 +29,6 @@ export interface TokenCaller {
   readonly admin: AdminLevel;
 }
 
-export const BUNDLE_EXCEEDS_SCOPES = 'bundle exceeds your scopes';
-
 /**
  * A token never has more scopes than the person who created it. The `admin` bundle:
  * full administrators only, and only on the operator customer. Full administrators may ask
@@ -43,7 +41,7 @@ export function bundleWithinCeiling(bundle: Bundle, caller: TokenCaller, custome
 }
 
 export function assertBundleWithinCeiling(bundle: Bundle, caller: TokenCaller, customerIsOperator: boolean): void {
-  if (!bundleWithinCeiling(bundle, caller, customerIsOperator)) throw new ServiceError(ErrorCode.Forbidden, BUNDLE_EXCEEDS_SCOPES);
+  if (!bundleWithinCeiling(bundle, caller, customerIsOperator)) throw IdentityErrors.token_bundle_exceeds_scopes();
 }
 
 /** Who sees every token of a customer: members:manage, or any administrator; others see their own. */

@@ -32,15 +32,6 @@ export const LOGIN_RECORDS_CLEANUP_EVERY_MS = 60 * 60 * 1000;
 
 /** The answer to every POST /auth/login, invited or not. */
 export const LOGIN_ACCEPTED = { sent: true, detail: 'If the address is invited, a code has been sent.' } as const;
-export const INVALID_CODE_MESSAGE = 'invalid or expired code';
-export const REFRESH_INVALID_MESSAGE = 'refresh cookie missing or expired: log in again';
-export const REFRESH_REUSE_MESSAGE = 'refresh token already used: the session has been ended; log in again';
-/** Within an operator's REFRESH_REUSE_GRACE_SECONDS: the replay gets nothing, the session goes on. */
-export const REFRESH_RACE_MESSAGE = 'refresh token already rotated by a concurrent request: use the cookies that request received';
-export const CSRF_MESSAGE = 'missing or invalid CSRF token';
-export const LOGIN_RATE_LIMITED_MESSAGE = 'too many login codes requested for this address; try again later';
-export const LOGIN_IP_RATE_LIMITED_MESSAGE = 'too many login requests from this address; try again later';
-export const VERIFY_RATE_LIMITED_MESSAGE = 'too many login attempts; try again later';
 
 /** How often each identity replica resumes unfinished customer deletions (also once at start). */
 export const CUSTOMER_DELETION_RETRY_MS = 15_000;

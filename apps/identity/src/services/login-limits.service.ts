@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ErrorCode, ServiceError } from '@app/contracts';
+import { IdentityErrors } from '@app/contracts';
 import type { ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 import type { LoginAttemptKind } from '../entities/login-attempt.entity.js';
-import { LOGIN_IP_RATE_LIMITED_MESSAGE, LOGIN_RATE_WINDOW_MS, VERIFY_RATE_LIMITED_MESSAGE } from '../domain/limits.js';
+import { LOGIN_RATE_WINDOW_MS } from '../domain/limits.js';
 import { IdentityStore } from '../repositories/identity.store.js';
 import { AuditTrail } from './audit-trail.service.js';
 import { Clock } from './clock.js';
@@ -43,7 +43,7 @@ export class LoginLimits {
   /** POST /auth/login from `ip` for `email`: records it, throws 429 past the per-IP limit. */
   async admitLogin(ip: string, email: string): Promise<void> {
     const refusal = await this.admit('login', ip, email, [{ by: 'ip', limit: 'login_per_ip', max: this.config.loginRatePerIpPerHour }]);
-    if (refusal) await this.refuse(refusal, ip, email, LOGIN_IP_RATE_LIMITED_MESSAGE);
+    if (refusal) await this.refuse(refusal, ip, email, IdentityErrors.login_ip_rate_limited);
   }
 
   /** A code verification or magic-link confirmation: records it, throws 429 past either limit. */
@@ -52,7 +52,7 @@ export class LoginLimits {
       { by: 'ip', limit: 'verify_per_ip', max: this.config.loginVerifyRatePerIpPerHour },
       { by: 'email', limit: 'verify_per_email', max: this.config.loginVerifyRatePerEmailPerHour },
     ]);
-    if (refusal) await this.refuse(refusal, ip, email, VERIFY_RATE_LIMITED_MESSAGE);
+    if (refusal) await this.refuse(refusal, ip, email, IdentityErrors.verify_rate_limited);
   }
 
   private async admit(
@@ -79,7 +79,7 @@ export class LoginLimits {
     });
   }
 
-  private async refuse(refusal: Refusal, ip: string, email: string, message: string): Promise<never> {
+  private async refuse(refusal: Refusal, ip: string, email: string, error: typeof IdentityErrors.verify_rate_limited): Promise<never> {
     if (refusal.first) {
       await this.audit.securityEvent({
         kind: 'login_rate_limited',
@@ -89,6 +89,6 @@ export class LoginLimits {
         detail: { limit: refusal.limit, max_per_hour: refusal.max, email },
       });
     }
-    throw new ServiceError(ErrorCode.RateLimited, message, { 'Retry-After': String(refusal.retryAfter) });
+    throw error({ 'Retry-After': String(refusal.retryAfter) });
   }
 }

@@ -9,7 +9,7 @@ import { VerifyLoginCommand } from './verify-login/verify-login.command.js';
 
 const customer: CustomerRef = { id: asCustomerId('0b7d1c3e-4f5a-4b6c-8d9e-0f1a2b3c4d5e'), domain: 'acme.example', isSandbox: false };
 const creator = { userId: 'u-1', scopes: [], admin: '' as const };
-const badRequest = (message: string) => expect.objectContaining({ status: 400, message });
+const badRequest = (message: string) => expect.objectContaining({ status: 400, reason: 'invalid_request', message });
 
 describe('commands are valid once built', () => {
   it('login and verify normalise the address and check the code', () => {

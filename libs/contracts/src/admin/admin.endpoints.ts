@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { defineEndpoint } from '../endpoints/endpoint.js';
 import { IdentityMessages } from '../identity/identity.messages.js';
+import { IdentityErrors } from '../identity/identity.errors.js';
+import { CommonErrors } from '../errors/common.errors.js';
 import {
   CreateCustomerRequest,
   CustomerDomainParams,
@@ -33,7 +35,7 @@ export const adminAccountEndpoints = [
     params: NoParams,
     body: { kind: 'none' },
     responses: { 200: { description: 'Customers', schema: Type.Object({ items: Type.Array(CustomerWithCounts) }) } },
-    errors: [401, 403],
+    errors: [],
     target: { kind: 'message', message: IdentityMessages.listCustomers, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -47,7 +49,7 @@ export const adminAccountEndpoints = [
     params: NoParams,
     body: { kind: 'json', schema: CreateCustomerRequest, required: true },
     responses: { 201: { description: 'The customer', schema: Type.Object({ customer: CustomerSchema }) } },
-    errors: [400, 401, 403, 409, 503],
+    errors: [IdentityErrors.customer_exists],
     target: { kind: 'message', message: IdentityMessages.createCustomer, reply: (r) => ({ kind: 'json', status: 201, body: r }) },
   }),
   defineEndpoint({
@@ -63,7 +65,7 @@ export const adminAccountEndpoints = [
     responses: {
       200: { description: 'The customer and its members', schema: Type.Object({ customer: CustomerSchema, members: Type.Array(MemberSchema) }) },
     },
-    errors: [401, 403, 404],
+    errors: [CommonErrors.customer_not_found],
     target: { kind: 'message', message: IdentityMessages.getCustomer, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -77,7 +79,7 @@ export const adminAccountEndpoints = [
     params: CustomerDomainParams,
     body: { kind: 'json', schema: UpdateCustomerRequest, required: true },
     responses: { 200: { description: 'The customer', schema: Type.Object({ customer: CustomerSchema }) } },
-    errors: [400, 401, 403, 404, 409, 503],
+    errors: [CommonErrors.customer_not_found, IdentityErrors.customer_domain_configured, IdentityErrors.operator_customer_unsuspendable, IdentityErrors.customer_exists],
     target: { kind: 'message', message: IdentityMessages.updateCustomer, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -96,7 +98,7 @@ export const adminAccountEndpoints = [
       204: { description: 'Deleted: nothing of the customer is left' },
       202: { description: 'Deletion under way: the customer is gone for every caller, an app has not erased its part yet; identity retries until it has' },
     },
-    errors: [400, 401, 403, 404, 503],
+    errors: [CommonErrors.customer_not_found, IdentityErrors.customer_delete_unconfirmed, IdentityErrors.operator_customer_undeletable, IdentityErrors.sandbox_customer_undeletable],
     target: { kind: 'message', message: IdentityMessages.deleteCustomer, reply: (r) => ({ kind: 'empty', status: r.done ? 204 : 202 }) },
   }),
   defineEndpoint({
@@ -110,7 +112,7 @@ export const adminAccountEndpoints = [
     params: NoParams,
     body: { kind: 'none' },
     responses: { 200: { description: 'One entry per membership, by email then domain', schema: Type.Object({ items: Type.Array(MemberSchema) }) } },
-    errors: [401, 403],
+    errors: [],
     target: { kind: 'message', message: IdentityMessages.listUsers, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -124,7 +126,7 @@ export const adminAccountEndpoints = [
     params: EmailParams,
     body: { kind: 'json', schema: UpdateUserRequest, required: true },
     responses: { 200: { description: 'The new state', schema: UpdatedUser } },
-    errors: [400, 401, 403, 404, 503],
+    errors: [IdentityErrors.user_not_found, IdentityErrors.user_self_disable],
     target: { kind: 'message', message: IdentityMessages.updateUser, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
 ];

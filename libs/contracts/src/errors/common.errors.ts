@@ -4,6 +4,7 @@ import { ErrorCode } from '../errors.js';
 import { defineErrors } from './define-errors.js';
 
 const REALM = 'Bearer realm="service"';
+const REFRESH_RACE_MESSAGE = 'refresh token already rotated by a concurrent request: use the cookies that request received';
 
 /**
  * The errors every domain shares (docs/api.md "Limits and errors"). Any endpoint may answer
@@ -39,4 +40,25 @@ export const CommonErrors = defineErrors('common', {
   ownership_batch_too_large: { category: ErrorCode.BadRequest, message: `at most ${MAX_OWNERSHIP_BATCH} keys per question` },
   /** An upload (log file, firmware build) that reached its app without the uploader's identity. */
   uploader_unknown: { category: ErrorCode.BadRequest, message: 'uploader is unknown' },
+  // Credential refusals (docs/api.md "API tokens", "Sessions and CSRF"): the gateway answers them
+  // for any endpoint with credentials, identity for its own; WWW-Authenticate is added where raised.
+  authorization_not_bearer: { category: ErrorCode.Unauthenticated, message: "Authorization header must be 'Bearer <token>'" },
+  token_invalid: { category: ErrorCode.Unauthenticated, message: (p: { reason: string }) => `invalid token: ${p.reason}` },
+  token_revoked: { category: ErrorCode.Unauthenticated, message: 'token revoked, expired or unknown' },
+  token_format_outdated: { category: ErrorCode.Unauthenticated, message: 'token format is no longer supported: create a new token' },
+  session_ended: { category: ErrorCode.Unauthenticated, message: 'session expired or ended: log in again' },
+  access_cookie_other_customer: { category: ErrorCode.Unauthenticated, message: 'this access cookie is for another customer: renew the session' },
+  refresh_invalid: { category: ErrorCode.Unauthenticated, message: 'refresh cookie missing or expired: log in again' },
+  refresh_reused: { category: ErrorCode.Unauthenticated, message: 'refresh token already used: the session has been ended; log in again' },
+  /** POST /auth/refresh replayed within the operator's refresh grace (409)... */
+  refresh_raced: { category: ErrorCode.Conflict, message: REFRESH_RACE_MESSAGE },
+  /** ...and the same replay renewing an access cookie on another request: that request is not authenticated (401). */
+  renewal_raced: { category: ErrorCode.Unauthenticated, message: REFRESH_RACE_MESSAGE },
+  csrf_invalid: { category: ErrorCode.Forbidden, message: 'missing or invalid CSRF token' },
+  metrics_unauthenticated: {
+    category: ErrorCode.Unauthenticated,
+    message: 'metrics need Authorization: Bearer <METRICS_TOKEN> or an administrator credential',
+    headers: { 'WWW-Authenticate': REALM },
+  },
+  not_in_sandbox: { category: ErrorCode.Forbidden, message: 'not available in the sandbox' },
 });

@@ -2,6 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { defineEndpoint, SESSION_COOKIES, type SetCookie } from '../endpoints/endpoint.js';
 
 import { IdentityMessages, type SessionCookieValues } from './identity.messages.js';
+import { IdentityErrors } from './identity.errors.js';
+import { CommonErrors } from '../errors/common.errors.js';
 import { magicLinkConfirmationPage, magicLinkFailedPage } from './identity.pages.js';
 import {
   CreatedToken,
@@ -50,7 +52,7 @@ export const identityEndpoints = [
     errorMode: 'json',
     body: { kind: 'none' },
     responses: { 200: { description: 'JSON Web Key Set', schema: JwksSchema } },
-    errors: [503],
+    errors: [],
     target: {
       kind: 'message',
       message: IdentityMessages.jwks,
@@ -69,7 +71,7 @@ export const identityEndpoints = [
     params: NoParams,
     body: { kind: 'json', schema: LoginRequest, required: true },
     responses: { 202: { description: 'Accepted whether or not the address is invited', schema: LoginResponse } },
-    errors: [400, 429],
+    errors: [IdentityErrors.login_ip_rate_limited, IdentityErrors.login_rate_limited],
     target: { kind: 'message', message: IdentityMessages.login, reply: (r) => ({ kind: 'json', status: 202, body: r }) },
   }),
   defineEndpoint({
@@ -84,7 +86,7 @@ export const identityEndpoints = [
     params: NoParams,
     body: { kind: 'json', schema: VerifyRequest, required: true },
     responses: { 200: { description: 'The identity; session cookies are set', schema: IdentityObject } },
-    errors: [400, 401, 429],
+    errors: [IdentityErrors.login_code_invalid, IdentityErrors.verify_rate_limited],
     target: {
       kind: 'message',
       message: IdentityMessages.verify,
@@ -102,7 +104,7 @@ export const identityEndpoints = [
     params: NoParams,
     body: { kind: 'none' },
     responses: { 200: { description: 'The identity', schema: IdentityObject } },
-    errors: [401],
+    errors: [],
     target: { kind: 'message', message: IdentityMessages.me, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -117,7 +119,7 @@ export const identityEndpoints = [
     params: NoParams,
     body: { kind: 'none' },
     responses: { 200: { description: 'The session goes on; new refresh and access cookies, the same CSRF token', schema: RefreshResponse } },
-    errors: [401, 403, 409],
+    errors: [CommonErrors.refresh_raced],
     target: {
       kind: 'message',
       message: IdentityMessages.refresh,
@@ -136,7 +138,7 @@ export const identityEndpoints = [
     params: NoParams,
     body: { kind: 'json', schema: SwitchRequest, required: true },
     responses: { 200: { description: 'The identity in the new customer; a new access cookie', schema: IdentityObject } },
-    errors: [400, 401, 403, 404],
+    errors: [CommonErrors.customer_not_found, IdentityErrors.switch_session_only, IdentityErrors.switch_not_a_member, IdentityErrors.switch_customer_suspended],
     target: {
       kind: 'message',
       message: IdentityMessages.switchCustomer,
@@ -160,7 +162,7 @@ export const identityEndpoints = [
     params: NoParams,
     body: { kind: 'none' },
     responses: { 204: { description: 'Session revoked; the three cookies are cleared (Max-Age=0)' } },
-    errors: [401, 403],
+    errors: [IdentityErrors.logout_session_only],
     target: { kind: 'message', message: IdentityMessages.logout, reply: () => ({ kind: 'empty', status: 204, cookies: clearedSessionCookies() }) },
   }),
   defineEndpoint({
@@ -178,7 +180,7 @@ export const identityEndpoints = [
       200: { description: 'HTML page with a form that confirms the login (POST)', contentType: 'text/html' },
       400: { description: 'HTML page: the link is invalid, expired or used; problem+json when c or t is malformed', contentType: 'text/html' },
     },
-    errors: [400],
+    errors: [],
     target: {
       kind: 'message',
       message: IdentityMessages.magicLinkCheck,
@@ -205,7 +207,7 @@ export const identityEndpoints = [
       303: { description: 'Logged in: session cookies set, Location /console', headers: { Location: 'The console' } },
       400: { description: 'HTML page: the link is invalid, expired or used; problem+json when c or t is malformed', contentType: 'text/html' },
     },
-    errors: [400, 403, 429],
+    errors: [IdentityErrors.login_cross_site, IdentityErrors.login_code_invalid, IdentityErrors.verify_rate_limited],
     target: {
       kind: 'message',
       message: IdentityMessages.magicLinkConfirm,
@@ -227,7 +229,7 @@ export const identityEndpoints = [
     query: CustomerOnlyQuery,
     body: { kind: 'json', schema: CreateTokenRequest, required: true },
     responses: { 201: { description: 'The token record with the token itself', schema: CreatedToken } },
-    errors: [400, 401, 403, 404, 503],
+    errors: [IdentityErrors.token_bundle_exceeds_scopes],
     target: { kind: 'message', message: IdentityMessages.createToken, reply: (r) => ({ kind: 'json', status: 201, body: r }) },
   }),
   defineEndpoint({
@@ -242,7 +244,7 @@ export const identityEndpoints = [
     query: CustomerOnlyQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'Token records', schema: Type.Object({ items: Type.Array(TokenRecord) }) } },
-    errors: [401, 403, 404],
+    errors: [],
     target: { kind: 'message', message: IdentityMessages.listTokens, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -257,7 +259,7 @@ export const identityEndpoints = [
     query: CustomerOnlyQuery,
     body: { kind: 'none' },
     responses: { 204: { description: 'Revoked; the record stays' } },
-    errors: [400, 401, 403, 404, 503],
+    errors: [IdentityErrors.token_not_found],
     target: { kind: 'message', message: IdentityMessages.revokeToken, reply: () => ({ kind: 'empty', status: 204 }) },
   }),
 ];
@@ -278,7 +280,7 @@ export const memberEndpoints = [
     query: PeopleQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'The people named (unknown ones and non-members left out)', schema: PeopleList } },
-    errors: [400, 401, 403, 404],
+    errors: [],
     target: { kind: 'message', message: IdentityMessages.namePeople, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -293,7 +295,7 @@ export const memberEndpoints = [
     query: CustomerOnlyQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'Members by email', schema: Type.Object({ items: Type.Array(MemberEntry) }) } },
-    errors: [401, 403, 404],
+    errors: [],
     target: { kind: 'message', message: IdentityMessages.listMembers, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -308,7 +310,7 @@ export const memberEndpoints = [
     query: CustomerOnlyQuery,
     body: { kind: 'json', schema: InviteMemberRequest, required: true },
     responses: { 201: { description: 'The new member', schema: MemberEntry } },
-    errors: [400, 401, 403, 404, 409, 503],
+    errors: [IdentityErrors.member_exists],
     target: { kind: 'message', message: IdentityMessages.inviteMember, reply: (r) => ({ kind: 'json', status: 201, body: r }) },
   }),
   defineEndpoint({
@@ -323,7 +325,7 @@ export const memberEndpoints = [
     query: CustomerOnlyQuery,
     body: { kind: 'json', schema: UpdateMemberRequest, required: true },
     responses: { 200: { description: 'The member', schema: MemberEntry } },
-    errors: [400, 401, 403, 404, 409, 503],
+    errors: [IdentityErrors.member_not_found, IdentityErrors.last_owner_demote],
     target: { kind: 'message', message: IdentityMessages.updateMember, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -338,7 +340,7 @@ export const memberEndpoints = [
     query: CustomerOnlyQuery,
     body: { kind: 'none' },
     responses: { 204: { description: 'Removed' } },
-    errors: [400, 401, 403, 404, 409, 503],
+    errors: [IdentityErrors.member_not_found, IdentityErrors.last_owner_remove],
     target: { kind: 'message', message: IdentityMessages.removeMember, reply: () => ({ kind: 'empty', status: 204 }) },
   }),
 ];

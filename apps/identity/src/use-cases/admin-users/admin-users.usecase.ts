@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type CustomerId, type MemberView, type RequestContext, ServiceError, type UpdatedUser } from '@app/contracts';
+import { CommonErrors, type CustomerId, IdentityErrors, type MemberView, type RequestContext, type UpdatedUser } from '@app/contracts';
 import { toMemberView } from '../../domain/views.js';
 import { IdentityStore } from '../../repositories/identity.store.js';
 import { AuditTrail } from '../../services/audit-trail.service.js';
@@ -7,8 +7,6 @@ import { Clock } from '../../services/clock.js';
 import { CredentialEvents } from '../../services/credential-events.service.js';
 import { requirePrincipal } from '../shared/principal.js';
 import { validEmail } from '../shared/validate.js';
-
-export const USER_NOT_FOUND = 'user not found';
 
 /**
  * GET /admin/users (one entry per membership) and PATCH /admin/users/{email} (a user's states:
@@ -32,12 +30,12 @@ export class AdminUsersUseCase {
   async setDisabled(ctx: RequestContext, emailInput: unknown, disabled: unknown): Promise<UpdatedUser> {
     const principal = requirePrincipal(ctx);
     const email = validEmail(emailInput);
-    if (typeof disabled !== 'boolean') throw ServiceError.badRequest('disabled must be true or false');
+    if (typeof disabled !== 'boolean') throw CommonErrors.invalid_request({ detail: 'disabled must be true or false' });
     const now = this.clock.now();
     const result = await this.store.transaction(async (repos) => {
       const user = await repos.users.findByEmail(email);
-      if (!user) throw ServiceError.notFound(USER_NOT_FOUND);
-      if (disabled && user.id === principal.userId) throw ServiceError.badRequest('you cannot disable yourself');
+      if (!user) throw IdentityErrors.user_not_found();
+      if (disabled && user.id === principal.userId) throw IdentityErrors.user_self_disable();
       if (user.disabled === disabled) return { user, changed: false, sessions: [] as string[], tokens: [] as Array<{ id: string; customerId: CustomerId }> };
       await repos.users.setDisabled(user.id, disabled);
       if (!disabled) return { user, changed: true, sessions: [] as string[], tokens: [] as Array<{ id: string; customerId: CustomerId }> };

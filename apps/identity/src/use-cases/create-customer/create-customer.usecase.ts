@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { asCustomerId, type CustomerView, IdentityEvents, ServiceError } from '@app/contracts';
+import { asCustomerId, type CustomerView, IdentityErrors, IdentityEvents } from '@app/contracts';
 import { MessageBus } from '@app/infra';
 import { randomUUID } from 'node:crypto';
 import { toCustomerView } from '../../domain/views.js';
@@ -9,8 +9,6 @@ import { Clock } from '../../services/clock.js';
 import { InviteMemberCommand } from '../invite-member/invite-member.command.js';
 import { InviteMemberUseCase } from '../invite-member/invite-member.usecase.js';
 import type { CreateCustomerCommand } from './create-customer.command.js';
-
-export const CUSTOMER_EXISTS = 'customer already exists';
 
 /** Opens a customer account and, with owner_email, invites its first owner (one transaction; mail after commit). */
 @Injectable()
@@ -34,7 +32,7 @@ export class CreateCustomerUseCase {
         isSandbox: false,
         at: this.clock.now(),
       });
-      if (!created) throw ServiceError.conflict(CUSTOMER_EXISTS);
+      if (!created) throw IdentityErrors.customer_exists();
       const customer = (await repos.customers.findById(id))!;
       if (!command.ownerEmail) return { customer, invitation: null };
       const invite = InviteMemberCommand.create({ customer, email: command.ownerEmail, role: 'owner', actor: command.actor });

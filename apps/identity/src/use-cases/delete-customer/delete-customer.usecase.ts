@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type CustomerDeletion, IdentityEvents, ServiceError } from '@app/contracts';
+import { CommonErrors, type CustomerDeletion, IdentityErrors, IdentityEvents } from '@app/contracts';
 import { MessageBus, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 import { toCustomerView } from '../../domain/views.js';
@@ -8,9 +8,6 @@ import { AuditTrail } from '../../services/audit-trail.service.js';
 import { Clock } from '../../services/clock.js';
 import { CredentialEvents } from '../../services/credential-events.service.js';
 import { CustomerDeletions } from '../../services/customer-deletions.service.js';
-import { CUSTOMER_NOT_FOUND } from '../get-customer/get-customer.usecase.js';
-
-export const CONFIRM_MISMATCH = 'confirm must repeat the domain';
 
 /**
  * DELETE /admin/customers/{domain}?confirm=<domain>. Records the deletion (status `deleting`,
@@ -34,14 +31,14 @@ export class DeleteCustomerUseCase {
 
   async execute(input: { domain: string; confirm: string | undefined; actor: string }): Promise<CustomerDeletion> {
     const domain = input.domain.trim().toLowerCase();
-    if (typeof input.confirm !== 'string' || input.confirm.trim().toLowerCase() !== domain) throw ServiceError.badRequest(CONFIRM_MISMATCH);
-    if (domain === this.config.operatorDomain) throw ServiceError.badRequest('the operator customer cannot be deleted');
-    if (domain === this.config.sandboxDomain) throw ServiceError.badRequest('the sandbox customer cannot be deleted (it comes from SANDBOX_DOMAIN)');
+    if (typeof input.confirm !== 'string' || input.confirm.trim().toLowerCase() !== domain) throw IdentityErrors.customer_delete_unconfirmed();
+    if (domain === this.config.operatorDomain) throw IdentityErrors.operator_customer_undeletable();
+    if (domain === this.config.sandboxDomain) throw IdentityErrors.sandbox_customer_undeletable();
     const now = this.clock.now();
     const recorded = await this.store.transaction(async (repos) => {
       const customer = await repos.customers.findByDomainEvenDeleting(domain);
-      if (!customer) throw ServiceError.notFound(CUSTOMER_NOT_FOUND);
-      if (customer.isSandbox) throw ServiceError.badRequest('the sandbox customer cannot be deleted (it comes from SANDBOX_DOMAIN)');
+      if (!customer) throw CommonErrors.customer_not_found();
+      if (customer.isSandbox) throw IdentityErrors.sandbox_customer_undeletable();
       if (customer.status === 'deleting') return { customer, sessions: [] as string[] };
       const before = toCustomerView(customer);
       await repos.customers.setStatus(customer.id, 'deleting', now);

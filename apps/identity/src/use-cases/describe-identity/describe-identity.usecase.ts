@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ErrorCode, type IdentityObject, requireTenant, type RequestContext, ServiceError } from '@app/contracts';
+import { CommonErrors, type IdentityObject, type RequestContext, requireTenant } from '@app/contracts';
 import { IdentityStore } from '../../repositories/identity.store.js';
 import { CsrfTokens } from '../../services/csrf-tokens.service.js';
 import { identityObject } from '../shared/identity-object.js';
@@ -23,7 +23,7 @@ export class DescribeIdentityUseCase {
     const { customer } = requireTenant(ctx);
     const repos = this.store.repos;
     const user = await repos.users.findById(principal.userId);
-    if (!user) throw new ServiceError(ErrorCode.Unauthenticated, 'token revoked, expired or unknown');
+    if (!user) throw CommonErrors.token_revoked();
     const [role, memberships] = await Promise.all([
       repos.memberships.findRole({ customerId: customer.id, userId: user.id }),
       repos.memberships.listForUser(user.id),

@@ -1,13 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type CreatedToken, ErrorCode, ServiceError } from '@app/contracts';
+import { CommonErrors, type CreatedToken, IdentityErrors } from '@app/contracts';
 import { personScopes } from '../../domain/access.js';
 import { IdentityStore } from '../../repositories/identity.store.js';
 import { Administrators } from '../../services/administrators.service.js';
 import { CreateTokenCommand } from '../create-token/create-token.command.js';
 import { CreateTokenUseCase } from '../create-token/create-token.usecase.js';
 import type { IssueTokenCommand } from './issue-token.command.js';
-
-export const MEMBER_NOT_FOUND = 'member not found';
 
 /**
  * Finds the customer and the member, then creates the token as that person: the bundle is
@@ -25,12 +23,12 @@ export class IssueTokenUseCase {
   async execute(command: IssueTokenCommand): Promise<CreatedToken> {
     const repos = this.store.repos;
     const customer = await repos.customers.findByDomain(command.customerDomain);
-    if (!customer) throw ServiceError.notFound('customer not found');
-    if (customer.status !== 'active') throw ServiceError.conflict('customer is suspended');
+    if (!customer) throw CommonErrors.customer_not_found();
+    if (customer.status !== 'active') throw IdentityErrors.customer_suspended();
     const user = await repos.users.findByEmail(command.email);
     const role = user ? await repos.memberships.findRole({ customerId: customer.id, userId: user.id }) : null;
-    if (!user || !role) throw ServiceError.notFound(MEMBER_NOT_FOUND);
-    if (user.disabled) throw new ServiceError(ErrorCode.Forbidden, 'user is disabled');
+    if (!user || !role) throw IdentityErrors.member_not_found();
+    if (user.disabled) throw IdentityErrors.user_disabled();
     const admin = await this.administrators.levelOf(repos, user.id);
     return this.createToken.execute(
       CreateTokenCommand.create({

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type RequestContext, ServiceError } from '@app/contracts';
+import { IdentityErrors, type RequestContext } from '@app/contracts';
 import { requirePrincipal } from '../shared/principal.js';
 import { EndSessionUseCase } from '../end-session/end-session.usecase.js';
 
@@ -10,7 +10,7 @@ export class LogoutUseCase {
 
   async execute(ctx: RequestContext): Promise<void> {
     const principal = requirePrincipal(ctx);
-    if (principal.kind !== 'session') throw ServiceError.forbidden('only a console session can log out; revoke API tokens with DELETE /tokens/{id}');
+    if (principal.kind !== 'session') throw IdentityErrors.logout_session_only();
     await this.endSession.execute(principal.credentialId, 'logout');
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type EndpointCall, isUuid, type MagicLinkQuery, type MagicLinkResult, ServiceError } from '@app/contracts';
+import { type EndpointCall, IdentityErrors, isUuid, type MagicLinkQuery, type MagicLinkResult } from '@app/contracts';
 import type { LoginChallengeEntity } from '../../entities/login-challenge.entity.js';
 import { constantTimeEqual, sha256Base64url } from '../../domain/secrets.js';
 import { IdentityStore } from '../../repositories/identity.store.js';
@@ -7,8 +7,6 @@ import { Clock } from '../../services/clock.js';
 import { LoginLimits } from '../../services/login-limits.service.js';
 import { StartSessionCommand } from '../start-session/start-session.command.js';
 import { StartSessionUseCase } from '../start-session/start-session.usecase.js';
-
-export const CROSS_SITE_LOGIN = 'login links must be confirmed from the service’s own page';
 
 type Call = EndpointCall<Record<string, never>, MagicLinkQuery, undefined>;
 
@@ -61,9 +59,9 @@ export class MagicLinkUseCase {
   private refuseCrossSite(call: Call): void {
     const origin = call.headers?.origin;
     const site = call.headers?.['sec-fetch-site'];
-    if (site !== undefined && site !== 'same-origin' && site !== 'none') throw ServiceError.forbidden(CROSS_SITE_LOGIN);
+    if (site !== undefined && site !== 'same-origin' && site !== 'none') throw IdentityErrors.login_cross_site();
     // `Origin: null` (a privacy-minded referrer policy) is trusted only with the browser's own Sec-Fetch-Site: same-origin.
     const sameOrigin = origin === new URL(call.ctx.baseUrl).origin || (origin === 'null' && site === 'same-origin');
-    if (origin !== undefined && !sameOrigin) throw ServiceError.forbidden(CROSS_SITE_LOGIN);
+    if (origin !== undefined && !sameOrigin) throw IdentityErrors.login_cross_site();
   }
 }

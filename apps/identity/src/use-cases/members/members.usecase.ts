@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type CustomerId, type MemberEntry, requireTenant, type RequestContext, type Role, ServiceError } from '@app/contracts';
+import { CommonErrors, type CustomerId, IdentityErrors, type MemberEntry, type RequestContext, requireTenant, type Role } from '@app/contracts';
 import type { CustomerMember } from '../../repositories/membership.repository.js';
 import { IdentityStore, type IdentityRepositories } from '../../repositories/identity.store.js';
 import { Administrators } from '../../services/administrators.service.js';
@@ -9,11 +9,6 @@ import { CredentialEvents } from '../../services/credential-events.service.js';
 import { InviteMemberCommand } from '../invite-member/invite-member.command.js';
 import { InviteMemberUseCase } from '../invite-member/invite-member.usecase.js';
 import { validEmail, validRole } from '../shared/validate.js';
-
-export const ALREADY_MEMBER = 'already a member of this customer';
-export const MEMBER_NOT_FOUND = 'member not found';
-export const LAST_OWNER_DEMOTE = 'the last owner cannot be demoted: make another member owner first';
-export const LAST_OWNER_REMOVE = 'the last owner cannot be removed: make another member owner first';
 
 export function toMemberEntry(member: CustomerMember): MemberEntry {
   return {
@@ -56,12 +51,12 @@ export class MembersUseCase {
   async add(ctx: RequestContext, input: { email: unknown; role: unknown }): Promise<MemberEntry> {
     const { customer: ref } = requireTenant(ctx);
     const customer = await this.store.repos.customers.findById(ref.id);
-    if (!customer) throw ServiceError.notFound('customer not found');
+    if (!customer) throw CommonErrors.customer_not_found();
     const command = InviteMemberCommand.create({ customer, email: input.email, role: input.role, actor: ctx.auditActor });
     const { member, mail } = await this.store.transaction(
       async (repos) => {
         const { result, invitation } = await this.invite.addWithin(repos, command);
-        if (!result.added || !invitation) throw ServiceError.conflict(ALREADY_MEMBER);
+        if (!result.added || !invitation) throw IdentityErrors.member_exists();
         return { member: (await repos.memberships.findMember(customer.id, command.email))!, mail: invitation };
       },
       { lock: memberLock(customer.id) },
@@ -78,7 +73,7 @@ export class MembersUseCase {
       async (repos) => {
         const member = await this.findMember(repos, customer.id, email);
         if (member.role === role) return { before: member, after: member };
-        if (member.role === 'owner' && (await repos.memberships.countOwners(customer.id)) <= 1) throw ServiceError.conflict(LAST_OWNER_DEMOTE);
+        if (member.role === 'owner' && (await repos.memberships.countOwners(customer.id)) <= 1) throw IdentityErrors.last_owner_demote();
         await repos.memberships.updateRole({ customerId: customer.id, userId: member.userId, role });
         return { before: member, after: { ...member, role } };
       },
@@ -106,7 +101,7 @@ export class MembersUseCase {
     const { member, sessions, tokens } = await this.store.transaction(
       async (repos) => {
         const member = await this.findMember(repos, customer.id, email);
-        if (member.role === 'owner' && (await repos.memberships.countOwners(customer.id)) <= 1) throw ServiceError.conflict(LAST_OWNER_REMOVE);
+        if (member.role === 'owner' && (await repos.memberships.countOwners(customer.id)) <= 1) throw IdentityErrors.last_owner_remove();
         await repos.memberships.remove({ customerId: customer.id, userId: member.userId });
         const sessions = await repos.sessions.revokeOpen({ userId: member.userId, customerId: customer.id, at: now, reason: 'member_removed' });
         const tokens = await repos.tokens.revokeCreatedBy({ userId: member.userId, customerId: customer.id, at: now });
@@ -145,7 +140,7 @@ export class MembersUseCase {
 
   private async findMember(repos: IdentityRepositories, customerId: CustomerId, email: string): Promise<CustomerMember & { role: Role }> {
     const member = await repos.memberships.findMember(customerId, email);
-    if (!member) throw ServiceError.notFound(MEMBER_NOT_FOUND);
+    if (!member) throw IdentityErrors.member_not_found();
     return member;
   }
 

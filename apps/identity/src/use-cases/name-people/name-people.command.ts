@@ -1,4 +1,4 @@
-import { type CustomerId, PEOPLE_MAX_IDS, type RequestContext, requireTenant, ServiceError, UUID_UNANCHORED } from '@app/contracts';
+import { CommonErrors, type CustomerId, PEOPLE_MAX_IDS, type RequestContext, requireTenant, UUID_UNANCHORED } from '@app/contracts';
 import { requirePrincipal } from '../shared/principal.js';
 
 const USER_ACTOR = new RegExp(`^user:(${UUID_UNANCHORED})$`, 'i');
@@ -18,11 +18,11 @@ export class NamePeopleCommand {
     const { customer } = requireTenant(input.ctx);
     const principal = requirePrincipal(input.ctx);
     const ids = Array.isArray(input.ids) ? input.ids : [input.ids];
-    if (ids.length === 0 || ids.length > PEOPLE_MAX_IDS) throw ServiceError.badRequest(`1 to ${PEOPLE_MAX_IDS} id parameters`);
+    if (ids.length === 0 || ids.length > PEOPLE_MAX_IDS) throw CommonErrors.invalid_request({ detail: `1 to ${PEOPLE_MAX_IDS} id parameters` });
     const users = new Map<string, string>();
     for (const id of ids) {
       const match = typeof id === 'string' ? USER_ACTOR.exec(id) : null;
-      if (!match) throw ServiceError.badRequest('id must be user:<uuid>');
+      if (!match) throw CommonErrors.invalid_request({ detail: 'id must be user:<uuid>' });
       users.set(match[1].toLowerCase(), id as string);
     }
     return new NamePeopleCommand(customer.id, principal.admin !== '', users);

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ErrorCode, type RefreshedSession, ServiceError } from '@app/contracts';
+import { CommonErrors, type RefreshedSession } from '@app/contracts';
 import type { ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 import { sessionIsLive } from '../../domain/lifecycle.js';
-import { ACCESS_TOKEN_TTL_SECONDS, CSRF_MESSAGE, REFRESH_INVALID_MESSAGE, REFRESH_RACE_MESSAGE, REFRESH_REUSE_MESSAGE } from '../../domain/limits.js';
+import { ACCESS_TOKEN_TTL_SECONDS } from '../../domain/limits.js';
 import { constantTimeEqual, sha256Base64url } from '../../domain/secrets.js';
 import { IdentityStore } from '../../repositories/identity.store.js';
 import type { RefreshTokenState } from '../../repositories/session.repository.js';
@@ -14,8 +14,6 @@ import { RefreshTokens } from '../../services/refresh-tokens.service.js';
 import { SessionAccess } from '../../services/session-access.service.js';
 import { EndSessionUseCase } from '../end-session/end-session.usecase.js';
 import type { RefreshSessionCommand } from './refresh-session.command.js';
-
-const invalid = () => new ServiceError(ErrorCode.Unauthenticated, REFRESH_INVALID_MESSAGE);
 
 /**
  * Refreshing a session (docs/api.md "Sessions and CSRF"). A live refresh token is rotated: marked
@@ -46,11 +44,11 @@ export class RefreshSessionUseCase {
   ) {}
 
   async execute(command: RefreshSessionCommand): Promise<RefreshedSession> {
-    if (!command.refreshToken) throw invalid();
+    if (!command.refreshToken) throw CommonErrors.refresh_invalid();
     const token = command.refreshToken;
     const now = this.clock.now();
     const state = await this.store.repos.sessions.findRefreshToken(sha256Base64url(token));
-    if (!state || !this.usable(state, now)) throw invalid();
+    if (!state || !this.usable(state, now)) throw CommonErrors.refresh_invalid();
     const successor = await this.refreshTokens.successorOf(token);
 
     if (state.rotatedAt) return this.presentedAgain(command, state, successor, now);
@@ -61,7 +59,7 @@ export class RefreshSessionUseCase {
     // Lost a race with a concurrent rotation of the same token: presented again, like any replay.
     if (!rotated) {
       const again = await this.store.repos.sessions.findRefreshToken(state.tokenHash);
-      if (!again?.rotatedAt) throw invalid();
+      if (!again?.rotatedAt) throw CommonErrors.refresh_invalid();
       return this.presentedAgain(command, again, successor, now);
     }
     return this.answer(state, successor, now);
@@ -78,11 +76,11 @@ export class RefreshSessionUseCase {
       const next = await this.store.repos.sessions.findRefreshToken(sha256Base64url(successor));
       if (next && next.sessionId === state.sessionId && !next.rotatedAt) {
         await this.checkCsrf(command, state);
-        throw new ServiceError(ErrorCode.Conflict, REFRESH_RACE_MESSAGE);
+        throw CommonErrors.refresh_raced();
       }
     }
     await this.reuse(command, state, now);
-    throw new ServiceError(ErrorCode.Unauthenticated, REFRESH_REUSE_MESSAGE);
+    throw CommonErrors.refresh_reused();
   }
 
   private async reuse(command: RefreshSessionCommand, state: RefreshTokenState, now: Date): Promise<void> {
@@ -108,12 +106,12 @@ export class RefreshSessionUseCase {
   private async checkCsrf(command: RefreshSessionCommand, state: RefreshTokenState): Promise<void> {
     if (!command.requireCsrf) return;
     const expected = await this.csrf.forSession(state.sessionId);
-    if (!command.csrfToken || !constantTimeEqual(command.csrfToken, expected)) throw ServiceError.forbidden(CSRF_MESSAGE);
+    if (!command.csrfToken || !constantTimeEqual(command.csrfToken, expected)) throw CommonErrors.csrf_invalid();
   }
 
   private async answer(state: RefreshTokenState, refresh: string, now: Date): Promise<RefreshedSession> {
     const standing = await this.access.standing(this.store.repos, state.userId, state.customerId);
-    if (!standing.role) throw invalid(); // no longer a member there (its sessions were ended)
+    if (!standing.role) throw CommonErrors.refresh_invalid(); // no longer a member there (its sessions were ended)
     const issued = await this.access.issue({
       userId: state.userId,
       sessionId: state.sessionId,

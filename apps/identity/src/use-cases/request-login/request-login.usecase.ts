@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ErrorCode, type LoginResponse, ServiceError } from '@app/contracts';
+import { IdentityErrors, type LoginResponse } from '@app/contracts';
 import { randomUUID } from 'node:crypto';
-import { LOGIN_ACCEPTED, LOGIN_CODE_TTL_MS, LOGIN_CODES_PER_HOUR, LOGIN_RATE_LIMITED_MESSAGE, LOGIN_RATE_WINDOW_MS } from '../../domain/limits.js';
+import { LOGIN_ACCEPTED, LOGIN_CODE_TTL_MS, LOGIN_CODES_PER_HOUR, LOGIN_RATE_WINDOW_MS } from '../../domain/limits.js';
 import { generateLoginCode, hashLoginCode, randomToken, sha256Base64url } from '../../domain/secrets.js';
 import { IdentityStore, type IdentityRepositories } from '../../repositories/identity.store.js';
 import { Clock } from '../../services/clock.js';
@@ -10,7 +10,6 @@ import { LoginLimits, retryAfterSeconds } from '../../services/login-limits.serv
 import type { RequestLoginCommand } from './request-login.command.js';
 
 const NO_USER = '00000000-0000-0000-0000-000000000000';
-export { LOGIN_RATE_LIMITED_MESSAGE };
 
 /**
  * Asking for a login code (docs/api.md "Logging in"). Invited or not, the caller sees the same
@@ -40,7 +39,7 @@ export class RequestLoginUseCase {
     const now = this.clock.now();
     const window = await repos.challenges.countIssuedSince(email, new Date(now.getTime() - LOGIN_RATE_WINDOW_MS));
     if (window.count >= LOGIN_CODES_PER_HOUR) {
-      throw new ServiceError(ErrorCode.RateLimited, LOGIN_RATE_LIMITED_MESSAGE, { 'Retry-After': String(retryAfterSeconds(window.oldest, now)) });
+      throw IdentityErrors.login_rate_limited({ 'Retry-After': String(retryAfterSeconds(window.oldest, now)) });
     }
 
     const invitedUserId = await this.invitedUser(repos, email);

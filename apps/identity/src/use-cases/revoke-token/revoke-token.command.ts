@@ -1,4 +1,4 @@
-import { type CustomerRef, isUuid, type Principal, ServiceError } from '@app/contracts';
+import { CommonErrors, type CustomerRef, isUuid, type Principal } from '@app/contracts';
 
 /** DELETE /tokens/{id}. */
 export class RevokeTokenCommand {
@@ -10,7 +10,7 @@ export class RevokeTokenCommand {
   ) {}
 
   static create(input: { customer: CustomerRef; principal: Principal; tokenId: unknown; actor: string }): RevokeTokenCommand {
-    if (!isUuid(input.tokenId)) throw ServiceError.badRequest('token id must be a UUID');
+    if (!isUuid(input.tokenId)) throw CommonErrors.invalid_request({ detail: 'token id must be a UUID' });
     return new RevokeTokenCommand(input.customer, input.principal, input.tokenId.toLowerCase(), input.actor);
   }
 }

@@ -1,13 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { IdentityEvents, ServiceError } from '@app/contracts';
+import { IdentityErrors, IdentityEvents } from '@app/contracts';
 import { MessageBus } from '@app/infra';
 import { canRevokeAnyToken } from '../../domain/access.js';
 import { IdentityStore } from '../../repositories/identity.store.js';
 import { AuditTrail } from '../../services/audit-trail.service.js';
 import { Clock } from '../../services/clock.js';
 import type { RevokeTokenCommand } from './revoke-token.command.js';
-
-export const TOKEN_NOT_FOUND = 'token not found';
 
 /**
  * Revokes a token of the customer: the caller's own, or any for members:manage and full
@@ -27,7 +25,7 @@ export class RevokeTokenUseCase {
     const tokens = this.store.repos.tokens;
     const token = await tokens.findInCustomer({ customerId: command.customer.id, id: command.tokenId });
     if (!token || (token.createdBy !== command.principal.userId && !canRevokeAnyToken(command.principal))) {
-      throw ServiceError.notFound(TOKEN_NOT_FOUND);
+      throw IdentityErrors.token_not_found();
     }
     const now = this.clock.now();
     if (!(await tokens.revoke({ customerId: command.customer.id, id: token.id, at: now }))) return;

@@ -1,8 +1,8 @@
-import { type AdminLevel, ErrorCode, type Principal, type RequestContext, ServiceError } from '@app/contracts';
+import { type AdminLevel, CommonErrors, type Principal, type RequestContext } from '@app/contracts';
 
 /** Endpoints declared `principal` always carry one; a missing one is the gateway's bug, answered 401. */
 export function requirePrincipal(ctx: RequestContext): Principal {
-  if (!ctx.principal) throw new ServiceError(ErrorCode.Unauthenticated, 'authentication required');
+  if (!ctx.principal) throw CommonErrors.unauthenticated();
   return ctx.principal;
 }
 

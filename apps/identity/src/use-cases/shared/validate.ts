@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { type Bundle, BUNDLES, CorsOrigins, CUSTOMER_DOMAIN_PATTERN, type Role, ROLES, ServiceError } from '@app/contracts';
+import { type Bundle, BUNDLES, CorsOrigins, CUSTOMER_DOMAIN_PATTERN, type Role, ROLES, CommonErrors } from '@app/contracts';
 import { contractCheck } from '@app/platform';
 import { looksLikeEmail, normalizeEmail } from '../../domain/secrets.js';
 
@@ -9,37 +9,39 @@ import { looksLikeEmail, normalizeEmail } from '../../domain/secrets.js';
  * other use cases), and because a command that exists is a valid one.
  */
 export function validEmail(value: unknown, field = 'email'): string {
-  if (typeof value !== 'string' || !looksLikeEmail(value.trim())) throw ServiceError.badRequest(`${field} must be a valid email address`);
+  if (typeof value !== 'string' || !looksLikeEmail(value.trim())) throw CommonErrors.invalid_request({ detail: `${field} must be a valid email address` });
   return normalizeEmail(value);
 }
 
 export function validText(value: unknown, field: string, min: number, max: number): string {
-  if (typeof value !== 'string' || value.length < min || value.length > max) throw ServiceError.badRequest(`${field} must be ${min} to ${max} characters`);
+  if (typeof value !== 'string' || value.length < min || value.length > max)
+    throw CommonErrors.invalid_request({ detail: `${field} must be ${min} to ${max} characters` });
   return value;
 }
 
 export function validInteger(value: unknown, field: string, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw ServiceError.badRequest(`${field} must be an integer from ${min} to ${max}`);
+    throw CommonErrors.invalid_request({ detail: `${field} must be an integer from ${min} to ${max}` });
   }
   return value;
 }
 
 export function validBundle(value: unknown): Bundle {
   if (typeof value !== 'string' || !(BUNDLES as readonly string[]).includes(value))
-    throw ServiceError.badRequest(`bundle must be one of ${BUNDLES.join(', ')}`);
+    throw CommonErrors.invalid_request({ detail: `bundle must be one of ${BUNDLES.join(', ')}` });
   return value as Bundle;
 }
 
 export function validRole(value: unknown): Role {
-  if (typeof value !== 'string' || !(ROLES as readonly string[]).includes(value)) throw ServiceError.badRequest(`role must be one of ${ROLES.join(', ')}`);
+  if (typeof value !== 'string' || !(ROLES as readonly string[]).includes(value))
+    throw CommonErrors.invalid_request({ detail: `role must be one of ${ROLES.join(', ')}` });
   return value as Role;
 }
 
 const DOMAIN = new RegExp(CUSTOMER_DOMAIN_PATTERN);
 export function validDomain(value: unknown, field = 'domain'): string {
   const domain = typeof value === 'string' ? value.trim().toLowerCase() : '';
-  if (!DOMAIN.test(domain)) throw ServiceError.badRequest(`${field} must be a lower-case DNS name`);
+  if (!DOMAIN.test(domain)) throw CommonErrors.invalid_request({ detail: `${field} must be a lower-case DNS name` });
   return domain;
 }
 

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ErrorCode, ServiceError, type VerifiedLogin } from '@app/contracts';
+import { IdentityErrors, type VerifiedLogin } from '@app/contracts';
 import { randomUUID } from 'node:crypto';
 import { personScopes } from '../../domain/access.js';
-import { ACCESS_TOKEN_TTL_SECONDS, INVALID_CODE_MESSAGE, SESSION_TOTAL_LIMIT_SECONDS } from '../../domain/limits.js';
+import { ACCESS_TOKEN_TTL_SECONDS, SESSION_TOTAL_LIMIT_SECONDS } from '../../domain/limits.js';
 import { randomToken, sha256Base64url } from '../../domain/secrets.js';
 import { IdentityStore } from '../../repositories/identity.store.js';
 import { Administrators } from '../../services/administrators.service.js';
@@ -33,9 +33,9 @@ export class StartSessionUseCase {
     const refreshToken = randomToken(32);
     const started = await this.store.transaction(async (repos) => {
       const user = await repos.users.findById(command.userId);
-      if (!user || user.disabled) throw new ServiceError(ErrorCode.Unauthenticated, INVALID_CODE_MESSAGE);
+      if (!user || user.disabled) throw IdentityErrors.login_code_invalid();
       const target = await repos.memberships.preferredForLogin(user.id);
-      if (!target) throw new ServiceError(ErrorCode.Unauthenticated, INVALID_CODE_MESSAGE);
+      if (!target) throw IdentityErrors.login_code_invalid();
       const admin = await this.administrators.levelOf(repos, user.id);
       const sessionId = randomUUID();
       await repos.sessions.create({

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ErrorCode, type RequestContext, ServiceError, type SwitchedSession } from '@app/contracts';
+import { CommonErrors, IdentityErrors, type RequestContext, type SwitchedSession } from '@app/contracts';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../domain/limits.js';
 import { IdentityStore } from '../../repositories/identity.store.js';
 import { Clock } from '../../services/clock.js';
@@ -8,9 +8,6 @@ import { SessionAccess } from '../../services/session-access.service.js';
 import { validDomain } from '../shared/validate.js';
 import { identityObject } from '../shared/identity-object.js';
 import { requirePrincipal } from '../shared/principal.js';
-
-export const SWITCH_SESSION_ONLY = 'only a console session can switch customers';
-export const NOT_A_MEMBER = 'you are not a member of this customer';
 
 /**
  * POST /auth/switch: the session moves to another customer its person belongs to (404 for an
@@ -30,22 +27,22 @@ export class SwitchCustomerUseCase {
 
   async execute(ctx: RequestContext, domainInput: unknown): Promise<SwitchedSession> {
     const principal = requirePrincipal(ctx);
-    if (principal.kind !== 'session') throw ServiceError.forbidden(SWITCH_SESSION_ONLY);
+    if (principal.kind !== 'session') throw IdentityErrors.switch_session_only();
     let domain: string;
     try {
       domain = validDomain(domainInput);
     } catch {
-      throw ServiceError.notFound('customer not found');
+      throw CommonErrors.customer_not_found();
     }
     const now = this.clock.now();
     const repos = this.store.repos;
     const customer = await repos.customers.findByDomain(domain);
-    if (!customer) throw ServiceError.notFound('customer not found');
+    if (!customer) throw CommonErrors.customer_not_found();
     const standing = await this.access.standing(repos, principal.userId, customer.id);
-    if (!standing.role) throw ServiceError.forbidden(NOT_A_MEMBER);
-    if (customer.status !== 'active') throw ServiceError.forbidden('this customer is suspended');
+    if (!standing.role) throw IdentityErrors.switch_not_a_member();
+    if (customer.status !== 'active') throw IdentityErrors.switch_customer_suspended();
     const session = await repos.sessions.findCredentialState(principal.credentialId);
-    if (!session || session.revokedAt) throw new ServiceError(ErrorCode.Unauthenticated, 'session expired or ended: log in again');
+    if (!session || session.revokedAt) throw CommonErrors.session_ended();
     if (session.customerId !== customer.id) {
       await repos.sessions.setCustomer(principal.credentialId, customer.id);
       this.credentials.changed('session', [principal.credentialId]);

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type CustomerView, IdentityEvents, ServiceError, type UpdateCustomerRequest } from '@app/contracts';
+import { CommonErrors, type CustomerView, IdentityErrors, IdentityEvents, type UpdateCustomerRequest } from '@app/contracts';
 import { isUniqueViolation, MessageBus, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 import type { CustomerStatus } from '../../entities/customer.entity.js';
@@ -8,8 +8,6 @@ import { IdentityStore } from '../../repositories/identity.store.js';
 import { AuditTrail } from '../../services/audit-trail.service.js';
 import { Clock } from '../../services/clock.js';
 import { CredentialEvents } from '../../services/credential-events.service.js';
-import { CUSTOMER_EXISTS } from '../create-customer/create-customer.usecase.js';
-import { CUSTOMER_NOT_FOUND } from '../get-customer/get-customer.usecase.js';
 import { validCorsOrigins, validDomain, validText } from '../shared/validate.js';
 
 /**
@@ -42,20 +40,20 @@ export class UpdateCustomerUseCase {
     const now = this.clock.now();
     const result = await this.store.transaction(async (repos) => {
       const customer = await repos.customers.findByDomain(input.domain.trim().toLowerCase());
-      if (!customer) throw ServiceError.notFound(CUSTOMER_NOT_FOUND);
+      if (!customer) throw CommonErrors.customer_not_found();
       const configured = customer.domain === this.config.operatorDomain || customer.domain === this.config.sandboxDomain;
       if (change.domain !== undefined && change.domain !== customer.domain && configured) {
-        throw ServiceError.badRequest(
-          `the domain of ${customer.domain} is set by ${customer.domain === this.config.operatorDomain ? 'OPERATOR_DOMAIN' : 'SANDBOX_DOMAIN'} and cannot be changed here`,
-        );
+        throw IdentityErrors.customer_domain_configured({
+          domain: customer.domain,
+          setting: customer.domain === this.config.operatorDomain ? 'OPERATOR_DOMAIN' : 'SANDBOX_DOMAIN',
+        });
       }
-      if (change.status === 'suspended' && customer.domain === this.config.operatorDomain)
-        throw ServiceError.badRequest('the operator customer cannot be suspended');
+      if (change.status === 'suspended' && customer.domain === this.config.operatorDomain) throw IdentityErrors.operator_customer_unsuspendable();
       const before = toCustomerView(customer);
       try {
         await repos.customers.update(customer.id, change, now);
       } catch (err) {
-        if (isUniqueViolation(err)) throw ServiceError.conflict(CUSTOMER_EXISTS);
+        if (isUniqueViolation(err)) throw IdentityErrors.customer_exists();
         throw err;
       }
       const updated = (await repos.customers.findById(customer.id))!;
@@ -89,7 +87,7 @@ export class UpdateCustomerUseCase {
     if (change.name !== undefined) out.name = validText(change.name, 'name', 1, 200);
     if (change.domain !== undefined) out.domain = validDomain(change.domain);
     if (change.status !== undefined) {
-      if (change.status !== 'active' && change.status !== 'suspended') throw ServiceError.badRequest('status must be active or suspended');
+      if (change.status !== 'active' && change.status !== 'suspended') throw CommonErrors.invalid_request({ detail: 'status must be active or suspended' });
       out.status = change.status;
     }
     if (change.cors_origins !== undefined) out.corsOrigins = validCorsOrigins(change.cors_origins);

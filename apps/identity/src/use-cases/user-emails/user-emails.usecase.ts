@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { isUuid, ServiceError, USER_EMAILS_MAX } from '@app/contracts';
+import { CommonErrors, isUuid, USER_EMAILS_MAX } from '@app/contracts';
 import { IdentityStore } from '../../repositories/identity.store.js';
 
 /**
@@ -12,7 +12,7 @@ export class UserEmailsUseCase {
 
   async execute(request: { ids?: unknown }): Promise<{ emails: Record<string, string> }> {
     const ids = Array.isArray(request?.ids) ? [...new Set(request.ids.filter(isUuid))] : [];
-    if (ids.length > USER_EMAILS_MAX) throw ServiceError.badRequest(`at most ${USER_EMAILS_MAX} user ids at once`);
+    if (ids.length > USER_EMAILS_MAX) throw CommonErrors.invalid_request({ detail: `at most ${USER_EMAILS_MAX} user ids at once` });
     return { emails: Object.fromEntries(await this.store.repos.users.emailsOf(ids.map((id) => id.toLowerCase()))) };
   }
 }

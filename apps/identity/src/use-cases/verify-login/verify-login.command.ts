@@ -1,4 +1,4 @@
-import { ServiceError } from '@app/contracts';
+import { CommonErrors } from '@app/contracts';
 import { validEmail } from '../shared/validate.js';
 
 /** POST /auth/verify: prove control of the address with the mailed 6-digit code. */
@@ -10,7 +10,7 @@ export class VerifyLoginCommand {
   ) {}
 
   static create(input: { email: unknown; code: unknown; ip?: string | null }): VerifyLoginCommand {
-    if (typeof input.code !== 'string' || !/^[0-9]{6}$/.test(input.code)) throw ServiceError.badRequest('code must be exactly 6 digits');
+    if (typeof input.code !== 'string' || !/^[0-9]{6}$/.test(input.code)) throw CommonErrors.invalid_request({ detail: 'code must be exactly 6 digits' });
     return new VerifyLoginCommand(validEmail(input.email), input.code, input.ip ?? null);
   }
 }

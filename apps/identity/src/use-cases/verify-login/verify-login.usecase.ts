@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ErrorCode, ServiceError, type VerifiedLogin } from '@app/contracts';
-import { INVALID_CODE_MESSAGE, LOGIN_MAX_WRONG_GUESSES } from '../../domain/limits.js';
+import { IdentityErrors, type VerifiedLogin } from '@app/contracts';
+import { LOGIN_MAX_WRONG_GUESSES } from '../../domain/limits.js';
 import { loginCodeMatches } from '../../domain/secrets.js';
 import { IdentityStore } from '../../repositories/identity.store.js';
 import { AuditTrail } from '../../services/audit-trail.service.js';
@@ -53,7 +53,7 @@ export class VerifyLoginUseCase {
           },
         });
       }
-      throw new ServiceError(ErrorCode.Unauthenticated, INVALID_CODE_MESSAGE);
+      throw IdentityErrors.login_code_invalid();
     }
     await this.store.repos.challenges.retireLive(command.email, now);
     return this.startSession.execute(StartSessionCommand.create({ userId: winner.userId, ip: command.ip, method: 'code' }));
