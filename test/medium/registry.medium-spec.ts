@@ -26,10 +26,10 @@ import { DeviceSightingRepository } from '../../apps/registry/src/repositories/d
 import { ImportDevices } from '../../apps/registry/src/use-cases/import-devices/import-devices.usecase.js';
 import { RecordSightingsCommand } from '../../apps/registry/src/use-cases/record-sightings/record-sightings.command.js';
 import { MAX_WAITING_SIGHTINGS, RecordSightings } from '../../apps/registry/src/use-cases/record-sightings/record-sightings.usecase.js';
-import { makeCall, makeCustomer } from '@app/testing';
+import { makeCall, makeCustomer, serviceErrorOf } from '@app/testing';
 import { makeDeviceContext, makeDeviceToken, makeHwid, makePublicKeys } from '../../apps/registry/test/factories.js';
 import { createThrowaway, stageFile, exists, type Throwaway } from './logdata.support.js';
-import { codeOf, expectedHwids, reasonOf, type ModelDevice, type ModelFilter, RecordingBus, registryModule } from './registry.support.js';
+import { codeOf, expectedHwids, type ModelDevice, type ModelFilter, RecordingBus, registryModule } from './registry.support.js';
 
 configureLogging({ sink: () => undefined });
 // jest ignores a project's testTimeout; imports of thousands of rows take seconds on a busy machine
@@ -129,7 +129,7 @@ describe('device operations', () => {
         after: device,
       }),
     ]);
-    expect(await reasonOf(create(customer, { hwid: 'a/b?c#d%e' }))).toBe('device_conflict');
+    expect((await serviceErrorOf(create(customer, { hwid: 'a/b?c#d%e' }))).reason).toBe('device_conflict');
     // another customer may use the same HW id
     expect((await create(makeCustomer(), { hwid: 'a/b?c#d%e' })).tags).toEqual([]);
   });
@@ -206,7 +206,7 @@ describe('device operations', () => {
       ['device.reactivate', 'withdrawn', 'active'],
     ]);
     expect(bus.of(RegistryEvents.deviceChanged.subject)).toHaveLength(2);
-    expect(await reasonOf(devices.withdraw(makeCall(ctx, { params: { hwid: 'nobody' } })))).toBe('device_not_found');
+    expect((await serviceErrorOf(devices.withdraw(makeCall(ctx, { params: { hwid: 'nobody' } })))).reason).toBe('device_not_found');
   });
 
   it('changes tags idempotently and keeps device_tag in step with device.tags', async () => {
@@ -462,11 +462,11 @@ describe('import', () => {
       ['', 'text/csv', 'device_import_csv_empty'],
     ] as const) {
       const file = await stageFile(store, content, type);
-      expect(await reasonOf(devices.import(makeCall(makeDeviceContext(customer), { file, contentType: type })))).toBe(reason);
+      expect((await serviceErrorOf(devices.import(makeCall(makeDeviceContext(customer), { file, contentType: type })))).reason).toBe(reason);
       expect(await exists(store, file.key)).toBe(false);
     }
     const xml = await stageFile(store, '<devices/>', 'application/xml');
-    expect(await reasonOf(devices.import(makeCall(makeDeviceContext(customer), { file: xml, contentType: 'application/xml' })))).toBe(
+    expect((await serviceErrorOf(devices.import(makeCall(makeDeviceContext(customer), { file: xml, contentType: 'application/xml' })))).reason).toBe(
       'device_import_media_type',
     );
     expect(await exists(store, xml.key)).toBe(false);

@@ -89,14 +89,3 @@ export async function codeOf(promise: Promise<unknown>): Promise<ErrorCode | 'ok
     throw err;
   }
 }
-
-/** The error code (`reason`, an error catalog's code) a call fails with, or 'ok'. */
-export async function reasonOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return 'ok';
-  } catch (err) {
-    if (ServiceError.is(err)) return err.reason;
-    throw err;
-  }
-}
