@@ -169,8 +169,8 @@ describe('admin: audit log and security events', () => {
 
     it.each([
       ['from=yesterday', { from: 'yesterday' }, 'from must be a date (YYYY-MM-DD) or an RFC 3339 timestamp'],
-      ['to=2026-13-45', { to: '2026-13-45' }, 'to is not a valid date'],
-      ['from after to', { from: '2026-11-02', to: '2026-11-01' }, 'from must not be after to'],
+      ['to=2026-13-45', { to: '2026-13-45' }, { detail: 'to is not a valid date', code: 'range_bound_invalid' }],
+      ['from after to', { from: '2026-11-02', to: '2026-11-01' }, { detail: 'from must not be after to', code: 'range_reversed' }],
       ['cursor=abc', { cursor: 'abc' }, 'cursor must be the next_cursor of an earlier page'],
       ['offset=-1', { offset: -1 }, `offset must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}`],
       ['a 129-character action', { action: 'x'.repeat(129) }, undefined],
@@ -299,7 +299,10 @@ describe('admin: audit log and security events', () => {
     });
 
     it('ack: 404 for an unknown id, 400 for a malformed one', async () => {
-      expectProblem(await rt.http.post('/admin/security/events/999999999/ack', { auth: admin }), 404);
+      expectProblem(await rt.http.post('/admin/security/events/999999999/ack', { auth: admin }), 404, {
+        detail: 'security event not found',
+        code: 'security_event_not_found',
+      });
       expectProblem(await rt.http.post('/admin/security/events/abc/ack', { auth: admin }), 400);
     });
   });

@@ -114,7 +114,7 @@ describe('backups, verify and restore', () => {
     expectProblem(
       [first, second].find((r) => r.status !== 202)!,
       409,
-      'a backup or restore is already queued or running',
+      { detail: 'a backup or restore is already queued or running', code: 'backup_run_busy' },
     );
     backup = await finished(queued(accepted[0], 'backup'));
     expect(backup).toEqual({
@@ -151,21 +151,27 @@ describe('backups, verify and restore', () => {
     );
     expectStatus(await rt.http.get('/admin/backups', { auth: a.full }), 403);
     expectProblem(await rt.http.get('/admin/backups', { auth: admin, query: { limit: 501 } }), 400, 'limit must be an integer from 1 to 500');
-    expectStatus(await rt.http.get('/admin/backups/00000000-0000-4000-8000-000000000000', { auth: admin }), 404);
+    expectProblem(await rt.http.get('/admin/backups/00000000-0000-4000-8000-000000000000', { auth: admin }), 404, {
+      detail: 'backup run not found',
+      code: 'backup_run_not_found',
+    });
     expectProblem(
       await rt.http.post('/admin/restores', {
         auth: admin,
         json: { archive_name: backup.archive_name, confirm: 'restore', backup_key_b64: b64(rt.backupSecretKey) },
       }),
       400,
-      `confirm must be exactly "restore ${backup.archive_name}"`,
+      { detail: `confirm must be exactly "restore ${backup.archive_name}"`, code: 'restore_confirm_mismatch' },
     );
     expectProblem(
       await rt.http.post('/admin/restores', { auth: admin, json: { archive_name: backup.archive_name, confirm: `restore ${backup.archive_name}` } }),
       400,
-      'backup_key_b64 is required: the service holds only the public key',
+      { detail: 'backup_key_b64 is required: the service holds only the public key', code: 'backup_key_required' },
     );
-    expectProblem(await rt.http.post('/admin/backups/verify', { auth: admin, json: { backup_key_b64: b64('not a key') } }), 400, /age secret key/);
+    expectProblem(await rt.http.post('/admin/backups/verify', { auth: admin, json: { backup_key_b64: b64('not a key') } }), 400, {
+      detail: /age secret key/,
+      code: 'backup_key_invalid',
+    });
   });
 
   it('verifies the latest archive with the key, and records a verify from elsewhere', async () => {

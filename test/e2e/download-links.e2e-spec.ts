@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DownloadLinkSigner } from '../../libs/infra/src/downloads/download-links.js';
 import { letters, randomContent, randomLogName } from './support/factories.js';
 import { type HttpReply, PROBLEM_TYPE } from './support/http.js';
+import { expectProblem } from './support/problems.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
 /**
@@ -70,6 +71,7 @@ describe('download links', () => {
 
     const expired = signer.sign(file as never, Math.floor(Date.now() / 1000) - 301); // expired a second ago
     expectTextError(await rt.http.get(`/dl/${expired}`), 410, '410 Gone: download link expired');
+    expectProblem(await rt.http.get(`/dl/${expired}`, { acceptJson: true }), 410, { detail: 'download link expired', code: 'download_link_expired' });
     const head = await rt.http.head(`/dl/${expired}`);
     expect(head.status).toBe(410);
     expect(head.body.length).toBe(0);
@@ -118,7 +120,7 @@ describe('download links', () => {
         detail: 'download link not found',
         instance: reply.url.slice(rt.baseUrl.length),
         request_id: reply.header('x-request-id'),
-        code: 'not_found',
+        code: 'download_link_not_found',
       });
     });
   });

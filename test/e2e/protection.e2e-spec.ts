@@ -202,7 +202,7 @@ describe('maintenance mode and IP blocks', () => {
 
       // DELETE normalises like POST (an IPv4-mapped form names the same block).
       expectStatus(await rt.http.delete('/admin/ip-blocks', { auth: admin, query: { cidr: `::ffff:${address}` } }), 204);
-      expectProblem(await rt.http.delete('/admin/ip-blocks', { auth: admin, query: { cidr: address } }), 404);
+      expectProblem(await rt.http.delete('/admin/ip-blocks', { auth: admin, query: { cidr: address } }), 404, { code: 'ip_block_not_found' });
       await until(
         () => rt.http.get('/status', from),
         (r) => r.status === 200,
@@ -243,7 +243,10 @@ describe('maintenance mode and IP blocks', () => {
         `${address}/32 covers your own address ${address}: every request from it would get 403 address blocked. To block it anyway, send confirm_own_address: true`,
       );
       // A network around it, from the tests' usual address (127.0.0.1) too: refused, nothing stored.
-      expectProblem(await rt.http.post('/admin/ip-blocks', { auth: admin, json: { cidr: '127.0.0.0/8' } }), 409, /^127\.0\.0\.0\/8 covers your own address /);
+      expectProblem(await rt.http.post('/admin/ip-blocks', { auth: admin, json: { cidr: '127.0.0.0/8' } }), 409, {
+        detail: /^127\.0\.0\.0\/8 covers your own address /,
+        code: 'ip_block_own_address',
+      });
       expectProblem(await rt.http.post('/admin/ip-blocks', { ...from, auth: admin, json: { cidr: address, confirm_own_address: false } }), 409);
       expectProblem(
         await rt.http.post('/admin/ip-blocks', { ...from, auth: admin, json: { cidr: address, confirm_own_address: 'yes' } }),
@@ -322,7 +325,7 @@ describe('maintenance mode and IP blocks', () => {
     });
 
     it('refuses invalid input with 400 and non-administrators with 403', async () => {
-      expectProblem(await block({ cidr: 'nonsense' }), 400, /^cidr must be an IPv4 or IPv6 address or CIDR network/);
+      expectProblem(await block({ cidr: 'nonsense' }), 400, { detail: /^cidr must be an IPv4 or IPv6 address or CIDR network/, code: 'ip_network_invalid' });
       expectProblem(await block({ cidr: '10.0.0.1/33' }), 400, 'cidr prefix length must be at most 32 for IPv4');
       expectProblem(await block({ cidr: '2001:db8::/129' }), 400, 'cidr prefix length must be at most 128 for IPv6');
       expectProblem(await block({ cidr: '10.0.0.1/x' }), 400, /^cidr prefix length must be a number/);

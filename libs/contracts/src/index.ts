@@ -31,6 +31,7 @@ export * from './admin/stats.endpoints.js';
 export * from './admin/backups.schemas.js';
 export * from './admin/backups.messages.js';
 export * from './admin/backups.endpoints.js';
+export * from './admin/admin.errors.js';
 export * from './identity/identity.errors.js';
 export * from './identity/identity.messages.js';
 export * from './identity/identity.schemas.js';

@@ -1,5 +1,5 @@
 import { type ArgumentsHost, Catch, type RpcExceptionFilter } from '@nestjs/common';
-import { ErrorCode, ServiceError, type SerializedServiceError } from '@app/contracts';
+import { CommonErrors, ServiceError, type SerializedServiceError } from '@app/contracts';
 import { JsonLogger, requestOfMessage } from '@app/infra';
 import { type Observable, throwError } from 'rxjs';
 
@@ -13,6 +13,6 @@ export class ServiceErrorRpcFilter implements RpcExceptionFilter<unknown> {
     logger
       .forRequest(requestOfMessage(host.switchToRpc().getData()))
       .error(exception instanceof Error ? exception : new Error(String(exception)), 'unhandled error in message handler');
-    return throwError(() => ({ code: ErrorCode.Internal, message: 'internal error' }));
+    return throwError(() => CommonErrors.internal().toJSON());
   }
 }

@@ -45,6 +45,7 @@ describe('BackupKeys', () => {
     const gone = new BackupKeys({ ...base, backup: { ...base.backup, publicKey: generated.publicKey, generatedKeyFile: join(dir, 'gone.key') } });
     expect(await failure(() => gone.identity(null))).toMatchObject({
       status: 409,
+      reason: 'backup_key_unreadable',
       message: `the service's backup key ${join(dir, 'gone.key')} cannot be read (ENOENT): put it back, or send backup_key_b64`,
     });
     await writeFile(join(dir, 'empty.key'), '# nothing\n');
@@ -58,6 +59,7 @@ describe('BackupKeys', () => {
     expect(keys.view()).toEqual({ source: 'configured', public_key: publicKey, secret_key_file: null });
     expect(await failure(() => keys.identity(null))).toMatchObject({
       status: 400,
+      reason: 'backup_key_required',
       message: 'backup_key_b64 is required: the service holds only the public key',
     });
   });
@@ -66,7 +68,7 @@ describe('BackupKeys', () => {
     const keys = new BackupKeys(loadConfig({ DATA_DIR: dir }));
     expect(keys.view()).toEqual({ source: 'none', public_key: null, secret_key_file: null });
     expect(keys.configured).toBe(false);
-    expect(await failure(() => keys.assertConfigured())).toMatchObject({ status: 409, message: BACKUPS_NOT_CONFIGURED });
+    expect(await failure(() => keys.assertConfigured())).toMatchObject({ status: 409, reason: 'backups_not_configured', message: BACKUPS_NOT_CONFIGURED });
     expect(BACKUPS_NOT_CONFIGURED).toContain('set BACKUP_PUBLIC_KEY');
   });
 });

@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type BackupKeyView, ServiceError } from '@app/contracts';
+import { AdminErrors, type BackupKeyView } from '@app/contracts';
 import { readBackupKeyFile, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 
 /** What an operator must set when backups are refused (no public key to encrypt to). */
-export const BACKUPS_NOT_CONFIGURED =
-  'backups are not configured: set BACKUP_PUBLIC_KEY (on every admin process) to the public key age1... that `npm run cli -- backup keygen` prints';
+export const BACKUPS_NOT_CONFIGURED = AdminErrors.backups_not_configured().message;
 
 /** How a run's log names the key it reads with (never the key itself). */
 export function keyUsed(fromRequest: string | null): string {
@@ -29,7 +28,7 @@ export class BackupKeys {
 
   /** 409 saying what to set when backups are not configured. */
   assertConfigured(): void {
-    if (!this.configured) throw ServiceError.conflict(BACKUPS_NOT_CONFIGURED);
+    if (!this.configured) throw AdminErrors.backups_not_configured();
   }
 
   /** For GET /admin/backups and the console's page. */
@@ -46,12 +45,12 @@ export class BackupKeys {
   async identity(fromRequest: string | null): Promise<string> {
     if (fromRequest) return fromRequest;
     const file = this.config.backup.generatedKeyFile;
-    if (!file) throw ServiceError.badRequest('backup_key_b64 is required: the service holds only the public key');
+    if (!file) throw AdminErrors.backup_key_required();
     try {
       return await readBackupKeyFile(file);
     } catch (err) {
       const reason = (err as NodeJS.ErrnoException).code ?? 'it holds no age secret key';
-      throw ServiceError.conflict(`the service's backup key ${file} cannot be read (${reason}): put it back, or send backup_key_b64`);
+      throw AdminErrors.backup_key_unreadable({ file, reason });
     }
   }
 }

@@ -11,7 +11,7 @@ import type {
   NoParams,
   VerifyReportRequest,
 } from '@app/contracts';
-import { isUuid, ServiceError } from '@app/contracts';
+import { AdminErrors, isUuid } from '@app/contracts';
 import { archiveName, BackupStore, JobQueue } from '@app/infra';
 import { AuditService } from '../audit/audit.service.js';
 import { Clock } from '../services/clock.js';
@@ -40,7 +40,7 @@ export class BackupRuns {
 
   async get(call: EndpointCall<BackupRunIdParams, NoParams, undefined>): Promise<BackupRunDetail> {
     const run = isUuid(call.params.id) ? await this.runs.get(call.params.id.toLowerCase()) : null;
-    if (!run) throw ServiceError.notFound('backup run not found');
+    if (!run) throw AdminErrors.backup_run_not_found();
     return run;
   }
 
@@ -50,7 +50,7 @@ export class BackupRuns {
     const id = randomUUID();
     const createdAt = this.clock.now();
     const inserted = await this.runs.insert({ id, kind: 'backup', status: 'queued', archiveName: archiveName(createdAt, id), initiatedBy, createdAt });
-    if (!inserted) throw ServiceError.conflict('a backup or restore is already queued or running');
+    if (!inserted) throw AdminErrors.backup_run_busy();
     await auditBackup(this.audit, initiatedBy, 'backup.start', id, { archive_name: archiveName(createdAt, id) });
     await this.jobs.add(BACKUP_JOB.queue, BACKUP_JOB.queue, { runId: id }, { jobId: `backup:${id}`, attempts: 1 });
     return { id, kind: 'backup', status: 'queued' };

@@ -1,4 +1,4 @@
-import { ServiceError } from '@app/contracts';
+import { AdminErrors } from '@app/contracts';
 
 const DAY_MS = 86_400_000;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -12,6 +12,6 @@ export function instant(value: string | undefined, name: string, fallback: undef
 export function instant(value: string | undefined, name: string, fallback: Date | undefined, endOfDay: boolean): Date | undefined {
   if (value === undefined) return fallback;
   const parsed = new Date(DATE_ONLY.test(value) ? `${value}T00:00:00.000Z` : value);
-  if (Number.isNaN(parsed.getTime())) throw ServiceError.badRequest(`${name} is not a valid date`);
+  if (Number.isNaN(parsed.getTime())) throw AdminErrors.range_bound_invalid({ name });
   return DATE_ONLY.test(value) && endOfDay ? new Date(parsed.getTime() + DAY_MS - 1) : parsed;
 }

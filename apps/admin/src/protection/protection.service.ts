@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  AdminErrors,
   type CreatedIpBlock,
   type CreateIpBlockRequest,
   DEFAULT_MAINTENANCE_MESSAGE,
@@ -10,11 +11,9 @@ import {
   type IpBlockView,
   type MaintenanceSetting,
   type NoParams,
-  ownAddressBlockMessage,
   type ProtectionChange,
   ProtectionEvents,
   type ProtectionState,
-  ServiceError,
   type UpdateMaintenanceRequest,
 } from '@app/contracts';
 import { type IpNetwork, MessageBus, networkContains, parseIpNetwork } from '@app/infra';
@@ -76,7 +75,7 @@ export class ProtectionService {
   async createBlock(call: EndpointCall<NoParams, NoParams, CreateIpBlockRequest>): Promise<ProtectionChange<CreatedIpBlock>> {
     const network = parsedNetwork(call.body.cidr);
     const cidr = network.cidr;
-    if (call.body.confirm_own_address !== true && networkContains(network, call.ctx.ip)) throw ServiceError.conflict(ownAddressBlockMessage(cidr, call.ctx.ip));
+    if (call.body.confirm_own_address !== true && networkContains(network, call.ctx.ip)) throw AdminErrors.ip_block_own_address({ cidr, address: call.ctx.ip });
     const now = this.clock.now();
     const ttl = call.body.ttl_seconds;
     const block: IpBlockRow = {
@@ -102,7 +101,7 @@ export class ProtectionService {
   async liftBlock(input: string, auditActor: string): Promise<IpBlockView> {
     const cidr = normalisedCidr(input);
     const removed = await this.repository.deleteBlock(cidr);
-    if (!removed) throw ServiceError.notFound(`no IP block for ${cidr}`);
+    if (!removed) throw AdminErrors.ip_block_not_found({ cidr });
     const before = blockView(removed.before);
     await this.record(auditActor, this.clock.now(), 'ip_block.delete', 'ip_block', cidr, before, null);
     this.bus.emit(ProtectionEvents.changed, { revision: removed.revision });
@@ -158,6 +157,6 @@ export function normalisedCidr(input: string): string {
 
 function parsedNetwork(input: string): IpNetwork {
   const network = parseIpNetwork(input);
-  if ('error' in network) throw ServiceError.badRequest(network.error);
+  if ('error' in network) throw AdminErrors.ip_network_invalid({ reason: network.error });
   return network;
 }

@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import {
+  AdminErrors,
   type EndpointCall,
   IdentityMessages,
   type SecurityEventIdParams,
@@ -8,7 +9,6 @@ import {
   type SecurityEventView,
   recordedJson,
   recordedText,
-  ServiceError,
 } from '@app/contracts';
 import { JobQueue, JsonLogger, MAIL_JOB, MAIL_QUEUE, type MailMessage, MessageBus, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
@@ -88,10 +88,10 @@ export class SecurityEventsService implements OnModuleInit, OnModuleDestroy {
 
   async ack(call: EndpointCall<SecurityEventIdParams, Record<string, never>, undefined>): Promise<void> {
     const id = Number(call.params.id);
-    if (!Number.isSafeInteger(id) || id < 1) throw ServiceError.badRequest('id must be a positive integer');
+    if (!Number.isSafeInteger(id) || id < 1) throw AdminErrors.security_event_id_invalid();
     const actor = call.ctx.actor;
     const result = await this.repository.ack(id, actor, this.clock.now());
-    if (!result) throw ServiceError.notFound('security event not found');
+    if (!result) throw AdminErrors.security_event_not_found();
     if (!result.changed) return;
     await this.audit.store({
       ts: this.clock.now().toISOString(),

@@ -53,7 +53,7 @@ describe('HealthService', () => {
 
   it('refuses days outside 1..400 with 400', async () => {
     const { service } = setup();
-    await expect(service.history(call(0))).rejects.toMatchObject({ code: ErrorCode.BadRequest });
+    await expect(service.history(call(0))).rejects.toMatchObject({ code: ErrorCode.BadRequest, reason: 'health_days_invalid' });
     await expect(service.history(call(401))).rejects.toMatchObject({ code: ErrorCode.BadRequest });
     await expect(service.history(call(1))).resolves.toMatchObject({ days: [{ day: '2026-11-21' }] });
   });

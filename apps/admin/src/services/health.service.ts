@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  AdminErrors,
   type EndpointCall,
   HEALTH_PARTS,
   type HealthHistory,
@@ -7,7 +8,6 @@ import {
   type HealthPart,
   type HealthSample,
   type PartState,
-  ServiceError,
 } from '@app/contracts';
 import { JsonLogger } from '@app/infra';
 import { historyDays, toHealthHistory } from '../dtos/health-history.js';
@@ -54,7 +54,7 @@ export class HealthService {
   async history(call: EndpointCall<Record<string, never>, HealthHistoryQuery, undefined>): Promise<HealthHistory> {
     const days = call?.query?.days ?? HISTORY_DEFAULT_DAYS;
     if (!Number.isInteger(days) || days < 1 || days > HISTORY_MAX_DAYS) {
-      throw ServiceError.badRequest(`days must be an integer from 1 to ${HISTORY_MAX_DAYS}`);
+      throw AdminErrors.health_days_invalid({ maxDays: HISTORY_MAX_DAYS });
     }
     const now = this.clock.now();
     const window = historyDays(days, now);

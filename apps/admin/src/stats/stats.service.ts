@@ -9,7 +9,7 @@ import {
   type NoParams,
   type RequestLogPage,
   requireTenant,
-  ServiceError,
+  AdminErrors,
   type StatsDay,
   type StatsSummaryQuery,
 } from '@app/contracts';
@@ -73,7 +73,7 @@ export class StatsService {
     const now = this.clock.now();
     const from = instant(query.from, 'from', new Date(now.getTime() - EVENTS_DEFAULT_DAYS * DAY_MS), false);
     const to = instant(query.to, 'to', now, true);
-    if (from > to) throw ServiceError.badRequest('from must not be after to');
+    if (from > to) throw AdminErrors.range_reversed();
     return { from, to, route: query.route, status: query.status, limit: query.limit ?? 100, offset: query.offset ?? 0 };
   }
 
@@ -81,8 +81,8 @@ export class StatsService {
     const now = this.clock.now();
     const from = dayOf(instant(query.from, 'from', new Date(now.getTime() - SUMMARY_DEFAULT_DAYS * DAY_MS), false));
     const to = dayOf(instant(query.to, 'to', now, false));
-    if (from > to) throw ServiceError.badRequest('from must not be after to');
-    if ((Date.parse(to) - Date.parse(from)) / DAY_MS >= SUMMARY_MAX_DAYS) throw ServiceError.badRequest(`the range may span at most ${SUMMARY_MAX_DAYS} days`);
+    if (from > to) throw AdminErrors.range_reversed();
+    if ((Date.parse(to) - Date.parse(from)) / DAY_MS >= SUMMARY_MAX_DAYS) throw AdminErrors.range_too_long({ maxDays: SUMMARY_MAX_DAYS });
     return { from, to };
   }
 }

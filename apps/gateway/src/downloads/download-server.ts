@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { Inject, Injectable } from '@nestjs/common';
-import { ErrorCode, ServiceError, type FileRef, type EventDef } from '@app/contracts';
+import { GatewayErrors, type FileRef, type EventDef } from '@app/contracts';
 import { DownloadLinkSigner, MessageBus, ObjectStore, PRESIGNED_URL_TTL_SECONDS, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG, TtlCache } from '@app/platform';
 
@@ -36,9 +36,7 @@ export class DownloadServer {
   async serve(req: IncomingMessage, res: ServerResponse, token: string, clientIp: string): Promise<void> {
     const checked = this.signer.check(token);
     if (!checked.ok) {
-      throw checked.reason === 'expired'
-        ? new ServiceError(ErrorCode.Gone, 'download link expired')
-        : new ServiceError(ErrorCode.NotFound, 'download link not found');
+      throw checked.reason === 'expired' ? GatewayErrors.download_link_expired() : GatewayErrors.download_link_not_found();
     }
     const file = checked.claims.file;
     const head = req.method === 'HEAD';
@@ -58,7 +56,7 @@ export class DownloadServer {
 
     const range = parseRange(req.headers.range, file.sizeBytes);
     if (range === 'unsatisfiable') {
-      throw new ServiceError(ErrorCode.RangeNotSatisfiable, 'range not satisfiable', { 'Content-Range': `bytes */${file.sizeBytes}` });
+      throw GatewayErrors.range_not_satisfiable({ 'Content-Range': `bytes */${file.sizeBytes}` });
     }
     res.setHeader('Content-Type', file.contentType);
     res.setHeader('Accept-Ranges', 'bytes');
@@ -79,7 +77,7 @@ export class DownloadServer {
       return;
     }
     const body = file.sizeBytes === 0 ? null : await this.store.get(file.key, range ?? undefined);
-    if (file.sizeBytes !== 0 && !body) throw ServiceError.notFound('file not found');
+    if (file.sizeBytes !== 0 && !body) throw GatewayErrors.download_file_not_found();
     if (!range || range.start === 0) this.counted(file);
     if (!body) {
       res.end();
@@ -103,7 +101,7 @@ export class DownloadServer {
     }
     entry.count++;
     if (entry.count > this.config.downloadRatePerMinute) {
-      throw new ServiceError(ErrorCode.RateLimited, 'too many downloads from this address', { 'Retry-After': '60' });
+      throw GatewayErrors.downloads_rate_limited({ 'Retry-After': '60' });
     }
   }
 

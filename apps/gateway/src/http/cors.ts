@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
-import { type CustomerInfo, type EndpointDef, ServiceError } from '@app/contracts';
+import { type CustomerInfo, type EndpointDef, GatewayErrors } from '@app/contracts';
 import { CustomerDirectory } from '@app/platform';
 import type { Access } from '../auth/access-policy.js';
 import type { RouteTable } from '../routing/route-table.js';
@@ -10,8 +10,6 @@ import { endAtTurnEnd } from './end-of-turn.js';
 export const CORS_MAX_AGE_SECONDS = 600;
 /** The request headers a cross-origin call may send. */
 export const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type, X-CSRF-Token';
-
-const PREFLIGHT_REFUSED = 'CORS preflight refused: the origin is not allowed to call this path';
 
 function listed(customer: CustomerInfo | null, origin: string): boolean {
   if (!customer || customer.status !== 'active' || !customer.corsOrigins) return false;
@@ -75,7 +73,7 @@ export class CorsPolicy {
       return;
     }
     if (!allowed.includes(requested.toUpperCase()) || !(await this.preflightAllows(routes, requested, path, origin)))
-      throw ServiceError.forbidden(PREFLIGHT_REFUSED);
+      throw GatewayErrors.cors_preflight_refused();
     res.statusCode = 204;
     allowOrigin(res, origin);
     res.setHeader('Access-Control-Allow-Methods', allowed.join(', '));

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CommonErrors, ServiceError, ErrorCode, type SetCookie } from '@app/contracts';
+import { CommonErrors, GatewayErrors, type SetCookie } from '@app/contracts';
 import { endAtTurnEnd } from './end-of-turn.js';
 
 /** The cookies of a request without a Cookie header (shared, so frozen). */
@@ -74,12 +74,12 @@ export function parseBody(raw: Buffer, contentType: string | undefined): ParsedB
     return { kind: 'form', fields: Object.fromEntries(new URLSearchParams(raw.toString('utf8'))) };
   }
   if (type !== 'application/json' && !type.endsWith('+json')) {
-    throw new ServiceError(ErrorCode.UnsupportedMediaType, 'body must be application/json');
+    throw GatewayErrors.unsupported_media_type({ accepted: 'application/json' });
   }
   try {
     return { kind: 'json', value: JSON.parse(raw.toString('utf8')) };
   } catch {
-    throw ServiceError.badRequest('body is not valid JSON');
+    throw GatewayErrors.json_body_invalid();
   }
 }
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { CSRF_FIELD, type EndpointDef, ServiceError } from '@app/contracts';
+import { CSRF_FIELD, type EndpointDef, GatewayErrors } from '@app/contracts';
 import type { InputValidator } from '../routing/input-validator.js';
 import { type ParsedBody, parseBody, readSmallBody } from './http-io.js';
 import type { RequestState } from './request-state.js';
@@ -24,7 +24,7 @@ export async function readSmallRequestBody(endpoint: EndpointDef, req: IncomingM
 export function jsonBodyOf(endpoint: EndpointDef, parsed: ParsedBody, validator: InputValidator): unknown {
   if (endpoint.body.kind !== 'json') return undefined;
   if (parsed.kind === 'absent') {
-    if (endpoint.body.required) throw ServiceError.badRequest('a JSON body is required');
+    if (endpoint.body.required) throw GatewayErrors.json_body_required();
     return undefined;
   }
   return validator.body(endpoint, parsed.kind === 'json' ? parsed.value : withoutCsrf(parsed.fields));

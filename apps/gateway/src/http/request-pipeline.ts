@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
-import { type EndpointDef, ENDPOINTS, ServiceError, type StagedFile } from '@app/contracts';
+import { type EndpointDef, ENDPOINTS, GatewayErrors, type StagedFile } from '@app/contracts';
 import { MessageBus, type ServiceConfig, tracer, tracingEnabled } from '@app/infra';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { SERVICE_CONFIG } from '@app/platform';
@@ -114,8 +114,7 @@ export class RequestPipeline {
       state.domain = publicPathDomain(endpoint, match.params);
       state.domainFromPath = state.domain !== null;
       this.protection.check(endpoint, method, state.ip);
-      if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1)
-        throw ServiceError.badRequest('a Host header is required');
+      if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) throw GatewayErrors.host_header_missing();
       if (endpoint.rateLimit) this.rateLimiter.check(endpoint.rateLimit, state.ip);
 
       const cookies = parseCookies(req.headers.cookie);

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ServiceError } from '@app/contracts';
+import { GatewayErrors } from '@app/contracts';
 import { sendHtml } from './page-headers.js';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -63,19 +63,19 @@ export class ConsoleApp {
   }
 
   servePage(res: ServerResponse, head: boolean): void {
-    if (this.index === null) throw ServiceError.unavailable('the console is not built: run npm run build');
+    if (this.index === null) throw GatewayErrors.console_not_built();
     sendHtml(res, 200, this.index, head, { 'Cache-Control': 'no-cache' });
   }
 
   /** The login page: like the console's pages, its script and stylesheet are the build's hashed assets. */
   serveLogin(res: ServerResponse, head: boolean): void {
-    if (this.login === null) throw ServiceError.unavailable('the console is not built: run npm run build');
+    if (this.login === null) throw GatewayErrors.console_not_built();
     sendHtml(res, 200, this.login, head);
   }
 
   serveAsset(res: ServerResponse, file: string, head: boolean): void {
     const asset = this.assets.get(file);
-    if (!asset) throw ServiceError.notFound('unknown asset');
+    if (!asset) throw GatewayErrors.asset_not_found();
     res.statusCode = 200;
     res.setHeader('Content-Type', asset.type);
     res.setHeader('Content-Length', asset.body.length);

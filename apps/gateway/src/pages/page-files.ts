@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ServiceError } from '@app/contracts';
+import { GatewayErrors } from '@app/contracts';
 import { API_REFERENCE_CSS } from './api-reference-assets.js';
 import { consoleBuildDir } from './console-app.js';
 import { HEALTH_CSS } from './health-page-assets.js';
@@ -60,7 +60,7 @@ export const PAGE_FILE_URLS: Readonly<Record<keyof typeof FILES, string>> = Obje
 /** GET /static/{file}: a hashed name never changes content, so it may be cached for a year. */
 export function servePageFile(req: IncomingMessage, res: ServerResponse, name: string, head: boolean): void {
   const file = BY_NAME.get(name);
-  if (!file) throw ServiceError.notFound('unknown file');
+  if (!file) throw GatewayErrors.page_file_not_found();
   const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
   const body = gzip ? (file.gzip ??= gzipSync(file.body)) : file.body;
   res.statusCode = 200;

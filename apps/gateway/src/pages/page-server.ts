@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
-import { ENDPOINTS, IdentityMessages, type SandboxTokens, ServiceError } from '@app/contracts';
+import { ENDPOINTS, IdentityMessages, type SandboxTokens, GatewayErrors } from '@app/contracts';
 import { JsonLogger, MessageBus, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG, TtlCache } from '@app/platform';
 import { buildOpenApiDocument } from '../openapi/openapi-document.js';
@@ -48,7 +48,7 @@ export class PageServer {
     if (path === '/health') return sendHtml(res, 200, await this.healthPage.render(), head);
     if (path.startsWith('/static/')) return servePageFile(req, res, String(params.file ?? ''), head);
     const asset = ASSETS[String(params.file ?? '')];
-    if (!asset) throw ServiceError.notFound('unknown asset');
+    if (!asset) throw GatewayErrors.asset_not_found();
     res.statusCode = 200;
     res.setHeader('Content-Type', asset.type);
     res.setHeader('Content-Length', Buffer.byteLength(asset.body));

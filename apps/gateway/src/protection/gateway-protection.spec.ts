@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { type EndpointDef, ENDPOINTS, ErrorCode, ProtectionMessages, type ProtectionState, ServiceError } from '@app/contracts';
+import { CommonErrors, type EndpointDef, ENDPOINTS, ErrorCode, ProtectionMessages, type ProtectionState, ServiceError } from '@app/contracts';
 import { configureLogging, type MessageBus } from '@app/infra';
 import { GatewayProtection } from './gateway-protection.js';
 
@@ -64,7 +64,7 @@ describe('GatewayProtection', () => {
     const { protection, bus } = protectionWith(() => answer());
     await protection.refresh();
     answer = () => {
-      throw ServiceError.unavailable('admin unavailable');
+      throw CommonErrors.app_unavailable({ app: 'admin' });
     };
     await protection.refresh();
     expect(refusal(() => protection.check(endpoint('healthz'), 'GET', '203.0.113.5'))).toMatchObject({ code: ErrorCode.Forbidden });

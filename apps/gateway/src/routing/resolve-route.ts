@@ -1,4 +1,4 @@
-import { CommonErrors, type ErrorMode, ServiceError } from '@app/contracts';
+import { CommonErrors, type ErrorMode, GatewayErrors, ServiceError } from '@app/contracts';
 import type { RouteMatch, RouteTable } from './route-table.js';
 
 /** A request no endpoint takes, answered in the error mode of the endpoints on its path (json when none). */
@@ -20,7 +20,7 @@ export function resolveRoute(routes: RouteTable, method: string, path: string): 
     case 'not-found':
       throw new RouteRefusal(CommonErrors.route_not_found({ method, path }), 'json');
     case 'bad-path':
-      throw new RouteRefusal(ServiceError.badRequest('path is not valid percent-encoding'), lookup.endpoint.errorMode);
+      throw new RouteRefusal(GatewayErrors.path_encoding_invalid(), lookup.endpoint.errorMode);
     case 'method-not-allowed':
       throw new RouteRefusal(CommonErrors.method_not_allowed({ method }, { Allow: lookup.allowed.join(', ') }), lookup.errorMode);
   }

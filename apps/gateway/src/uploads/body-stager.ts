@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Transform, type TransformCallback } from 'node:stream';
 import { Injectable } from '@nestjs/common';
-import { ErrorCode, ServiceError, type StagedFile } from '@app/contracts';
+import { GatewayErrors, ServiceError, type StagedFile } from '@app/contracts';
 import { ObjectStore } from '@app/infra';
 
 /** Counts and hashes bytes on their way to the store; fails past the limit. */
@@ -26,7 +26,7 @@ export class HashingLimiter extends Transform {
 }
 
 export function tooLarge(maxBytes: number, what = 'body'): ServiceError {
-  return new ServiceError(ErrorCode.PayloadTooLarge, `${what} larger than the limit of ${maxBytes} bytes`);
+  return GatewayErrors.upload_too_large({ what, maxBytes });
 }
 
 /** A new staging key: uploads/<date>/<uuid>. */
@@ -45,7 +45,7 @@ export class BodyStager {
 
   async stage(req: IncomingMessage, maxBytes: number, contentType: string): Promise<StagedFile> {
     const declared = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : undefined;
-    if (declared !== undefined && (!Number.isSafeInteger(declared) || declared < 0)) throw ServiceError.badRequest('invalid Content-Length');
+    if (declared !== undefined && (!Number.isSafeInteger(declared) || declared < 0)) throw GatewayErrors.content_length_invalid();
     if (declared !== undefined && declared > maxBytes) throw tooLarge(maxBytes);
     const key = stagingKey();
     const limiter = new HashingLimiter(maxBytes);

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import busboy from 'busboy';
-import { type BodySpec, ErrorCode, ServiceError, type StagedFile, type UploadLimits } from '@app/contracts';
+import { type BodySpec, GatewayErrors, ServiceError, type StagedFile, type UploadLimits } from '@app/contracts';
 import { JsonLogger, type LogRequest, ObjectStore } from '@app/infra';
 import { HashingLimiter, stagingKey, tooLarge } from './body-stager.js';
 
@@ -35,10 +35,10 @@ export class MultipartStager {
   /** `request`: whose log lines a failed clean-up writes. */
   async stage(req: IncomingMessage, spec: MultipartSpec, limits: UploadLimits, request?: LogRequest): Promise<StagedParts> {
     const contentType = req.headers['content-type'] ?? '';
-    if (!/^multipart\/form-data\b/i.test(contentType)) throw new ServiceError(ErrorCode.UnsupportedMediaType, 'body must be multipart/form-data');
+    if (!/^multipart\/form-data\b/i.test(contentType)) throw GatewayErrors.unsupported_media_type({ accepted: 'multipart/form-data' });
     const maxTotal = Object.values(spec.parts).reduce((sum, part) => sum + part.maxBytes(limits), MULTIPART_OVERHEAD_BYTES);
     const declared = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : undefined;
-    if (declared !== undefined && (!Number.isSafeInteger(declared) || declared < 0)) throw ServiceError.badRequest('invalid Content-Length');
+    if (declared !== undefined && (!Number.isSafeInteger(declared) || declared < 0)) throw GatewayErrors.content_length_invalid();
     if (declared !== undefined && declared > maxTotal) throw tooLarge(maxTotal, 'upload');
     let parser: busboy.Busboy;
     try {
@@ -48,7 +48,7 @@ export class MultipartStager {
         limits: { fieldSize: MULTIPART_FIELD_MAX_BYTES, fields: 50, files: 20, parts: 100, headerPairs: 50 },
       });
     } catch (err) {
-      throw ServiceError.badRequest(`malformed multipart body: ${err instanceof Error ? err.message : String(err)}`);
+      throw GatewayErrors.multipart_malformed({ reason: err instanceof Error ? err.message : String(err) });
     }
     return this.run(req, parser, spec, limits, request);
   }
@@ -110,7 +110,7 @@ export class MultipartStager {
         }
         if (seen.has(name)) {
           stream.resume();
-          fail(ServiceError.badRequest(`multipart part ${name} appears more than once`));
+          fail(GatewayErrors.multipart_part_repeated({ name }));
           return;
         }
         seen.add(name);
@@ -119,32 +119,27 @@ export class MultipartStager {
       parser.on('field', (name, value, info) => {
         if (failure || !(name in spec.parts)) return;
         if (seen.has(name)) {
-          fail(ServiceError.badRequest(`multipart part ${name} appears more than once`));
+          fail(GatewayErrors.multipart_part_repeated({ name }));
           return;
         }
         seen.add(name);
         if (info.valueTruncated) {
-          fail(
-            new ServiceError(
-              ErrorCode.PayloadTooLarge,
-              `multipart part ${name} sent as a form field is larger than ${MULTIPART_FIELD_MAX_BYTES} bytes: send it as a file part (with a filename)`,
-            ),
-          );
+          fail(GatewayErrors.multipart_field_too_large({ name, maxBytes: MULTIPART_FIELD_MAX_BYTES }));
           return;
         }
         stagePart(name, Readable.from([Buffer.from(value, 'utf8')]), info.mimeType === 'text/plain' ? 'text/plain; charset=utf-8' : info.mimeType, 'field');
       });
-      const tooMany = () => fail(ServiceError.badRequest('too many multipart parts'));
+      const tooMany = () => fail(GatewayErrors.multipart_too_many_parts());
       parser.on('partsLimit', tooMany);
       parser.on('filesLimit', tooMany);
       parser.on('fieldsLimit', tooMany);
-      parser.on('error', (err: Error) => fail(ServiceError.badRequest(`malformed multipart body: ${err.message}`)));
+      parser.on('error', (err: Error) => fail(GatewayErrors.multipart_malformed({ reason: err.message })));
       parser.on('close', () => {
         void Promise.all(work).then(() => {
           if (failure) return;
           const missing = Object.entries(spec.parts).find(([name, part]) => part.required && !files[name]);
           if (missing) {
-            fail(ServiceError.badRequest(`multipart part ${missing[0]} is required`));
+            fail(GatewayErrors.multipart_part_missing({ name: missing[0] }));
             return;
           }
           resolve({ files, bytesIn });

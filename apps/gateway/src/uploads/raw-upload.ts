@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { type CustomerRef, type EndpointDef, ErrorCode, ServiceError, type StagedFile } from '@app/contracts';
+import { type CustomerRef, type EndpointDef, GatewayErrors, type StagedFile } from '@app/contracts';
 import type { RequestState } from '../http/request-state.js';
 import type { BodyStager } from './body-stager.js';
 
@@ -19,7 +19,7 @@ export async function stageRawUpload(
   if (!customer) throw new Error(`${endpoint.operationId}: stream bodies need a tenant endpoint`);
   const accepted = endpoint.body.contentTypes;
   if (accepted && !accepted.includes(contentType.split(';')[0].trim().toLowerCase())) {
-    throw new ServiceError(ErrorCode.UnsupportedMediaType, `body must be ${accepted.join(' or ')}`);
+    throw GatewayErrors.unsupported_media_type({ accepted: accepted.join(' or ') });
   }
   const staged = await stager.stage(req, endpoint.body.maxBytes(customer), contentType);
   state.bytesIn = staged.sizeBytes;

@@ -21,8 +21,8 @@ const LIFETIMES: readonly { seconds: string; text: string }[] = [
   { seconds: '', text: 'permanent' },
 ];
 
-/** The service refuses a block that covers the caller's own address with 409 until it is confirmed (docs/api.md). */
-const OWN_ADDRESS_REFUSED = 409;
+/** The service refuses a block that covers the caller's own address (409, code ip_block_own_address) until it is confirmed (docs/api.md). */
+const OWN_ADDRESS_REFUSED = 'ip_block_own_address';
 
 function AddBlockForm({ onAdded }: { onAdded: (note: string) => void }) {
   const [cidr, setCidr] = useState('');
@@ -43,7 +43,7 @@ function AddBlockForm({ onAdded }: { onAdded: (note: string) => void }) {
     try {
       block = ok(await api.POST('/admin/ip-blocks', { body: confirmOwnAddress ? { ...body, confirm_own_address: true } : body }));
     } catch (err) {
-      if (!confirmOwnAddress && err instanceof ApiError && err.status === OWN_ADDRESS_REFUSED) {
+      if (!confirmOwnAddress && err instanceof ApiError && err.code === OWN_ADDRESS_REFUSED) {
         // The service's first sentence; its second tells API callers which field confirms ("Block anyway" here).
         setOwnAddress(`${err.message.split('. ')[0]}.`);
         return;

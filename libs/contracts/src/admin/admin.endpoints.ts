@@ -1,3 +1,4 @@
+import { AdminErrors } from './admin.errors.js';
 import { Type } from '@sinclair/typebox';
 import { defineEndpoint } from '../endpoints/endpoint.js';
 import { IdentityMessages } from '../identity/identity.messages.js';
@@ -79,7 +80,12 @@ export const adminAccountEndpoints = [
     params: CustomerDomainParams,
     body: { kind: 'json', schema: UpdateCustomerRequest, required: true },
     responses: { 200: { description: 'The customer', schema: Type.Object({ customer: CustomerSchema }) } },
-    errors: [CommonErrors.customer_not_found, IdentityErrors.customer_domain_configured, IdentityErrors.operator_customer_unsuspendable, IdentityErrors.customer_exists],
+    errors: [
+      CommonErrors.customer_not_found,
+      IdentityErrors.customer_domain_configured,
+      IdentityErrors.operator_customer_unsuspendable,
+      IdentityErrors.customer_exists,
+    ],
     target: { kind: 'message', message: IdentityMessages.updateCustomer, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -98,7 +104,12 @@ export const adminAccountEndpoints = [
       204: { description: 'Deleted: nothing of the customer is left' },
       202: { description: 'Deletion under way: the customer is gone for every caller, an app has not erased its part yet; identity retries until it has' },
     },
-    errors: [CommonErrors.customer_not_found, IdentityErrors.customer_delete_unconfirmed, IdentityErrors.operator_customer_undeletable, IdentityErrors.sandbox_customer_undeletable],
+    errors: [
+      CommonErrors.customer_not_found,
+      IdentityErrors.customer_delete_unconfirmed,
+      IdentityErrors.operator_customer_undeletable,
+      IdentityErrors.sandbox_customer_undeletable,
+    ],
     target: { kind: 'message', message: IdentityMessages.deleteCustomer, reply: (r) => ({ kind: 'empty', status: r.done ? 204 : 202 }) },
   }),
   defineEndpoint({
@@ -145,7 +156,13 @@ export const adminEndpoints = [
     query: AuditQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'A page of audit entries; next_offset and next_cursor are null on the last page', schema: AuditPage } },
-    errors: [400, 401, 403, 503],
+    errors: [
+      AdminErrors.range_bound_invalid,
+      AdminErrors.range_reversed,
+      AdminErrors.audit_limit_invalid,
+      AdminErrors.audit_offset_invalid,
+      AdminErrors.audit_cursor_invalid,
+    ],
     target: { kind: 'message', message: AdminMessages.listAudit, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -160,7 +177,7 @@ export const adminEndpoints = [
     query: SecurityEventsQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'Security events', schema: Type.Object({ items: Type.Array(SecurityEventSchema) }) } },
-    errors: [400, 401, 403, 503],
+    errors: [],
     target: { kind: 'message', message: AdminMessages.listSecurityEvents, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -174,7 +191,7 @@ export const adminEndpoints = [
     params: SecurityEventIdParams,
     body: { kind: 'none' },
     responses: { 204: { description: 'Acknowledged' } },
-    errors: [400, 401, 403, 404, 503],
+    errors: [AdminErrors.security_event_id_invalid, AdminErrors.security_event_not_found],
     target: { kind: 'message', message: AdminMessages.ackSecurityEvent, reply: () => ({ kind: 'empty', status: 204 }) },
   }),
 ];
@@ -197,7 +214,13 @@ export const customerAuditEndpoints = [
     query: CustomerAuditQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'A page of audit entries; next_offset and next_cursor are null on the last page', schema: AuditPage } },
-    errors: [400, 401, 403, 404, 503],
+    errors: [
+      AdminErrors.range_bound_invalid,
+      AdminErrors.range_reversed,
+      AdminErrors.audit_limit_invalid,
+      AdminErrors.audit_offset_invalid,
+      AdminErrors.audit_cursor_invalid,
+    ],
     target: { kind: 'message', message: AdminMessages.listCustomerAudit, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
 ];

@@ -1,3 +1,4 @@
+import { AdminErrors } from './admin.errors.js';
 import { defineEndpoint } from '../endpoints/endpoint.js';
 import { BackupMessages } from './backups.messages.js';
 import {
@@ -33,7 +34,7 @@ export const backupEndpoints = [
     query: BackupsQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'The runs', schema: BackupListSchema } },
-    errors: [400, 401, 403, 503],
+    errors: [],
     target: { kind: 'message', message: BackupMessages.list, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -49,7 +50,7 @@ export const backupEndpoints = [
     params: NoParams,
     body: { kind: 'none' },
     responses: { 202: { description: 'Queued', schema: BackupRunQueuedSchema } },
-    errors: [401, 403, 409, 503],
+    errors: [AdminErrors.backups_not_configured, AdminErrors.backup_run_busy],
     target: { kind: 'message', message: BackupMessages.start, reply: (r) => ({ kind: 'json', status: 202, body: r }) },
   }),
   defineEndpoint({
@@ -65,7 +66,13 @@ export const backupEndpoints = [
     params: NoParams,
     body: { kind: 'json', schema: VerifyBackupRequest, required: true, maxBytes: 16 * 1024 },
     responses: { 202: { description: 'Queued', schema: BackupRunQueuedSchema } },
-    errors: [400, 401, 403, 404, 409, 503],
+    errors: [
+      AdminErrors.backup_archive_missing,
+      AdminErrors.backup_archive_not_found,
+      AdminErrors.backup_key_invalid,
+      AdminErrors.backup_key_required,
+      AdminErrors.backup_key_unreadable,
+    ],
     target: { kind: 'message', message: BackupMessages.verify, reply: (r) => ({ kind: 'json', status: 202, body: r }) },
   }),
   defineEndpoint({
@@ -80,7 +87,7 @@ export const backupEndpoints = [
     params: NoParams,
     body: { kind: 'json', schema: VerifyReportRequest, required: true, maxBytes: 128 * 1024 },
     responses: { 200: { description: 'The recorded run', schema: BackupRunSchema } },
-    errors: [400, 401, 403, 503],
+    errors: [],
     target: { kind: 'message', message: BackupMessages.verifyReport, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -94,7 +101,7 @@ export const backupEndpoints = [
     params: BackupRunIdParams,
     body: { kind: 'none' },
     responses: { 200: { description: 'The run', schema: BackupRunDetailSchema } },
-    errors: [400, 401, 403, 404, 503],
+    errors: [AdminErrors.backup_run_not_found],
     target: { kind: 'message', message: BackupMessages.get, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -109,7 +116,14 @@ export const backupEndpoints = [
     params: NoParams,
     body: { kind: 'json', schema: RestoreRequest, required: true, maxBytes: 16 * 1024 },
     responses: { 202: { description: 'Queued', schema: BackupRunQueuedSchema } },
-    errors: [400, 401, 403, 404, 409, 503],
+    errors: [
+      AdminErrors.restore_confirm_mismatch,
+      AdminErrors.backup_archive_not_found,
+      AdminErrors.backup_run_busy,
+      AdminErrors.backup_key_invalid,
+      AdminErrors.backup_key_required,
+      AdminErrors.backup_key_unreadable,
+    ],
     target: { kind: 'message', message: BackupMessages.restore, reply: (r) => ({ kind: 'json', status: 202, body: r }) },
   }),
 ];

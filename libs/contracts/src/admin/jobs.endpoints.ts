@@ -17,7 +17,7 @@ export const jobEndpoints = [
     query: JobsQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'Jobs', schema: Type.Object({ items: Type.Array(JobSchema) }) } },
-    errors: [400, 401, 403, 503],
+    errors: [],
     target: { kind: 'message', message: JobMessages.list, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
 ];

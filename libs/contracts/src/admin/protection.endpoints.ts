@@ -1,3 +1,4 @@
+import { AdminErrors } from './admin.errors.js';
 import { Type } from '@sinclair/typebox';
 import { defineEndpoint } from '../endpoints/endpoint.js';
 import { ProtectionMessages } from './protection.messages.js';
@@ -30,7 +31,7 @@ export const protectionEndpoints = [
     params: NoParams,
     body: { kind: 'none' },
     responses: { 200: { description: 'The setting', schema: MaintenanceSettingSchema } },
-    errors: [401, 403, 503],
+    errors: [],
     target: { kind: 'message', message: ProtectionMessages.getMaintenance, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -45,7 +46,7 @@ export const protectionEndpoints = [
     params: NoParams,
     body: { kind: 'json', schema: UpdateMaintenanceRequest, required: true },
     responses: { 200: { description: 'The new setting', schema: MaintenanceSettingSchema } },
-    errors: [400, 401, 403, 503],
+    errors: [],
     target: {
       kind: 'message',
       message: ProtectionMessages.updateMaintenance,
@@ -65,7 +66,7 @@ export const protectionEndpoints = [
     query: IpBlocksQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'The blocks', schema: Type.Object({ items: Type.Array(IpBlockSchema) }) } },
-    errors: [400, 401, 403, 503],
+    errors: [],
     target: { kind: 'message', message: ProtectionMessages.listIpBlocks, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -82,7 +83,7 @@ export const protectionEndpoints = [
     body: { kind: 'json', schema: CreateIpBlockRequest, required: true },
     responses: { 201: { description: 'The block as normalised', schema: CreatedIpBlockSchema } },
     // 409: the network covers the caller's own address and confirm_own_address was not true.
-    errors: [400, 401, 403, 409, 503],
+    errors: [AdminErrors.ip_network_invalid, AdminErrors.ip_block_own_address],
     target: {
       kind: 'message',
       message: ProtectionMessages.createIpBlock,
@@ -103,7 +104,7 @@ export const protectionEndpoints = [
     query: DeleteIpBlockQuery,
     body: { kind: 'none' },
     responses: { 204: { description: 'Removed' } },
-    errors: [400, 401, 403, 404, 503],
+    errors: [AdminErrors.ip_network_invalid, AdminErrors.ip_block_not_found],
     target: { kind: 'message', message: ProtectionMessages.deleteIpBlock, reply: () => ({ kind: 'empty', status: 204 }), protection: (r) => r.protection },
   }),
 ];

@@ -1,3 +1,4 @@
+import { AdminErrors } from './admin.errors.js';
 import { defineEndpoint } from '../endpoints/endpoint.js';
 import { StatsMessages } from './stats.messages.js';
 import {
@@ -27,7 +28,7 @@ export const statsEndpoints = [
     query: StatsSummaryQuery,
     body: { kind: 'none' },
     responses: { 200: { description: COUNTERS, schema: AdminStatsSummary } },
-    errors: [400, 401, 403, 503],
+    errors: [AdminErrors.range_bound_invalid, AdminErrors.range_reversed, AdminErrors.range_too_long],
     target: { kind: 'message', message: StatsMessages.adminSummary, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -42,7 +43,7 @@ export const statsEndpoints = [
     query: AdminStatsEventsQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'Request-log entries', schema: RequestLogPage } },
-    errors: [400, 401, 403, 503],
+    errors: [AdminErrors.range_bound_invalid, AdminErrors.range_reversed],
     target: { kind: 'message', message: StatsMessages.adminEvents, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -57,7 +58,7 @@ export const statsEndpoints = [
     query: CustomerStatsSummaryQuery,
     body: { kind: 'none' },
     responses: { 200: { description: COUNTERS, schema: CustomerStatsSummary } },
-    errors: [400, 401, 403, 404, 503],
+    errors: [AdminErrors.range_bound_invalid, AdminErrors.range_reversed, AdminErrors.range_too_long],
     target: { kind: 'message', message: StatsMessages.customerSummary, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -72,7 +73,7 @@ export const statsEndpoints = [
     query: CustomerStatsEventsQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'Request-log entries of the customer', schema: RequestLogPage } },
-    errors: [400, 401, 403, 404, 503],
+    errors: [AdminErrors.range_bound_invalid, AdminErrors.range_reversed],
     target: { kind: 'message', message: StatsMessages.customerEvents, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
 ];

@@ -1,4 +1,3 @@
-import { ErrorCode, ServiceError } from '../errors.js';
 import { defineEvent, defineMessage, type EventDef, type MessageDef } from '../messages/message.js';
 
 /**
@@ -134,18 +133,4 @@ export enum AppDataDumpProblem {
   ChecksumMismatch = 'checksum_mismatch',
   /** Not a dump of this app in a known format version (bad header, unknown table or column, bad row). */
   Unreadable = 'unreadable',
-}
-
-/**
- * A dump an import refused; nothing was changed. Crosses the bus as an Unprocessable
- * ServiceError whose message names the problem (`dump refused (<problem>): ...`).
- */
-export class AppDataDumpRefused extends ServiceError {
-  constructor(
-    readonly problem: AppDataDumpProblem,
-    detail: string,
-  ) {
-    super(ErrorCode.Unprocessable, `dump refused (${problem}): ${detail}`);
-    this.name = 'AppDataDumpRefused';
-  }
 }

@@ -1,3 +1,5 @@
+import { GatewayErrors } from '../errors/gateway.errors.js';
+import { AdminErrors } from '../admin/admin.errors.js';
 import { Type } from '@sinclair/typebox';
 import { AdminMessages } from '../admin/admin.messages.js';
 import { defineEndpoint } from '../endpoints/endpoint.js';
@@ -58,7 +60,7 @@ export const healthEndpoints = [
     query: HealthHistoryQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'One entry per day, newest first', schema: HealthHistorySchema } },
-    errors: [400, 503],
+    errors: [AdminErrors.health_days_invalid],
     target: { kind: 'message', message: AdminMessages.healthHistory, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -71,7 +73,7 @@ export const healthEndpoints = [
     errorMode: 'json',
     body: { kind: 'none' },
     responses: { 200: { description: 'Prometheus text format', contentType: 'text/plain; version=0.0.4' } },
-    errors: [401],
+    errors: [],
     target: { kind: 'gateway', handler: 'metrics' },
   }),
   defineEndpoint({
@@ -106,7 +108,13 @@ export const downloadEndpoints = [
         206: { description: 'The requested range', contentType: 'application/octet-stream' },
         302: { description: 'Redirect to a pre-signed object-store URL valid for 60 seconds' },
       },
-      errors: [404, 410, 416, 429],
+      errors: [
+        GatewayErrors.download_link_not_found,
+        GatewayErrors.download_file_not_found,
+        GatewayErrors.download_link_expired,
+        GatewayErrors.range_not_satisfiable,
+        GatewayErrors.downloads_rate_limited,
+      ],
       target: { kind: 'gateway' as const, handler: 'download' as const },
     }),
   ),

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { GatewayErrors } from '../errors/gateway.errors.js';
 import { NoParams } from '../schemas.js';
 import { gatewayPage, html } from './gateway-page.js';
 
@@ -39,6 +40,6 @@ export const pageEndpoints = [
       }),
     }),
     responses: { 200: { description: 'JavaScript or CSS', contentType: 'text/css' } },
-    errors: [400, 404],
+    errors: [GatewayErrors.page_file_not_found],
   }),
 ];

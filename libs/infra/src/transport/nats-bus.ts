@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { NatsResponseJSONDeserializer, type WritePacket } from '@nestjs/microservices';
 import { NatsRecordSerializer } from '@nestjs/microservices/serializers/nats-record.serializer.js';
 import { headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
-import { ErrorCode, type EventDef, type MessageDef, ServiceError } from '@app/contracts';
+import { CommonErrors, type EventDef, type MessageDef } from '@app/contracts';
 import { traceHeaders, withClientSpan, withRemoteSpan } from '../telemetry/telemetry.js';
 import { appOfPattern, didNotAnswer, directReply, headerRecord, logError, replyError, transportLogger, unavailable } from './dispatch.js';
 import { requestOfMessage } from '../logging/logger.js';
@@ -191,7 +191,7 @@ export class NatsMessageBus extends MessageBus {
       try {
         packet = (await this.deserializer.deserialize(reply)) as WritePacket;
       } catch {
-        throw new ServiceError(ErrorCode.Internal, 'internal error'); // not a Nest reply packet
+        throw CommonErrors.internal(); // not a Nest reply packet
       }
       const error = replyError(packet);
       if (error) throw error;

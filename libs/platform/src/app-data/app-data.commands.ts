@@ -1,4 +1,4 @@
-import { APP_DATA_OBJECT_PREFIX, type AppDataExportRequest, type AppDataImportRequest, ServiceError } from '@app/contracts';
+import { AdminErrors, APP_DATA_OBJECT_PREFIX, type AppDataExportRequest, type AppDataImportRequest } from '@app/contracts';
 import { assertObjectKey } from '@app/infra';
 
 const RUN_ID = /^[A-Za-z0-9._-]{1,100}$/;
@@ -6,18 +6,18 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 function objectKeyOf(value: unknown): string {
   if (typeof value !== 'string' || !value.startsWith(APP_DATA_OBJECT_PREFIX) || value.length > 512) {
-    throw ServiceError.badRequest(`objectKey must be a key under ${APP_DATA_OBJECT_PREFIX}`);
+    throw AdminErrors.app_data_key_outside();
   }
   try {
     assertObjectKey(value);
   } catch {
-    throw ServiceError.badRequest('objectKey is not a valid object key');
+    throw AdminErrors.app_data_key_invalid();
   }
   return value;
 }
 
 function runIdOf(value: unknown): string {
-  if (typeof value !== 'string' || !RUN_ID.test(value)) throw ServiceError.badRequest('runId must be 1 to 100 of [A-Za-z0-9._-]');
+  if (typeof value !== 'string' || !RUN_ID.test(value)) throw AdminErrors.app_data_run_id_invalid();
   return value;
 }
 
@@ -43,7 +43,7 @@ export class ImportAppDataCommand {
 
   static create(request: AppDataImportRequest): ImportAppDataCommand {
     const sha256 = request?.sha256;
-    if (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256)) throw ServiceError.badRequest('sha256 must be 64 lowercase hex digits');
+    if (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256)) throw AdminErrors.app_data_sha256_invalid();
     return new ImportAppDataCommand(runIdOf(request.runId), objectKeyOf(request.objectKey), sha256);
   }
 }

@@ -1,5 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import { asCustomerId, type CustomerId, isUuid, ServiceError } from '@app/contracts';
+import { asCustomerId, CommonErrors, type CustomerId, isUuid } from '@app/contracts';
 import { coercingAjv, exactAjv, validatedValue } from './schema-validation.js';
 
 export interface ContractCheckOptions {
@@ -43,6 +43,6 @@ export function customerIdsOf(ids: readonly unknown[] | undefined): CustomerId[]
 /** The customer of a message from another app (not an endpoint call, whose tenant is in its context); 400 when it is no UUID. */
 export function requireCustomerId(value: unknown): CustomerId {
   const customerId = customerIdOf(value);
-  if (!customerId) throw ServiceError.badRequest(`customer id must be a UUID: ${String(value)}`);
+  if (!customerId) throw CommonErrors.invalid_request({ detail: `customer id must be a UUID: ${String(value)}` });
   return customerId;
 }

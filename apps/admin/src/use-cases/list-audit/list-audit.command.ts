@@ -1,4 +1,4 @@
-import { AUDIT_CURSOR_PATTERN, type AuditQuery, type CustomerAuditQuery, type CustomerRef, SERVICE_ADMINISTRATOR, ServiceError } from '@app/contracts';
+import { AdminErrors, AUDIT_CURSOR_PATTERN, type AuditQuery, type CustomerAuditQuery, type CustomerRef, SERVICE_ADMINISTRATOR } from '@app/contracts';
 import type { AuditFilter, AuditPosition } from '../../audit/audit.repository.js';
 import { instant } from '../../dtos/range-bound.js';
 
@@ -39,11 +39,11 @@ export class ListAuditCommand {
 function filterOf(query: Partial<Omit<CustomerAuditQuery, 'customer'>>, actor: string | undefined): AuditFilter {
   const from = instant(query.from, 'from', undefined, false);
   const to = instant(query.to, 'to', undefined, true);
-  if (from && to && from > to) throw ServiceError.badRequest('from must not be after to');
+  if (from && to && from > to) throw AdminErrors.range_reversed();
   const limit = query.limit ?? 100;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw ServiceError.badRequest(`limit must be an integer from 1 to ${MAX_LIMIT}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw AdminErrors.audit_limit_invalid({ max: MAX_LIMIT });
   const offset = query.offset ?? 0;
-  if (!Number.isSafeInteger(offset) || offset < 0) throw ServiceError.badRequest(`offset must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}`);
+  if (!Number.isSafeInteger(offset) || offset < 0) throw AdminErrors.audit_offset_invalid({ max: Number.MAX_SAFE_INTEGER });
   return {
     action: query.action,
     actor,
@@ -60,6 +60,6 @@ function filterOf(query: Partial<Omit<CustomerAuditQuery, 'customer'>>, actor: s
 function positionOf(cursor: string): AuditPosition {
   const match = CURSOR.test(cursor) ? /^(\d+)-(\d+)$/.exec(cursor) : null;
   const ms = match ? Number(match[1]) : NaN;
-  if (!match || !Number.isSafeInteger(ms) || ms > 8.64e15) throw ServiceError.badRequest('cursor must be the next_cursor of an earlier page');
+  if (!match || !Number.isSafeInteger(ms) || ms > 8.64e15) throw AdminErrors.audit_cursor_invalid();
   return { ts: new Date(ms).toISOString(), id: match[2] };
 }

@@ -1,4 +1,4 @@
-import { ServiceError } from '@app/contracts';
+import { AdminErrors } from '@app/contracts';
 import { backupIdentity } from '../verify-backup/verify-backup.command.js';
 
 /** POST /admin/restores: `confirm` must repeat the archive name exactly; `identity` null: the service's generated key. */
@@ -10,7 +10,7 @@ export class RestoreBackupCommand {
   ) {}
 
   static create(input: { archiveName: string; confirm: string; keyB64: unknown; actor: string }): RestoreBackupCommand {
-    if (input.confirm !== `restore ${input.archiveName}`) throw ServiceError.badRequest(`confirm must be exactly "restore ${input.archiveName}"`);
+    if (input.confirm !== `restore ${input.archiveName}`) throw AdminErrors.restore_confirm_mismatch({ archive: input.archiveName });
     return new RestoreBackupCommand(input.archiveName, backupIdentity(input.keyB64), input.actor);
   }
 

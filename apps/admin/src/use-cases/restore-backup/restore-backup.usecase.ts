@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { AppDataMessages, BACKUP_APPS, type BackupApp, type BackupRunQueued, ServiceError } from '@app/contracts';
+import { AdminErrors, AppDataMessages, BACKUP_APPS, type BackupApp, type BackupRunQueued } from '@app/contracts';
 import {
   BackupStore,
   DUMP_ENTRY_PREFIX,
@@ -66,7 +66,7 @@ export class RestoreBackup {
 
   async start(command: RestoreBackupCommand): Promise<BackupRunQueued> {
     if (!(await this.store.list()).some((a) => a.name === command.archiveName)) {
-      throw ServiceError.notFound(`no archive ${command.archiveName} on the ${this.store.kind} backend`);
+      throw AdminErrors.backup_archive_not_found({ archive: command.archiveName, backend: this.store.kind });
     }
     const identity = await this.keys.identity(command.identity);
     const id = randomUUID();
@@ -78,7 +78,7 @@ export class RestoreBackup {
       initiatedBy: command.actor,
       createdAt: this.clock.now(),
     });
-    if (!inserted) throw ServiceError.conflict('a backup or restore is already queued or running');
+    if (!inserted) throw AdminErrors.backup_run_busy();
     await auditBackup(this.audit, command.actor, 'backup.restore', id, { archive_name: command.archiveName });
     void this.run(id, command, identity);
     return { id, kind: 'restore', status: 'queued' };

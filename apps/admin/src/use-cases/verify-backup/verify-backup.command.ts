@@ -1,4 +1,4 @@
-import { ServiceError } from '@app/contracts';
+import { AdminErrors } from '@app/contracts';
 import { ArchiveError, identityFromBase64 } from '@app/infra';
 
 /**
@@ -8,12 +8,11 @@ import { ArchiveError, identityFromBase64 } from '@app/infra';
  */
 export function backupIdentity(keyB64: unknown): string | null {
   if (keyB64 === undefined || keyB64 === null) return null;
-  if (typeof keyB64 !== 'string' || !keyB64.trim())
-    throw ServiceError.badRequest('backup_key_b64 must be the base64 of an age secret key (AGE-SECRET-KEY-1...)');
+  if (typeof keyB64 !== 'string' || !keyB64.trim()) throw AdminErrors.backup_key_invalid();
   try {
     return identityFromBase64(keyB64);
   } catch (err) {
-    if (err instanceof ArchiveError) throw ServiceError.badRequest('backup_key_b64 must be the base64 of an age secret key (AGE-SECRET-KEY-1...)');
+    if (err instanceof ArchiveError) throw AdminErrors.backup_key_invalid();
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type BackupRunQueued, ServiceError } from '@app/contracts';
+import { AdminErrors, type BackupRunQueued } from '@app/contracts';
 import { BackupStore, JsonLogger, readArchive } from '@app/infra';
 import { AuditService } from '../../audit/audit.service.js';
 import { auditBackup } from '../../backups/backup-audit.js';
@@ -32,8 +32,8 @@ export class VerifyBackup {
   async start(command: VerifyBackupCommand): Promise<BackupRunQueued> {
     const archives = await this.store.list();
     const archiveName = command.archiveName ?? archives[0]?.name;
-    if (!archiveName) throw ServiceError.notFound('there is no backup archive to verify');
-    if (!archives.some((a) => a.name === archiveName)) throw ServiceError.notFound(`no archive ${archiveName} on the ${this.store.kind} backend`);
+    if (!archiveName) throw AdminErrors.backup_archive_missing();
+    if (!archives.some((a) => a.name === archiveName)) throw AdminErrors.backup_archive_not_found({ archive: archiveName, backend: this.store.kind });
     const identity = await this.keys.identity(command.identity);
     const id = randomUUID();
     await this.runs.insert({ id, kind: 'verify', status: 'queued', archiveName, initiatedBy: command.actor, createdAt: this.clock.now() });
