@@ -178,14 +178,17 @@ describe('admin: deleting a customer', () => {
   it('answers 400 without confirm or with a confirm that does not repeat the domain, and deletes nothing', async () => {
     const customer = await rt.newCustomer();
     expectProblem(await remove(customer.domain), 400);
-    expectProblem(await remove(customer.domain, `${customer.domain}x`), 400, 'confirm must repeat the domain');
-    expectProblem(await remove(customer.domain, rt.operatorDomain), 400, 'confirm must repeat the domain');
+    expectProblem(await remove(customer.domain, `${customer.domain}x`), 400, { detail: 'confirm must repeat the domain', code: 'customer_delete_unconfirmed' });
+    expectProblem(await remove(customer.domain, rt.operatorDomain), 400, { detail: 'confirm must repeat the domain', code: 'customer_delete_unconfirmed' });
     expect((await rt.http.get('/firmware', { auth: customer.readOnly })).status).toBe(200);
     expect((await rt.http.get(`/admin/customers/${customer.domain}`, { auth: admin })).status).toBe(200);
   });
 
   it('refuses the operator and the sandbox customer (400); an unknown domain is 404', async () => {
-    expectProblem(await remove(rt.operatorDomain, rt.operatorDomain), 400, 'the operator customer cannot be deleted');
+    expectProblem(await remove(rt.operatorDomain, rt.operatorDomain), 400, {
+      detail: 'the operator customer cannot be deleted',
+      code: 'operator_customer_undeletable',
+    });
     expectProblem(await remove(rt.sandboxDomain, rt.sandboxDomain), 400);
     expect((await rt.http.get(`/admin/customers/${rt.operatorDomain}`, { auth: admin })).status).toBe(200);
     expect((await rt.http.get(`/admin/customers/${rt.sandboxDomain}`, { auth: admin })).status).toBe(200);

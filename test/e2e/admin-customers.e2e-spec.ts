@@ -75,14 +75,17 @@ describe('admin: customers', () => {
     });
 
     it('answers 409 for a domain that exists', async () => {
-      expectProblem(await rt.http.post('/admin/customers', { auth: admin, json: { domain: customer.domain } }), 409);
+      expectProblem(await rt.http.post('/admin/customers', { auth: admin, json: { domain: customer.domain } }), 409, { code: 'customer_exists' });
       expectProblem(await rt.http.post('/admin/customers', { auth: admin, json: { domain: rt.operatorDomain } }), 409);
     });
 
     it.each([['Upper-Case.test'], ['under_score.test'], ['-leading.test'], ['trailing-.test'], ['two..dots.test'], [`${'a'.repeat(64)}.test`], ['']])(
       'answers 400 for the invalid domain %j',
       async (domain) => {
-        expectProblem(await rt.http.post('/admin/customers', { auth: admin, json: { domain } }), 400, 'domain must be a lower-case DNS name');
+        expectProblem(await rt.http.post('/admin/customers', { auth: admin, json: { domain } }), 400, {
+          detail: 'domain must be a lower-case DNS name',
+          code: 'invalid_request',
+        });
       },
     );
 

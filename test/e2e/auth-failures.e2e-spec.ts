@@ -65,10 +65,10 @@ describe('authentication and authorisation failures', () => {
 
     it("Authorization: Basic x answers 401: the header must be 'Bearer <token>'", async () => {
       const reply = await rt.http.get('/logdata', { auth: { authorization: 'Basic x' } });
-      expectProblem(reply, 401, "Authorization header must be 'Bearer <token>'");
+      expectProblem(reply, 401, { detail: "Authorization header must be 'Bearer <token>'", code: 'authorization_not_bearer' });
       expect(reply.header('www-authenticate')).toMatch(/^Bearer realm="service"/);
       const empty = await rt.http.get('/logdata', { auth: { authorization: 'Bearer' } });
-      expectProblem(empty, 401, "Authorization header must be 'Bearer <token>'");
+      expectProblem(empty, 401, { detail: "Authorization header must be 'Bearer <token>'", code: 'authorization_not_bearer' });
     });
 
     it('a garbage token answers 401 invalid token: ... with error="invalid_token"', async () => {
@@ -86,11 +86,11 @@ describe('authentication and authorisation failures', () => {
       // Same kid as the service's key: the signature is what fails.
       const sameKid = await signWith(claims, privateKey, { alg: 'EdDSA', kid: header.kid });
       const reply = await rt.http.get('/logdata', { auth: sameKid });
-      expectProblem(reply, 401, /^invalid token: /);
+      expectProblem(reply, 401, { detail: /^invalid token: /, code: 'token_invalid' });
       expect(reply.header('www-authenticate')).toBe(INVALID_TOKEN);
       // A key id the service never published.
       const otherKid = await signWith(claims, privateKey, { alg: 'EdDSA', kid: letters(20) });
-      expectProblem(await rt.http.get('/logdata', { auth: otherKid }), 401, /^invalid token: /);
+      expectProblem(await rt.http.get('/logdata', { auth: otherKid }), 401, { detail: /^invalid token: /, code: 'token_invalid' });
     });
 
     it('a token in the retired format (HS256, typ api) answers 401 asking to create a new token', async () => {
@@ -117,7 +117,7 @@ describe('authentication and authorisation failures', () => {
       const now = Math.floor(Date.now() / 1000);
       const claims = { ...decodeJwt(a.readOnly), iat: now - 91 * 86_400, nbf: now - 91 * 86_400, exp: now - 86_400 };
       const reply = await rt.http.get('/logdata', { auth: await signWith(claims, key, { alg: 'EdDSA', kid }) });
-      expectProblem(reply, 401, REVOKED);
+      expectProblem(reply, 401, { detail: REVOKED, code: 'token_revoked' });
       expect(reply.header('www-authenticate')).toBe(INVALID_TOKEN);
     });
 
@@ -125,7 +125,7 @@ describe('authentication and authorisation failures', () => {
       const { kid, key } = await serviceKey();
       const claims = { ...decodeJwt(a.readOnly), jti: randomUUID() };
       const reply = await rt.http.get('/logdata', { auth: await signWith(claims, key, { alg: 'EdDSA', kid }) });
-      expectProblem(reply, 401, REVOKED);
+      expectProblem(reply, 401, { detail: REVOKED, code: 'token_revoked' });
       expect(reply.header('www-authenticate')).toBe(INVALID_TOKEN);
     });
 
@@ -137,7 +137,7 @@ describe('authentication and authorisation failures', () => {
       expect(revoke.status).toBe(204);
 
       const json = await rt.http.get('/logdata', { auth: created.token });
-      expectProblem(json, 401, REVOKED);
+      expectProblem(json, 401, { detail: REVOKED, code: 'token_revoked' });
       expect(json.header('www-authenticate')).toBe(INVALID_TOKEN);
       const text = await rt.http.get(`/logdata/${fileName}`, { auth: created.token });
       expect(text.status).toBe(401);
@@ -160,30 +160,39 @@ describe('authentication and authorisation failures', () => {
     });
 
     it('customer=<a customer the caller does not belong to> answers 404 customer not found', async () => {
-      expectProblem(await rt.http.get('/logdata', { auth: b.full, query: { customer: a.domain } }), 404, 'customer not found');
+      expectProblem(await rt.http.get('/logdata', { auth: b.full, query: { customer: a.domain } }), 404, {
+        detail: 'customer not found',
+        code: 'customer_not_found',
+      });
       // The same answer whether or not the customer exists.
-      expectProblem(await rt.http.get('/logdata', { auth: b.full, query: { customer: `nobody-${letters(8)}.test` } }), 404, 'customer not found');
+      expectProblem(await rt.http.get('/logdata', { auth: b.full, query: { customer: `nobody-${letters(8)}.test` } }), 404, {
+        detail: 'customer not found',
+        code: 'customer_not_found',
+      });
       const text = await rt.http.get(`/logdata/${fileName}`, { auth: b.full, query: { customer: a.domain } });
       expect(text.status).toBe(404);
       expect(textLine(text)).toBe('404 Not Found: customer not found');
       // Administrators may select any existing customer, but not an unknown one.
       const admin = await rt.adminToken();
       expect((await rt.http.get('/logdata', { auth: admin, query: { customer: a.domain } })).status).toBe(200);
-      expectProblem(await rt.http.get('/logdata', { auth: admin, query: { customer: `nobody-${letters(8)}.test` } }), 404, 'customer not found');
+      expectProblem(await rt.http.get('/logdata', { auth: admin, query: { customer: `nobody-${letters(8)}.test` } }), 404, {
+        detail: 'customer not found',
+        code: 'customer_not_found',
+      });
     });
   });
 
   describe('CSRF on cookie-authenticated writes', () => {
     it('a write with session cookies and no CSRF token answers 403 missing or invalid CSRF token', async () => {
       const reply = await rt.http.post('/tokens', { auth: a.owner, csrf: 'none', json: { name: 'no csrf', bundle: 'read-only' } });
-      expectProblem(reply, 403, 'missing or invalid CSRF token');
+      expectProblem(reply, 403, { detail: 'missing or invalid CSRF token', code: 'csrf_invalid' });
       const wrong = await rt.http.post('/tokens', { auth: a.owner, csrf: { value: letters(32) }, json: { name: 'wrong csrf', bundle: 'read-only' } });
-      expectProblem(wrong, 403, 'missing or invalid CSRF token');
+      expectProblem(wrong, 403, { detail: 'missing or invalid CSRF token', code: 'csrf_invalid' });
       // Another person's CSRF token does not fit this session.
       const foreign = await rt.http.post('/tokens', { auth: a.owner, csrf: { value: b.owner.csrfToken }, json: { name: 'foreign csrf', bundle: 'read-only' } });
-      expectProblem(foreign, 403, 'missing or invalid CSRF token');
+      expectProblem(foreign, 403, { detail: 'missing or invalid CSRF token', code: 'csrf_invalid' });
       const del = await rt.http.delete(`/tokens/${a.tokens.uploader.id}`, { auth: a.owner, csrf: 'none' });
-      expectProblem(del, 403, 'missing or invalid CSRF token');
+      expectProblem(del, 403, { detail: 'missing or invalid CSRF token', code: 'csrf_invalid' });
       // Nothing was created or revoked.
       const items: { name: string; id: string; status: string }[] = (await rt.http.get('/tokens', { auth: a.owner })).json().items;
       expect(items.map((t) => t.name)).not.toEqual(expect.arrayContaining(['no csrf']));

@@ -38,8 +38,8 @@ async function inBatches<T>(count: number, concurrency: number, fn: (i: number) 
   return out;
 }
 
-function expectRateLimited(reply: HttpReply, detail: RegExp): void {
-  expectProblem(reply, 429, detail);
+function expectRateLimited(reply: HttpReply, detail: RegExp, code: string): void {
+  expectProblem(reply, 429, { detail, code });
   const retryAfter = Number(reply.header('retry-after'));
   expect(Number.isInteger(retryAfter)).toBe(true);
   expect(retryAfter).toBeGreaterThan(0);
@@ -108,7 +108,7 @@ describe('console login', () => {
       const stranger = randomPerson();
       for (const email of [invited, stranger]) {
         for (let i = 0; i < 5; i++) expect((await rt.http.post('/auth/login', { json: { email } })).status).toBe(202);
-        expectRateLimited(await rt.http.post('/auth/login', { json: { email } }), /too many login codes/);
+        expectRateLimited(await rt.http.post('/auth/login', { json: { email } }), /too many login codes/, 'login_rate_limited');
       }
     });
 
@@ -117,16 +117,27 @@ describe('console login', () => {
       const first = await requestCode(rt, email);
       const second = await requestCode(rt, email);
       expectStatus(await rt.http.post('/auth/verify', { json: { email, code: second } }), 200);
-      expectProblem(await rt.http.post('/auth/verify', { json: { email, code: second } }), 401, 'invalid or expired code');
-      if (first !== second) expectProblem(await rt.http.post('/auth/verify', { json: { email, code: first } }), 401, 'invalid or expired code');
+      expectProblem(await rt.http.post('/auth/verify', { json: { email, code: second } }), 401, {
+        detail: 'invalid or expired code',
+        code: 'login_code_invalid',
+      });
+      if (first !== second)
+        expectProblem(await rt.http.post('/auth/verify', { json: { email, code: first } }), 401, {
+          detail: 'invalid or expired code',
+          code: 'login_code_invalid',
+        });
     });
 
     it('die after 5 wrong guesses (the right code then fails too) and raise a login_code_failures event (warn)', async () => {
       const email = await invitePerson();
       const code = await requestCode(rt, email);
       const wrong = (n: number) => String((Number(code) + n) % 1_000_000).padStart(6, '0');
-      for (let i = 1; i <= 5; i++) expectProblem(await rt.http.post('/auth/verify', { json: { email, code: wrong(i) } }), 401, 'invalid or expired code');
-      expectProblem(await rt.http.post('/auth/verify', { json: { email, code } }), 401, 'invalid or expired code');
+      for (let i = 1; i <= 5; i++)
+        expectProblem(await rt.http.post('/auth/verify', { json: { email, code: wrong(i) } }), 401, {
+          detail: 'invalid or expired code',
+          code: 'login_code_invalid',
+        });
+      expectProblem(await rt.http.post('/auth/verify', { json: { email, code } }), 401, { detail: 'invalid or expired code', code: 'login_code_invalid' });
       const event = await waitForSecurityEvent(rt, { kind: 'login_code_failures' }, (e) => e.detail.email === email);
       expect(event).toMatchObject({ severity: 'warn', kind: 'login_code_failures', ip: expect.any(String) });
     });
@@ -138,7 +149,7 @@ describe('console login', () => {
         `UPDATE identity.login_challenges SET expires_at = now() - interval '1 second', created_at = now() - interval '16 minutes' WHERE id = $1`,
         [c],
       );
-      expectProblem(await rt.http.post('/auth/verify', { json: { email, code } }), 401, 'invalid or expired code');
+      expectProblem(await rt.http.post('/auth/verify', { json: { email, code } }), 401, { detail: 'invalid or expired code', code: 'login_code_invalid' });
       expect((await rt.http.get('/auth/magic', { query: { c, t } })).status).toBe(400);
       expect((await rt.http.post('/auth/magic', { query: { c, t } })).status).toBe(400);
     });
@@ -183,7 +194,7 @@ describe('console login', () => {
       expect(again.setCookies).toEqual([]);
       expect(again.text).toContain('/login');
       expect((await rt.http.get('/auth/magic', { query: { c, t } })).status).toBe(400);
-      expectProblem(await rt.http.post('/auth/verify', { json: { email, code } }), 401, 'invalid or expired code');
+      expectProblem(await rt.http.post('/auth/verify', { json: { email, code } }), 401, { detail: 'invalid or expired code', code: 'login_code_invalid' });
     });
 
     it('refuses a wrong link token and a POST from another site (login CSRF); the link survives both', async () => {
@@ -191,8 +202,8 @@ describe('console login', () => {
       const { c, t } = await requestMagicLink(rt, email);
       expect((await rt.http.post('/auth/magic', { query: { c, t: `${t.slice(0, -4)}AAAA` } })).status).toBe(400);
       expect((await rt.http.get('/auth/magic', { query: { c, t: letters(43) } })).status).toBe(400);
-      expectProblem(await rt.http.post('/auth/magic', { query: { c, t }, headers: { Origin: 'https://evil.example' } }), 403);
-      expectProblem(await rt.http.post('/auth/magic', { query: { c, t }, headers: { 'Sec-Fetch-Site': 'cross-site' } }), 403);
+      expectProblem(await rt.http.post('/auth/magic', { query: { c, t }, headers: { Origin: 'https://evil.example' } }), 403, { code: 'login_cross_site' });
+      expectProblem(await rt.http.post('/auth/magic', { query: { c, t }, headers: { 'Sec-Fetch-Site': 'cross-site' } }), 403, { code: 'login_cross_site' });
       const ok = await rt.http.post('/auth/magic', { query: { c, t }, headers: { Origin: new URL(rt.baseUrl).origin, 'Sec-Fetch-Site': 'same-origin' } });
       expect(ok.status).toBe(303);
     });
@@ -208,7 +219,11 @@ describe('console login', () => {
       const localAddress = '127.0.0.61';
       const replies = await inBatches(LOGIN_RATE_PER_IP_PER_HOUR, 20, () => rt.http.post('/auth/login', { json: { email: randomPerson() }, localAddress }));
       expect(replies.map((r) => r.status).filter((s) => s !== 202)).toEqual([]);
-      expectRateLimited(await rt.http.post('/auth/login', { json: { email: randomPerson() }, localAddress }), /too many login requests from this address/);
+      expectRateLimited(
+        await rt.http.post('/auth/login', { json: { email: randomPerson() }, localAddress }),
+        /too many login requests from this address/,
+        'login_ip_rate_limited',
+      );
       // Another address is not affected.
       expect((await rt.http.post('/auth/login', { json: { email: randomPerson() } })).status).toBe(202);
       const event = await waitForSecurityEvent(rt, { kind: 'login_rate_limited' }, (e) => e.ip === localAddress);
@@ -221,7 +236,11 @@ describe('console login', () => {
         rt.http.post('/auth/verify', { json: { email: randomPerson(), code: '123456' }, localAddress }),
       );
       expect(replies.map((r) => r.status).filter((s) => s !== 401)).toEqual([]);
-      expectRateLimited(await rt.http.post('/auth/verify', { json: { email: randomPerson(), code: '123456' }, localAddress }), /too many login attempts/);
+      expectRateLimited(
+        await rt.http.post('/auth/verify', { json: { email: randomPerson(), code: '123456' }, localAddress }),
+        /too many login attempts/,
+        'verify_rate_limited',
+      );
       // The magic link counts as a verification too.
       expect((await rt.http.post('/auth/magic', { query: { c: randomUUID(), t: letters(43) }, localAddress })).status).toBe(429);
     });
@@ -231,7 +250,11 @@ describe('console login', () => {
       for (let i = 0; i < LOGIN_VERIFY_RATE_PER_EMAIL_PER_HOUR; i++) {
         expect((await rt.http.post('/auth/verify', { json: { email, code: '000000' }, localAddress: `127.0.0.${70 + (i % 5)}` })).status).toBe(401);
       }
-      expectRateLimited(await rt.http.post('/auth/verify', { json: { email, code: '000000' }, localAddress: '127.0.0.76' }), /too many login attempts/);
+      expectRateLimited(
+        await rt.http.post('/auth/verify', { json: { email, code: '000000' }, localAddress: '127.0.0.76' }),
+        /too many login attempts/,
+        'verify_rate_limited',
+      );
       const event = await waitForSecurityEvent(rt, { kind: 'login_rate_limited' }, (e) => e.detail.email === email);
       expect(event.detail).toMatchObject({ limit: 'verify_per_email' });
     });

@@ -93,8 +93,14 @@ describe('console sessions', () => {
     it('needs the CSRF token: header, query parameter or form field; refused (403) without, and nothing rotates', async () => {
       const session = await person();
       const refresh = session.cookies.get(SESSION_COOKIES.refresh);
-      expectProblem(await rt.http.post('/auth/refresh', { auth: session, csrf: 'none' }), 403, 'missing or invalid CSRF token');
-      expectProblem(await rt.http.post('/auth/refresh', { auth: session, csrf: { value: letters(43) } }), 403, 'missing or invalid CSRF token');
+      expectProblem(await rt.http.post('/auth/refresh', { auth: session, csrf: 'none' }), 403, {
+        detail: 'missing or invalid CSRF token',
+        code: 'csrf_invalid',
+      });
+      expectProblem(await rt.http.post('/auth/refresh', { auth: session, csrf: { value: letters(43) } }), 403, {
+        detail: 'missing or invalid CSRF token',
+        code: 'csrf_invalid',
+      });
       expect(session.cookies.get(SESSION_COOKIES.refresh)).toBe(refresh);
       expectStatus(await rt.http.post('/auth/refresh', { auth: session, csrf: 'header' }), 200);
       expectStatus(await rt.http.post('/auth/refresh', { auth: session, csrf: 'query' }), 200);
@@ -108,18 +114,24 @@ describe('console sessions', () => {
       const session = await person();
       const noRefresh = cloneSession(session);
       noRefresh.cookies.delete(SESSION_COOKIES.refresh);
-      expectProblem(await rt.http.post('/auth/refresh', { auth: noRefresh }), 401, /refresh cookie missing or expired/);
+      expectProblem(await rt.http.post('/auth/refresh', { auth: noRefresh }), 401, { detail: /refresh cookie missing or expired/, code: 'refresh_invalid' });
       const unknown = cloneSession(session);
       unknown.cookies.set(SESSION_COOKIES.refresh, letters(43));
       expectProblem(await rt.http.post('/auth/refresh', { auth: unknown }), 401);
       expectProblem(await rt.http.post('/auth/refresh', { csrf: 'none', headers: { 'X-CSRF-Token': session.csrfToken } }), 401);
 
       await rt.query(`UPDATE identity.sessions SET last_used_at = now() - interval '12 hours 1 minute' WHERE id = $1`, [sessionId(session)]);
-      expectProblem(await rt.http.post('/auth/refresh', { auth: cloneSession(session) }), 401, /refresh cookie missing or expired/);
+      expectProblem(await rt.http.post('/auth/refresh', { auth: cloneSession(session) }), 401, {
+        detail: /refresh cookie missing or expired/,
+        code: 'refresh_invalid',
+      });
 
       const other = await person();
       await rt.query(`UPDATE identity.sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [sessionId(other)]);
-      expectProblem(await rt.http.post('/auth/refresh', { auth: cloneSession(other) }), 401, /refresh cookie missing or expired/);
+      expectProblem(await rt.http.post('/auth/refresh', { auth: cloneSession(other) }), 401, {
+        detail: /refresh cookie missing or expired/,
+        code: 'refresh_invalid',
+      });
     });
 
     it('a rotated refresh token presented again, even at once, ends the whole session, raises session_token_reuse (critical) and mails the administrators', async () => {
@@ -128,7 +140,7 @@ describe('console sessions', () => {
       const stolen = cloneSession(session);
       expectStatus(await rt.http.post('/auth/refresh', { auth: session }), 200);
       const since = Date.now();
-      expectProblem(await rt.http.post('/auth/refresh', { auth: stolen }), 401, REUSE);
+      expectProblem(await rt.http.post('/auth/refresh', { auth: stolen }), 401, { detail: REUSE, code: 'refresh_reused' });
       // The whole session is revoked: its current refresh token and its access cookie stop working.
       expectProblem(await rt.http.post('/auth/refresh', { auth: cloneSession(session) }), 401);
       const me = await eventually(
@@ -193,7 +205,7 @@ describe('console sessions', () => {
       const withoutRefresh = cloneSession(session);
       withoutRefresh.cookies.set(SESSION_COOKIES.access, expired);
       withoutRefresh.cookies.delete(SESSION_COOKIES.refresh);
-      expectProblem(await rt.http.get('/auth/me', { auth: withoutRefresh }), 401, 'session expired or ended: log in again');
+      expectProblem(await rt.http.get('/auth/me', { auth: withoutRefresh }), 401, { detail: 'session expired or ended: log in again', code: 'session_ended' });
     });
 
     it('a browser renewing one request at a time keeps its session: each renewal rotates the refresh cookie', async () => {
@@ -270,9 +282,12 @@ describe('console sessions', () => {
     it('403 for a customer the person does not belong to, 404 for an unknown one, 403 without CSRF or with an API token', async () => {
       const session = await person();
       const other = await customerWithOwner(rt);
-      expectProblem(await rt.http.post('/auth/switch', { auth: session, json: { domain: other.domain } }), 403);
-      expectProblem(await rt.http.post('/auth/switch', { auth: session, json: { domain: `nobody-${letters(8)}.test` } }), 404);
-      expectProblem(await rt.http.post('/auth/switch', { auth: session, csrf: 'none', json: { domain: a.domain } }), 403, 'missing or invalid CSRF token');
+      expectProblem(await rt.http.post('/auth/switch', { auth: session, json: { domain: other.domain } }), 403, { code: 'switch_not_a_member' });
+      expectProblem(await rt.http.post('/auth/switch', { auth: session, json: { domain: `nobody-${letters(8)}.test` } }), 404, { code: 'customer_not_found' });
+      expectProblem(await rt.http.post('/auth/switch', { auth: session, csrf: 'none', json: { domain: a.domain } }), 403, {
+        detail: 'missing or invalid CSRF token',
+        code: 'csrf_invalid',
+      });
       const token = await rt.createToken(session, 'read-only');
       expectProblem(await rt.http.post('/auth/switch', { auth: token.token, json: { domain: a.domain } }), 403);
     });
@@ -305,7 +320,10 @@ describe('console sessions', () => {
 
     it('needs the CSRF token (403 without: the session goes on); header and query work', async () => {
       const session = await person();
-      expectProblem(await rt.http.post('/auth/logout', { auth: session, csrf: 'none' }), 403, 'missing or invalid CSRF token');
+      expectProblem(await rt.http.post('/auth/logout', { auth: session, csrf: 'none' }), 403, {
+        detail: 'missing or invalid CSRF token',
+        code: 'csrf_invalid',
+      });
       expect((await rt.http.get('/auth/me', { auth: session })).status).toBe(200);
       expect((await rt.http.post('/auth/logout', { auth: cloneSession(session), csrf: 'query' })).status).toBe(204);
       const other = await person();

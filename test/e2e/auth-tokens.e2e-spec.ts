@@ -64,11 +64,10 @@ describe('tokens, users and customers: lifecycle', () => {
     it('the admin bundle is for full administrators only, and only on the operator customer', async () => {
       const session = await rt.adminSession();
       expectStatus(await rt.http.post('/tokens', { auth: session, json: { name: 'ops', bundle: 'admin' } }), 201);
-      expectProblem(
-        await rt.http.post('/tokens', { auth: admin, query: { customer: a.domain }, json: { name: 'x', bundle: 'admin' } }),
-        403,
-        'bundle exceeds your scopes',
-      );
+      expectProblem(await rt.http.post('/tokens', { auth: admin, query: { customer: a.domain }, json: { name: 'x', bundle: 'admin' } }), 403, {
+        detail: 'bundle exceeds your scopes',
+        code: 'token_bundle_exceeds_scopes',
+      });
       // Any other bundle on any customer.
       const created = expectStatus(
         await rt.http.post('/tokens', { auth: admin, query: { customer: a.domain }, json: { name: 'support', bundle: 'full' } }),
@@ -162,14 +161,17 @@ describe('tokens, users and customers: lifecycle', () => {
       for (const typ of ['api-v0', 'api+hs256']) {
         const token = await new SignJWT({ ...base, typ }).setProtectedHeader({ alg: 'EdDSA', kid, typ: 'JWT' }).sign(key);
         const reply = await rt.http.get('/logdata', { auth: token });
-        expectProblem(reply, 401, 'token format is no longer supported: create a new token');
+        expectProblem(reply, 401, { detail: 'token format is no longer supported: create a new token', code: 'token_format_outdated' });
         expect(reply.header('www-authenticate')).toBe('Bearer realm="service", error="invalid_token"');
       }
     });
 
     it('typ api signed with HMAC (HS256, the format before Ed25519)', async () => {
       const token = await new SignJWT(base).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(new TextEncoder().encode(letters(48)));
-      expectProblem(await rt.http.get('/logdata', { auth: token }), 401, 'token format is no longer supported: create a new token');
+      expectProblem(await rt.http.get('/logdata', { auth: token }), 401, {
+        detail: 'token format is no longer supported: create a new token',
+        code: 'token_format_outdated',
+      });
     });
 
     it('a token signed by a retired key (white box: a key row taken out of service)', async () => {
@@ -187,7 +189,7 @@ describe('tokens, users and customers: lifecycle', () => {
         (r) => /create a new token/.test(r.text),
         { timeoutMs: 15_000, intervalMs: 1000 },
       );
-      expectProblem(reply, 401, 'token format is no longer supported: create a new token');
+      expectProblem(reply, 401, { detail: 'token format is no longer supported: create a new token', code: 'token_format_outdated' });
       expect(JSON.stringify((await rt.http.get('/.well-known/jwks.json')).json())).not.toContain(kid);
     });
   });
@@ -203,7 +205,7 @@ describe('tokens, users and customers: lifecycle', () => {
 
       const reply = expectStatus(await rt.http.patch(`/admin/users/${email}`, { auth: admin, json: { disabled: true } }), 200);
       expect(reply.json()).toEqual({ disabled: true, email });
-      expectProblem(await rt.http.get('/logdata', { auth: token.token }), 401, REVOKED);
+      expectProblem(await rt.http.get('/logdata', { auth: token.token }), 401, { detail: REVOKED, code: 'token_revoked' });
       const me = await eventually(
         () => rt.http.get('/auth/me', { auth: session }),
         (r) => r.status === 401,
@@ -236,7 +238,7 @@ describe('tokens, users and customers: lifecycle', () => {
         disabled: false,
         email,
       });
-      expectProblem(await rt.http.get('/logdata', { auth: token.token }), 401, REVOKED);
+      expectProblem(await rt.http.get('/logdata', { auth: token.token }), 401, { detail: REVOKED, code: 'token_revoked' });
       expect((await rt.http.get('/auth/me', { auth: session })).status).toBe(401);
       // A new login works again.
       expect((await rt.loginAs(email)).identity.email).toBe(email);
@@ -244,7 +246,10 @@ describe('tokens, users and customers: lifecycle', () => {
 
     it('refuses unknown people (404), self-disabling (400), read-only administrators and non-administrators (403)', async () => {
       expectProblem(await rt.http.patch(`/admin/users/${randomPerson()}`, { auth: admin, json: { disabled: true } }), 404);
-      expectProblem(await rt.http.patch(`/admin/users/${rt.adminEmail}`, { auth: admin, json: { disabled: true } }), 400, 'you cannot disable yourself');
+      expectProblem(await rt.http.patch(`/admin/users/${rt.adminEmail}`, { auth: admin, json: { disabled: true } }), 400, {
+        detail: 'you cannot disable yourself',
+        code: 'user_self_disable',
+      });
       expectProblem(await rt.http.patch(`/admin/users/${a.ownerEmail}`, { auth: admin, json: { disabled: 'yes' } }), 400);
       const readOnly = await readOnlyAdministrator(rt, admin);
       expectProblem(await rt.http.patch(`/admin/users/${a.ownerEmail}`, { auth: readOnly, json: { disabled: true } }), 403, 'missing scope admin');
@@ -320,7 +325,7 @@ describe('tokens, users and customers: lifecycle', () => {
       expect(me.customer).toBe(renamed);
       expect((await rt.http.get('/logdata', { auth: admin, query: { customer: renamed } })).status).toBe(200);
 
-      expectProblem(await rt.http.patch(`/admin/customers/${renamed}`, { auth: admin, json: { domain: a.domain } }), 409);
+      expectProblem(await rt.http.patch(`/admin/customers/${renamed}`, { auth: admin, json: { domain: a.domain } }), 409, { code: 'customer_exists' });
       expectProblem(await rt.http.patch(`/admin/customers/${renamed}`, { auth: admin, json: { cors_origins: ['ftp://x'] } }), 400);
       expectProblem(await rt.http.patch(`/admin/customers/${renamed}`, { auth: admin, json: { status: 'paused' } }), 400);
       expectProblem(await rt.http.patch(`/admin/customers/${randomDomain()}`, { auth: admin, json: { name: 'x' } }), 404);

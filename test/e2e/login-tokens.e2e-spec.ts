@@ -75,10 +75,13 @@ describe('login, sessions and API tokens', () => {
       const code = await rt.mailbox.waitForCode(email, { since });
       // A wrong code first (one of the 5 allowed guesses).
       const wrong = code === '000000' ? '111111' : '000000';
-      expectProblem(await rt.http.post('/auth/verify', { json: { email, code: wrong } }), 401, 'invalid or expired code');
+      expectProblem(await rt.http.post('/auth/verify', { json: { email, code: wrong } }), 401, {
+        detail: 'invalid or expired code',
+        code: 'login_code_invalid',
+      });
       verify = await rt.http.post('/auth/verify', { json: { email, code } });
       // The code is single-use.
-      expectProblem(await rt.http.post('/auth/verify', { json: { email, code } }), 401, 'invalid or expired code');
+      expectProblem(await rt.http.post('/auth/verify', { json: { email, code } }), 401, { detail: 'invalid or expired code', code: 'login_code_invalid' });
     });
 
     it('answers 200 with the identity object', () => {
@@ -109,7 +112,7 @@ describe('login, sessions and API tokens', () => {
     });
 
     it.each([['12345'], ['1234567'], ['abcdef']])('answers 400 for the malformed code %j', async (code) => {
-      expectProblem(await rt.http.post('/auth/verify', { json: { email, code } }), 400, 'code must be exactly 6 digits');
+      expectProblem(await rt.http.post('/auth/verify', { json: { email, code } }), 400, { detail: 'code must be exactly 6 digits', code: 'invalid_request' });
     });
   });
 

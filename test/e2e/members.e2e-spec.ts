@@ -72,7 +72,10 @@ describe('members', () => {
     it('answers 409 for someone already a member, 400 for a bad address or role', async () => {
       const email = randomPerson();
       await invite(email, 'viewer');
-      expectProblem(await rt.http.post('/members', { auth: a.owner, json: { email, role: 'owner' } }), 409, 'already a member of this customer');
+      expectProblem(await rt.http.post('/members', { auth: a.owner, json: { email, role: 'owner' } }), 409, {
+        detail: 'already a member of this customer',
+        code: 'member_exists',
+      });
       expectProblem(await rt.http.post('/members', { auth: a.owner, json: { email: 'nope', role: 'viewer' } }), 400, 'email must be a valid email address');
       expectProblem(
         await rt.http.post('/members', { auth: a.owner, json: { email: randomPerson(), role: 'admin' } }),
@@ -114,7 +117,10 @@ describe('members', () => {
       expect(entry.actor).toMatch(/^admin:token:/);
       // Another customer's owner cannot reach this one.
       const other = await customerWithOwner(rt);
-      expectProblem(await rt.http.get('/members', { auth: other.owner, query: { customer: a.domain } }), 404, 'customer not found');
+      expectProblem(await rt.http.get('/members', { auth: other.owner, query: { customer: a.domain } }), 404, {
+        detail: 'customer not found',
+        code: 'customer_not_found',
+      });
     });
 
     it('members of the operator customer are administrators: viewers read-only, editors and owners full', async () => {
@@ -133,7 +139,10 @@ describe('members', () => {
       expect((await rt.http.put(`/logdata/${randomLogName()}`, { auth: readOnly, query: { customer: a.domain }, body: 'x', acceptJson: true })).status).toBe(
         403,
       );
-      expectProblem(await rt.http.post('/tokens', { auth: readOnly, json: { name: 'x', bundle: 'admin' } }), 403, 'bundle exceeds your scopes');
+      expectProblem(await rt.http.post('/tokens', { auth: readOnly, json: { name: 'x', bundle: 'admin' } }), 403, {
+        detail: 'bundle exceeds your scopes',
+        code: 'token_bundle_exceeds_scopes',
+      });
       expectProblem(await rt.http.get('/members', { auth: readOnly, query: { customer: a.domain } }), 403, 'missing scope members:manage');
 
       const full = await rt.loginAs(editor);
@@ -168,24 +177,38 @@ describe('members', () => {
       );
       expect(write.text).toContain('missing scope logdata:write');
       expect((await rt.http.get('/logdata', { auth: token.token })).status).toBe(200);
-      expectProblem(await rt.http.post('/tokens', { auth: session, json: { name: 'x', bundle: 'uploader' } }), 403, 'bundle exceeds your scopes');
+      expectProblem(await rt.http.post('/tokens', { auth: session, json: { name: 'x', bundle: 'uploader' } }), 403, {
+        detail: 'bundle exceeds your scopes',
+        code: 'token_bundle_exceeds_scopes',
+      });
 
       const entry = await waitForAudit(rt, a.domain, (e) => e.action === 'member.update' && e.target_id === email);
       expect(entry).toMatchObject({ before: { email, role: 'editor' }, after: { email, role: 'viewer' } });
-      expectProblem(await rt.http.patch(`/members/${randomPerson()}`, { auth: a.owner, json: { role: 'viewer' } }), 404, 'member not found');
+      expectProblem(await rt.http.patch(`/members/${randomPerson()}`, { auth: a.owner, json: { role: 'viewer' } }), 404, {
+        detail: 'member not found',
+        code: 'member_not_found',
+      });
       expectProblem(await rt.http.patch(`/members/${email}`, { auth: a.owner, json: { role: 'boss' } }), 400);
     });
 
     it('never leaves a customer without an owner: the last owner cannot be demoted or removed (409)', async () => {
       const c = await customerWithOwner(rt);
-      expectProblem(await rt.http.patch(`/members/${c.ownerEmail}`, { auth: c.owner, json: { role: 'editor' } }), 409, /last owner cannot be demoted/);
-      expectProblem(await rt.http.delete(`/members/${c.ownerEmail}`, { auth: c.owner }), 409, /last owner cannot be removed/);
+      expectProblem(await rt.http.patch(`/members/${c.ownerEmail}`, { auth: c.owner, json: { role: 'editor' } }), 409, {
+        detail: /last owner cannot be demoted/,
+        code: 'last_owner_demote',
+      });
+      expectProblem(await rt.http.delete(`/members/${c.ownerEmail}`, { auth: c.owner }), 409, {
+        detail: /last owner cannot be removed/,
+        code: 'last_owner_remove',
+      });
       const second = randomPerson();
       expectStatus(await rt.http.post('/members', { auth: c.owner, json: { email: second, role: 'owner' } }), 201);
       expectStatus(await rt.http.patch(`/members/${c.ownerEmail}`, { auth: c.owner, json: { role: 'editor' } }), 200);
       const admin = await rt.adminToken();
-      expectProblem(await rt.http.patch(`/members/${second}`, { auth: admin, query: { customer: c.domain }, json: { role: 'viewer' } }), 409);
-      expectProblem(await rt.http.delete(`/members/${second}`, { auth: admin, query: { customer: c.domain } }), 409);
+      expectProblem(await rt.http.patch(`/members/${second}`, { auth: admin, query: { customer: c.domain }, json: { role: 'viewer' } }), 409, {
+        code: 'last_owner_demote',
+      });
+      expectProblem(await rt.http.delete(`/members/${second}`, { auth: admin, query: { customer: c.domain } }), 409, { code: 'last_owner_remove' });
     });
   });
 
@@ -211,7 +234,7 @@ describe('members', () => {
         { timeoutMs: 30_000 },
       );
       expect(gone.status).toBe(401);
-      expectProblem(await rt.http.get('/logdata', { auth: tokenA.token }), 401, 'token revoked, expired or unknown');
+      expectProblem(await rt.http.get('/logdata', { auth: tokenA.token }), 401, { detail: 'token revoked, expired or unknown', code: 'token_revoked' });
       const record = (await rt.http.get('/tokens', { auth: a.owner }))
         .json<{ items: Array<{ id: string; status: string }> }>()
         .items.find((t) => t.id === tokenA.id);
@@ -223,7 +246,7 @@ describe('members', () => {
       const removal = await waitForAudit(rt, a.domain, (e) => e.action === 'member.remove' && e.target_id === email);
       expect(removal).toMatchObject({ before: { email, role: 'editor' }, after: {} });
       await waitForAudit(rt, a.domain, (e) => e.action === 'token.revoke' && e.target_id === tokenA.id);
-      expectProblem(await rt.http.delete(`/members/${email}`, { auth: a.owner }), 404, 'member not found');
+      expectProblem(await rt.http.delete(`/members/${email}`, { auth: a.owner }), 404, { detail: 'member not found', code: 'member_not_found' });
     });
   });
 
@@ -231,7 +254,7 @@ describe('members', () => {
     it('member management is not available to sandbox credentials', async () => {
       const full = (await sandboxTokensFromDocs(rt)).full;
       expect(full).toBeDefined();
-      expectProblem(await rt.http.get('/members', { auth: full! }), 403, 'not available in the sandbox');
+      expectProblem(await rt.http.get('/members', { auth: full! }), 403, { detail: 'not available in the sandbox', code: 'not_in_sandbox' });
     });
   });
 
