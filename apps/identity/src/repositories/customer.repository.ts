@@ -1,6 +1,6 @@
-import type { CustomerId } from '@app/contracts';
+import { type CustomerId, IdentityErrors } from '@app/contracts';
 import { CustomerEntity, type CustomerStatus } from '../entities/customer.entity.js';
-import { BaseRepository } from '@app/infra';
+import { BaseRepository, isUniqueViolation } from '@app/infra';
 import { Not } from 'typeorm';
 
 export interface NewCustomer {
@@ -78,7 +78,7 @@ export class CustomerRepository extends BaseRepository {
     await this.manager.createQueryBuilder().update(CustomerEntity).set({ status, updatedAt: at }).where('id = :id', { id }).execute();
   }
 
-  /** PATCH /admin/customers: the given fields only. A domain already taken throws a unique violation. */
+  /** PATCH /admin/customers: the given fields only. A domain another customer has is refused (customer_exists). */
   async update(id: CustomerId, change: { name?: string; domain?: string; status?: CustomerStatus; corsOrigins?: readonly string[] }, at: Date): Promise<void> {
     await this.manager
       .createQueryBuilder()
@@ -91,6 +91,9 @@ export class CustomerRepository extends BaseRepository {
         updatedAt: at,
       })
       .where('id = :id', { id })
-      .execute();
+      .execute()
+      .catch((err: unknown) => {
+        throw isUniqueViolation(err) ? IdentityErrors.customer_exists() : err;
+      });
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommonErrors, type CustomerView, IdentityErrors, IdentityEvents, type UpdateCustomerRequest } from '@app/contracts';
-import { isUniqueViolation, MessageBus, type ServiceConfig } from '@app/infra';
+import { MessageBus, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 import type { CustomerStatus } from '../../entities/customer.entity.js';
 import { toCustomerView } from '../../domain/views.js';
@@ -50,12 +50,7 @@ export class UpdateCustomerUseCase {
       }
       if (change.status === 'suspended' && customer.domain === this.config.operatorDomain) throw IdentityErrors.operator_customer_unsuspendable();
       const before = toCustomerView(customer);
-      try {
-        await repos.customers.update(customer.id, change, now);
-      } catch (err) {
-        if (isUniqueViolation(err)) throw IdentityErrors.customer_exists();
-        throw err;
-      }
+      await repos.customers.update(customer.id, change, now);
       const updated = (await repos.customers.findById(customer.id))!;
       const suspended = before.status === 'active' && updated.status === 'suspended';
       const sessions = suspended ? await repos.sessions.revokeOpen({ customerId: customer.id, at: now, reason: 'customer_suspended' }) : [];
