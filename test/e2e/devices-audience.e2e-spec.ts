@@ -178,7 +178,10 @@ describe('rollouts: audience, update preview, fleet summary', () => {
     });
 
     it("another customer's build is 404; an administrator sees it with customer=", async () => {
-      expectProblem(await rt.http.get(`/firmware/${builds.general.id}/audience`, { auth: stranger.full }), 404, 'firmware build not found');
+      expectProblem(await rt.http.get(`/firmware/${builds.general.id}/audience`, { auth: stranger.full }), 404, {
+        detail: 'firmware build not found',
+        code: 'build_not_found',
+      });
       expectProblem(
         await rt.http.get(`/firmware/${builds.general.id}/audience`, { auth: stranger.full, query: { customer: c.domain } }),
         404,
@@ -265,7 +268,10 @@ describe('rollouts: audience, update preview, fleet summary', () => {
     });
 
     it("an unknown device or another customer's is 404; bad input is 400", async () => {
-      expectProblem(await rt.http.get('/devices/nobody-here/update-preview', { auth: c.readOnly }), 404, 'device not found');
+      expectProblem(await rt.http.get('/devices/nobody-here/update-preview', { auth: c.readOnly }), 404, {
+        detail: 'device not found',
+        code: 'device_not_found',
+      });
       expectProblem(await rt.http.get('/devices/d-beta/update-preview', { auth: stranger.full }), 404, 'device not found');
       expectProblem(
         await rt.http.get('/devices/d-beta/update-preview', { auth: c.readOnly, query: { type: 'XYZ' } }),

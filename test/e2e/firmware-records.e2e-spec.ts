@@ -110,6 +110,7 @@ describe('firmware records', () => {
       const stale = await patch(build.id, { status: 'withdrawn' }, { 'If-Match': etag });
       expect(stale.status).toBe(412);
       expect(stale.contentType).toMatch(/^application\/problem\+json/);
+      expect(stale.json()).toMatchObject({ code: 'build_etag_mismatch', detail: expect.stringMatching(/^If-Match does not match the current ETag /) });
       expect((await rt.http.get(`/firmware/${build.id}`, { auth: c.readOnly })).json<FirmwareBuild>().status).toBe('active');
       // a list of tags containing the current one, and *, match
       expect((await patch(build.id, { tags: ['a'] }, { 'If-Match': `"nope", ${newEtag}` })).status).toBe(200);
@@ -158,7 +159,8 @@ describe('firmware records', () => {
       }
       expect((await patch(build.id, { fw_version: '9' })).json().detail).toBe('unknown body property fw_version');
       expect((await patch(build.id, { status: 'withdrawn' }, {}, c.readOnly)).status).toBe(403);
-      expect((await patch('00000000-0000-4000-8000-000000000000', { status: 'withdrawn' })).status).toBe(404);
+      const unknown = await patch('00000000-0000-4000-8000-000000000000', { status: 'withdrawn' });
+      expect([unknown.status, unknown.json()]).toMatchObject([404, { detail: 'firmware build not found', code: 'build_not_found' }]);
       expect((await patch(build.id, { status: 'withdrawn' }, {}, other.full)).status).toBe(404);
     });
 

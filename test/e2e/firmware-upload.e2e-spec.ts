@@ -3,6 +3,7 @@ import { FIRMWARE_MAX_BYTES } from './support/constants.js';
 import { eventually } from './support/factories.js';
 import { binaryWith, type FirmwareBuild, multipart, noise, productLine, sha256, uploadFirmware } from './support/firmware.js';
 import { type HttpReply, streamingRequest } from './support/http.js';
+import { expectProblem } from './support/problems.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
 
 /** docs/api.md "Uploading a build" (all three paths), what strings, POST /firmware/parse, downloads. */
@@ -141,7 +142,7 @@ describe('firmware uploads', () => {
       const json = await uploadFirmware(rt, a.uploader, { path: byPath(line), firmware: other, acceptJson: true });
       expect(json.status).toBe(409);
       expect(json.contentType).toMatch(/^application\/problem\+json/);
-      expect(json.json()).toMatchObject({ status: 409, title: 'Conflict', instance: byPath(line) });
+      expect(json.json()).toMatchObject({ status: 409, title: 'Conflict', instance: byPath(line), code: 'build_conflict' });
       // another fw_type is another build
       const efi = await uploadFirmware(rt, a.uploader, { path: byPath(line), firmware: binaryWith(['6.0, 2026-11-20, EFI']) });
       expect(efi.status).toBe(200);
@@ -182,6 +183,16 @@ describe('firmware uploads', () => {
       const line = productLine();
       const reply = await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { hw_name: 'other' }, firmware: binaryWith(['1.0, 2026-11-20, AFI']) });
       expectTextError(reply, 400, 'Bad Request', `hw_name differs between the path (${line.hw}) and the query (other)`);
+      expectProblem(
+        await uploadFirmware(rt, a.uploader, {
+          path: byPath(line),
+          query: { hw_name: 'other' },
+          firmware: binaryWith(['1.0, 2026-11-20, AFI']),
+          acceptJson: true,
+        }),
+        400,
+        { detail: `hw_name differs between the path (${line.hw}) and the query (other)`, code: 'build_value_mismatch' },
+      );
       const agree = await uploadFirmware(rt, a.uploader, {
         path: byPath(line),
         query: { hw_name: line.hw, fw_name: line.fw },
@@ -197,6 +208,12 @@ describe('firmware uploads', () => {
         const reply = await uploadFirmware(rt, a.uploader, { query, firmware: binaryWith(['1.0, 2026-11-20, AFI']) });
         expectTextError(reply, 400, 'Bad Request', `${missing} is required (in the path or the query)`);
       }
+      const json = await uploadFirmware(rt, a.uploader, {
+        query: { hw_name: 'h', hw_version: 'v' },
+        firmware: binaryWith(['1.0, 2026-11-20, AFI']),
+        acceptJson: true,
+      });
+      expectProblem(json, 400, { detail: 'fw_name is required (in the path or the query)', code: 'build_value_missing' });
     });
 
     it('query values that agree with the what string are accepted; contradicting ones are 422', async () => {
@@ -215,6 +232,8 @@ describe('firmware uploads', () => {
         [{ build_date: '2026-11-21T10:00:00Z' }, 'build_date 2026-11-21T10:00:00.000Z contradicts the what string (2026-11-20T10:00:00.000Z)'],
       ] as const) {
         expectTextError(await uploadFirmware(rt, a.uploader, { path: byPath(productLine()), query, firmware }), 422, 'Unprocessable Entity', message);
+        const json = await uploadFirmware(rt, a.uploader, { path: byPath(productLine()), query, firmware, acceptJson: true });
+        expectProblem(json, 422, { detail: message, code: 'what_string_contradicted' });
       }
     });
 
@@ -227,6 +246,10 @@ describe('firmware uploads', () => {
         'Unprocessable Entity',
         /no what string .* fw_version is missing/,
       );
+      expectProblem(await uploadFirmware(rt, a.uploader, { path: byPath(line), firmware: plain, acceptJson: true }), 422, {
+        detail: /no what string .* fw_version is missing/,
+        code: 'what_string_missing',
+      });
       const before = Date.now();
       const reply = await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { fw_version: '0.9-rc1' }, firmware: plain, acceptJson: true });
       expect(reply.status).toBe(201);
@@ -243,30 +266,31 @@ describe('firmware uploads', () => {
     });
 
     it('bad query values are 400', async () => {
+      // The query's schema refuses them at the gateway (invalid_request, the schema's texts).
       const line = productLine();
-      expectTextError(
-        await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { fw_type: 'XFI' }, firmware: noise(10) }),
+      expectProblem(await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { fw_type: 'XFI' }, firmware: noise(10), acceptJson: true }), 400, {
+        detail: 'fw_type must be AFI, EFI or MFI',
+        code: 'invalid_request',
+      });
+      expectProblem(
+        await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { build_date: 'yesterday' }, firmware: noise(10), acceptJson: true }),
         400,
-        'Bad Request',
-        'fw_type must be AFI, EFI or MFI',
+        {
+          detail: 'build_date must be an RFC 3339 timestamp',
+          code: 'invalid_request',
+        },
       );
-      expectTextError(
-        await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { build_date: 'yesterday' }, firmware: noise(10) }),
+      expectProblem(await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { what_index: '-1' }, firmware: noise(10), acceptJson: true }), 400, {
+        detail: 'what_index must be a non-negative integer',
+        code: 'invalid_request',
+      });
+      expectProblem(
+        await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { general_release: 'maybe' }, firmware: noise(10), acceptJson: true }),
         400,
-        'Bad Request',
-        'build_date must be an RFC 3339 timestamp',
-      );
-      expectTextError(
-        await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { what_index: '-1' }, firmware: noise(10) }),
-        400,
-        'Bad Request',
-        'what_index must be a non-negative integer',
-      );
-      expectTextError(
-        await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { general_release: 'maybe' }, firmware: noise(10) }),
-        400,
-        'Bad Request',
-        'general_release must be true or false',
+        {
+          detail: 'general_release must be true or false',
+          code: 'invalid_request',
+        },
       );
     });
   });
@@ -276,16 +300,18 @@ describe('firmware uploads', () => {
       const line = productLine();
       const firmware = binaryWith(['lib 1.0 (c) vendor', '4.0.1, 2026-11-20T10:00:00Z, AFI', '4.0.2, 2026-11-21T10:00:00Z, EFI']);
       expectTextError(await uploadFirmware(rt, a.uploader, { path: byPath(line), firmware }), 422, 'Unprocessable Entity', /^what string 0 cannot be parsed/);
+      expectProblem(await uploadFirmware(rt, a.uploader, { path: byPath(line), firmware, acceptJson: true }), 422, {
+        detail: /^what string 0 cannot be parsed/,
+        code: 'what_string_unparsable',
+      });
       const second = await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { what_index: 2 }, firmware, acceptJson: true });
       expect(second.json<FirmwareBuild>()).toMatchObject({ fw_version: '4.0.2', fw_type: 'EFI', what_string: '4.0.2, 2026-11-21T10:00:00Z, EFI' });
       const first = await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { what_index: 1 }, firmware, acceptJson: true });
       expect(first.json<FirmwareBuild>()).toMatchObject({ fw_version: '4.0.1', fw_type: 'AFI' });
-      expectTextError(
-        await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { what_index: 3 }, firmware }),
-        422,
-        'Unprocessable Entity',
-        'what_index 3 is out of range: the binary has 3 what strings',
-      );
+      expectProblem(await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { what_index: 3 }, firmware, acceptJson: true }), 422, {
+        detail: 'what_index 3 is out of range: the binary has 3 what strings',
+        code: 'what_index_out_of_range',
+      });
       expectTextError(
         await uploadFirmware(rt, a.uploader, { path: byPath(line), query: { what_index: 0, fw_version: '1' }, firmware: noise(100) }),
         422,
@@ -336,8 +362,7 @@ describe('firmware uploads', () => {
       expect(await list(a.readOnly)).toEqual(before);
       const none = multipart([{ name: 'notes', data: 'x', filename: 'n.txt' }]);
       const missing = await rt.http.post('/firmware/parse', { auth: a.readOnly, body: none.body, headers: { 'content-type': none.contentType } });
-      expect(missing.status).toBe(400);
-      expect(missing.json().detail).toBe('multipart part firmware is required');
+      expectProblem(missing, 400, { detail: 'multipart part firmware is required', code: 'multipart_part_missing' });
     });
   });
 
@@ -426,6 +451,13 @@ describe('firmware uploads', () => {
         notes: Buffer.alloc(1024 * 1024 + 1, 'n'),
       });
       expectTextError(notes, 413, 'Payload Too Large', `notes larger than the limit of ${1024 * 1024} bytes`);
+      const notesJson = await uploadFirmware(rt, a.uploader, {
+        path: byPath(line),
+        firmware: binaryWith(['1.0, 2026-11-20, AFI']),
+        notes: Buffer.alloc(1024 * 1024 + 1, 'n'),
+        acceptJson: true,
+      });
+      expectProblem(notesJson, 413, { detail: `notes larger than the limit of ${1024 * 1024} bytes`, code: 'upload_too_large' });
       const parse = await streamingRequest('POST', `${rt.baseUrl}/firmware/parse`, {
         headers: { authorization: `Bearer ${a.readOnly}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
         chunks: body(FIRMWARE_MAX_BYTES + 512 * 1024, 'firmware'),
@@ -496,8 +528,7 @@ describe('firmware uploads', () => {
         await uploadFirmware(rt, a.uploader, { path: byPath(productLine()), firmware: binaryWith(['1.0, 2026-11-20, AFI']), acceptJson: true })
       ).json<FirmwareBuild>();
       const notes = await rt.http.get(`/firmware/${created.id}/notes`, { auth: a.readOnly });
-      expect(notes.status).toBe(404);
-      expect(notes.json().detail).toBe('this build has no release notes');
+      expectProblem(notes, 404, { detail: 'this build has no release notes', code: 'build_notes_not_found' });
       expect((await rt.http.get('/firmware/00000000-0000-4000-8000-000000000000/binary', { auth: a.readOnly })).status).toBe(404);
       expect((await rt.http.get('/firmware/not-an-id', { auth: a.readOnly })).status).toBe(404);
     });

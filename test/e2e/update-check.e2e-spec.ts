@@ -244,7 +244,7 @@ describe('update check', () => {
       expect(text.text.trimEnd()).toBe('404 Not Found: customer not found');
       const json = await check(path, { acceptJson: true });
       expect(json.status).toBe(404);
-      expect(json.json()).toMatchObject({ status: 404, title: 'Not Found', detail: 'customer not found', instance: path });
+      expect(json.json()).toMatchObject({ status: 404, title: 'Not Found', detail: 'customer not found', instance: path, code: 'customer_not_found' });
     });
 
     it('5: a suspended customer answers 404; reactivated, it answers again', async () => {

@@ -78,11 +78,7 @@ function upload(operationId: string, path: string, withParams: boolean) {
       FirmwareErrors.build_value_missing,
       FirmwareErrors.upload_part_missing,
       FirmwareErrors.upload_part_invalid,
-      FirmwareErrors.fw_type_invalid,
-      FirmwareErrors.build_date_invalid,
       FirmwareErrors.build_date_out_of_range,
-      FirmwareErrors.what_index_invalid,
-      FirmwareErrors.general_release_invalid,
       CommonErrors.uploader_unknown,
       FirmwareErrors.build_conflict,
       FirmwareErrors.firmware_too_large,
@@ -134,7 +130,8 @@ function updateCheck(operationId: string, path: string, withHwid: boolean) {
         headers: { 'Retry-After': 'Seconds until the address may check again' },
       },
     },
-    errors: [FirmwareErrors.update_check_invalid, FirmwareErrors.builds_unavailable],
+    // Public: the customer is named by the path, not by credentials, so its 404 is listed here.
+    errors: [FirmwareErrors.update_check_invalid, CommonErrors.customer_not_found, FirmwareErrors.builds_unavailable],
     target: { kind: 'message', message: FirmwareMessages.updateCheck, reply: updateCheckReply },
   });
 }

@@ -39,11 +39,7 @@ export const FirmwareErrors = defineErrors('firmware', {
       `${p.field} differs between the path (${p.fromPath}) and the query (${p.fromQuery})`,
   },
   build_value_missing: { category: ErrorCode.BadRequest, message: (p: { field: string }) => `${p.field} is required (in the path or the query)` },
-  fw_type_invalid: { category: ErrorCode.BadRequest, message: 'fw_type must be AFI, EFI or MFI' },
-  build_date_invalid: { category: ErrorCode.BadRequest, message: 'build_date must be an RFC 3339 timestamp' },
   build_date_out_of_range: { category: ErrorCode.BadRequest, message: `build_date ${INSTANT_RANGE_RULE}` },
-  what_index_invalid: { category: ErrorCode.BadRequest, message: 'what_index must be a non-negative integer' },
-  general_release_invalid: { category: ErrorCode.BadRequest, message: 'general_release must be true or false' },
 
   // The what string of an upload (422): which one, and whether the query agrees with it.
   what_index_out_of_range: {

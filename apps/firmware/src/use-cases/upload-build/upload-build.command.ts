@@ -97,18 +97,20 @@ export class UploadBuildCommand {
     }
     if (query.fw_type !== undefined) {
       const fwType = parseFwType(String(query.fw_type));
-      if (!fwType || fwType !== query.fw_type) throw FirmwareErrors.fw_type_invalid();
+      if (!fwType || fwType !== query.fw_type) throw CommonErrors.invalid_request({ detail: 'fw_type must be AFI, EFI or MFI' });
       declared.fwType = fwType;
     }
     if (query.build_date !== undefined) {
       const buildDate = parseBuildDate(String(query.build_date));
-      if (!buildDate) throw FirmwareErrors.build_date_invalid();
+      if (!buildDate) throw CommonErrors.invalid_request({ detail: 'build_date must be an RFC 3339 timestamp' });
       if (!isStorableInstant(buildDate.getTime())) throw FirmwareErrors.build_date_out_of_range();
       declared.buildDate = buildDate;
     }
     const whatIndex = query.what_index;
-    if (whatIndex !== undefined && (!Number.isSafeInteger(whatIndex) || whatIndex < 0)) throw FirmwareErrors.what_index_invalid();
-    if (query.general_release !== undefined && typeof query.general_release !== 'boolean') throw FirmwareErrors.general_release_invalid();
+    if (whatIndex !== undefined && (!Number.isSafeInteger(whatIndex) || whatIndex < 0))
+      throw CommonErrors.invalid_request({ detail: 'what_index must be a non-negative integer' });
+    if (query.general_release !== undefined && typeof query.general_release !== 'boolean')
+      throw CommonErrors.invalid_request({ detail: 'general_release must be true or false' });
     if (!input.actor) throw CommonErrors.uploader_unknown();
     return new UploadBuildCommand(
       input.customer.id,
