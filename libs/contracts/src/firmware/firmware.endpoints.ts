@@ -76,13 +76,10 @@ function upload(operationId: string, path: string, withParams: boolean) {
     errors: [
       FirmwareErrors.build_value_mismatch,
       FirmwareErrors.build_value_missing,
-      FirmwareErrors.upload_part_missing,
       FirmwareErrors.upload_part_invalid,
       FirmwareErrors.build_date_out_of_range,
       CommonErrors.uploader_unknown,
       FirmwareErrors.build_conflict,
-      FirmwareErrors.firmware_too_large,
-      FirmwareErrors.notes_too_large,
       FirmwareErrors.what_index_out_of_range,
       FirmwareErrors.what_index_beyond_read,
       FirmwareErrors.what_string_missing,
@@ -172,7 +169,7 @@ export const firmwareEndpoints: AnyEndpointDef[] = [
       description: 'multipart/form-data with the part `firmware` (required); other parts are ignored.',
     },
     responses: { 200: { description: 'What was found', schema: ParseResult } },
-    errors: [FirmwareErrors.upload_part_missing, FirmwareErrors.parse_part_invalid, FirmwareErrors.firmware_too_large, FirmwareErrors.firmware_unreadable],
+    errors: [FirmwareErrors.parse_part_invalid, FirmwareErrors.firmware_unreadable],
     target: { kind: 'message', message: FirmwareMessages.parse, reply: (result) => ({ kind: 'json', status: 200, body: result }) },
   }),
   defineEndpoint({

@@ -1,7 +1,7 @@
 import { ErrorCode } from '../errors.js';
 import { defineErrors } from '../errors/define-errors.js';
 import { INSTANT_RANGE_RULE } from '../storable.js';
-import { FIRMWARE_NOTES_MAX_BYTES, MAX_TAGS_PER_BUILD } from './firmware.schemas.js';
+import { MAX_TAGS_PER_BUILD } from './firmware.schemas.js';
 
 /**
  * The firmware errors (docs/api.md "Builds", "Rollouts", "Tags" and the update check), raised by
@@ -23,14 +23,12 @@ export const FirmwareErrors = defineErrors('firmware', {
   /** The name stayed taken by a row that kept vanishing while the upload was stored. */
   build_upload_incomplete: { category: ErrorCode.Unavailable, message: 'firmware upload could not be completed, try again' },
 
-  // The upload's parts and query (docs/api.md, firmware upload).
-  upload_part_missing: { category: ErrorCode.BadRequest, message: (p: { part: string }) => `multipart part ${p.part} is required` },
+  // The upload's parts and query (docs/api.md, firmware upload); a part missing or over its
+  // limit is the gateway's multipart_part_missing / upload_too_large, wherever it is noticed.
   /** A staged part whose size or checksum is not usable (`fault`: which). */
   upload_part_invalid: { category: ErrorCode.BadRequest, message: (p: { part: string; fault: string }) => `${p.part} ${p.fault} is invalid` },
   /** POST /firmware/parse: the staged firmware part is not usable. */
   parse_part_invalid: { category: ErrorCode.BadRequest, message: 'firmware part is invalid' },
-  firmware_too_large: { category: ErrorCode.PayloadTooLarge, message: (p: { maxBytes: number }) => `firmware larger than the limit of ${p.maxBytes} bytes` },
-  notes_too_large: { category: ErrorCode.PayloadTooLarge, message: `notes larger than the limit of ${FIRMWARE_NOTES_MAX_BYTES} bytes` },
   /** The staged binary vanished before it was read. */
   firmware_unreadable: { category: ErrorCode.Unavailable, message: 'the uploaded firmware could not be read back, try again' },
   build_value_mismatch: {

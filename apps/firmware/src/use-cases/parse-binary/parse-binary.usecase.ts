@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type EndpointCall, type FirmwareCustomerQuery, FirmwareErrors, type ParseResult, requireTenant, type StagedFile } from '@app/contracts';
+import { type EndpointCall, type FirmwareCustomerQuery, FirmwareErrors, GatewayErrors, type ParseResult, requireTenant, type StagedFile } from '@app/contracts';
 import { JsonLogger, type LogRequest, ObjectStore, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG, stagedFileFault } from '@app/platform';
 import { scanWhatStrings } from '../../domain/what-strings.js';
@@ -24,10 +24,10 @@ export class ParseBinaryUseCase {
   }
 
   async execute(file: StagedFile | undefined, maxBytes: number, request: LogRequest): Promise<ParseResult> {
-    if (!file || typeof file.key !== 'string' || file.key === '') throw FirmwareErrors.upload_part_missing({ part: 'firmware' });
+    if (!file || typeof file.key !== 'string' || file.key === '') throw GatewayErrors.multipart_part_missing({ name: 'firmware' });
     try {
       if (stagedFileFault(file) !== null) throw FirmwareErrors.parse_part_invalid();
-      if (file.sizeBytes > maxBytes) throw FirmwareErrors.firmware_too_large({ maxBytes });
+      if (file.sizeBytes > maxBytes) throw GatewayErrors.upload_too_large({ what: 'firmware', maxBytes });
       const stream = await this.store.get(file.key);
       if (!stream) throw FirmwareErrors.firmware_unreadable();
       const scan = await scanWhatStrings(stream);

@@ -9,6 +9,7 @@ import {
   FwName,
   type FwType,
   FwVersion,
+  GatewayErrors,
   HwName,
   HwVersion,
   isStorableInstant,
@@ -84,11 +85,11 @@ export class UploadBuildCommand {
 
     const firmware = input.files?.firmware;
     checkStaged(firmware, 'firmware');
-    if (firmware.sizeBytes > input.maxBytes) throw FirmwareErrors.firmware_too_large({ maxBytes: input.maxBytes });
+    if (firmware.sizeBytes > input.maxBytes) throw GatewayErrors.upload_too_large({ what: 'firmware', maxBytes: input.maxBytes });
     const notes = input.files?.notes ?? null;
     if (notes) {
       checkStaged(notes, 'notes');
-      if (notes.sizeBytes > FIRMWARE_NOTES_MAX_BYTES) throw FirmwareErrors.notes_too_large();
+      if (notes.sizeBytes > FIRMWARE_NOTES_MAX_BYTES) throw GatewayErrors.upload_too_large({ what: 'notes', maxBytes: FIRMWARE_NOTES_MAX_BYTES });
     }
 
     const declared: { fwVersion?: string; fwType?: FwType; buildDate?: Date } = {};
@@ -129,6 +130,6 @@ export class UploadBuildCommand {
 
 function checkStaged(file: StagedFile | undefined, part: string): asserts file is StagedFile {
   const fault = stagedFileFault(file);
-  if (fault === 'missing' || !file) throw FirmwareErrors.upload_part_missing({ part });
+  if (fault === 'missing' || !file) throw GatewayErrors.multipart_part_missing({ name: part });
   if (fault) throw FirmwareErrors.upload_part_invalid({ part, fault });
 }
