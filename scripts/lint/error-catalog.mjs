@@ -2,23 +2,11 @@
 // (`*.errors.ts`, libs/contracts/src/errors*), nothing builds a ServiceError from a text,
 // neither `new ServiceError(...)` nor its factories (`ServiceError.notFound('...')`).
 
-/**
- * The code already raised from catalogs. Each domain's conversion adds its paths here; once
- * every domain is converted this becomes every TypeScript file.
- */
-export const CATALOG_ONLY_FILES = [
-  'apps/logdata/**/*.ts',
-  'libs/contracts/src/logdata/**/*.ts',
-  'apps/registry/**/*.ts',
-  'libs/contracts/src/registry/**/*.ts',
-  'apps/firmware/**/*.ts',
-  'libs/contracts/src/firmware/**/*.ts',
-  'libs/contracts/src/tags/**/*.ts',
-  'libs/platform/src/uploads/write-once-upload*.ts',
-];
+/** The code raised from catalogs: every TypeScript file of the apps and libraries (the catalogs excepted, CATALOG_FILES). */
+export const CATALOG_ONLY_FILES = ['apps/**/*.ts', 'libs/**/*.ts'];
 
-/** Where errors are defined: the catalogs and ServiceError itself. */
-export const CATALOG_FILES = ['**/*.errors.ts', 'libs/contracts/src/errors.ts', 'libs/contracts/src/errors/**'];
+/** Where errors are defined: the catalogs and ServiceError itself (and its own tests). */
+export const CATALOG_FILES = ['**/*.errors.ts', 'libs/contracts/src/errors.ts', 'libs/contracts/src/errors.spec.ts', 'libs/contracts/src/errors/**'];
 
 const MESSAGE =
   'raise an error of an error catalog (`throw LogdataErrors.log_file_not_found()`), not a ServiceError built from text: docs/architecture.md "Errors"';

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { allCatalogedErrors, ErrorCode } from '@app/contracts';
+import { allCatalogedErrors } from '@app/contracts';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
@@ -38,16 +38,11 @@ interface OperationDoc {
   readonly responses: Record<string, ResponseDoc>;
 }
 
-/**
- * The codes any operation may answer as its shape implies (the common and the gateway's
- * catalogs), and, until every raise of the gateway comes from a catalog, the bare categories
- * an uncatalogued error carries.
- */
+/** The codes any operation may answer as its shape implies (the common and the gateway's catalogs). */
 const ALWAYS_ALLOWED_CODES: ReadonlySet<string> = new Set([
   ...allCatalogedErrors()
     .filter((error) => error.domain === 'common' || error.domain === 'gateway')
     .map((error) => error.code),
-  ...Object.values(ErrorCode),
 ]);
 export interface OpenApiDoc {
   readonly paths: Record<string, Record<string, OperationDoc>>;
@@ -121,11 +116,7 @@ export class Contract {
     this.checkErrorCode(reply, operation, body);
   }
 
-  /**
-   * A problem's `code` must be one its operation declares or a common one. Only operations with
-   * `x-error-codes` are checked: those of the domains that have an error catalog so far (the
-   * others' conversions add theirs, and then it applies to all).
-   */
+  /** A problem's `code` must be one its operation declares or a common one (every operation has `x-error-codes`). */
   private checkErrorCode(reply: CheckedReply, operation: OperationDoc, body: unknown): void {
     const declared = operation['x-error-codes'];
     if (reply.status < 400 || declared === undefined || body === null || typeof body !== 'object') return;

@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { declaredErrorsOf, declaresErrorCodes, type EndpointDef, errorStatusesOf, Problem } from '@app/contracts';
+import { declaredErrorsOf, type EndpointDef, errorStatusesOf, Problem } from '@app/contracts';
 import { isPage } from '../http/error-renderer.js';
 
 /** The machine-readable description declares API version 1.0.0 and OpenAPI 3.1. */
@@ -140,8 +140,8 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDef[], serverUr
     if (endpoint.auth.kind === 'principal' && endpoint.auth.alsoScope) operation['x-also-scope'] = endpoint.auth.alsoScope;
     // Which of two operations with the same path shape takes a request (docs/api.md "Builds").
     if (endpoint.routeWhen) operation['x-route-when'] = endpoint.routeWhen;
-    // Every code the operation's app may raise, beyond the common ones on /docs/errors (only where its domain has a catalog).
-    if (declaresErrorCodes(endpoint)) operation['x-error-codes'] = declaredErrorsOf(endpoint).map((error) => error.code);
+    // Every code the operation's app may raise, beyond the common ones on /docs/errors.
+    operation['x-error-codes'] = declaredErrorsOf(endpoint).map((error) => error.code);
     (paths[endpoint.path] ??= {})[endpoint.method.toLowerCase()] = operation;
   }
   return {

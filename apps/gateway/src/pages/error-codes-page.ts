@@ -1,4 +1,4 @@
-import { allCatalogedErrors, declaredErrorsOf, type EndpointDef, ERROR_STATUS, ErrorCode, escapeHtml, pageHead } from '@app/contracts';
+import { allCatalogedErrors, declaredErrorsOf, type EndpointDef, escapeHtml, pageHead } from '@app/contracts';
 
 /**
  * /docs/errors: every code of every error catalog, where problem+json's `type` points
@@ -11,19 +11,13 @@ export function errorCodesPage(endpoints: readonly EndpointDef[]): string {
   for (const endpoint of endpoints) {
     for (const error of declaredErrorsOf(endpoint)) raisedBy.set(error.code, [...(raisedBy.get(error.code) ?? []), `${endpoint.method} ${endpoint.path}`]);
   }
-  const cataloged = allCatalogedErrors();
-  const rows = cataloged.map((error) => {
+  const rows = allCatalogedErrors().map((error) => {
     const where =
       error.domain === 'common' || error.domain === 'gateway'
         ? ['any endpoint, as its inputs, credentials and limits imply']
         : (raisedBy.get(error.code) ?? []);
     return row(error.code, error.status, error.domain, error.pattern, where);
   });
-  // A code a domain without a catalog yet still answers: its category, with a message of its own.
-  const catalogedCodes = new Set<string>(cataloged.map((error) => error.code));
-  const generic = Object.values(ErrorCode)
-    .filter((code) => !catalogedCodes.has(code))
-    .map((code) => row(code, ERROR_STATUS[code], 'generic', '(a message of its own)', ['endpoints whose errors have no code of their own yet']));
   const body = [
     '<h1>Error codes</h1>',
     '<p>Every error answered as <code>application/problem+json</code> carries <code>code</code>, one of the codes below, and',
@@ -33,7 +27,6 @@ export function errorCodesPage(endpoints: readonly EndpointDef[]): string {
     '<thead><tr><th>Code</th><th>Status</th><th>Area</th><th>Message</th><th>Answered by</th></tr></thead>',
     '<tbody>',
     ...rows,
-    ...generic,
     '</tbody>',
     '</table>',
   ].join('\n');

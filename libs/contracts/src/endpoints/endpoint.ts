@@ -190,10 +190,9 @@ export interface EndpointDef<P extends TSchema = TSchema, Q extends TSchema = TS
   /**
    * The catalog errors this endpoint's app may raise (`LogdataErrors.log_file_not_found`),
    * documented per status with their codes; the common ones its shape implies are added
-   * (errorStatusesOf, CommonErrors). A bare status is an endpoint whose domain has no catalog
-   * yet: it goes once every domain has one.
+   * (errorStatusesOf, CommonErrors).
    */
-  readonly errors: readonly (CatalogedError | number)[];
+  readonly errors: readonly CatalogedError[];
   readonly target:
     | {
         readonly kind: 'message';

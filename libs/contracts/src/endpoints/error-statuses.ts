@@ -22,7 +22,7 @@ export const MAINTENANCE_REFUSED_METHODS: ReadonlySet<string> = new Set<HttpMeth
  * - 403 on every endpoint: a request from a blocked address (docs/api.md "Maintenance mode and IP blocks").
  */
 export function errorStatusesOf(endpoint: EndpointDef): number[] {
-  const statuses = new Set<number>(endpoint.errors.map((error) => (typeof error === 'number' ? error : error.status)));
+  const statuses = new Set<number>(endpoint.errors.map((error) => error.status));
   statuses.add(400).add(403).add(431);
   if (endpoint.auth.kind !== 'public') statuses.add(401).add(403);
   if (endpoint.auth.kind === 'principal' && endpoint.auth.tenant) statuses.add(404);
@@ -45,15 +45,7 @@ export function errorStatusesOf(endpoint: EndpointDef): number[] {
   return [...statuses].sort((a, b) => a - b);
 }
 
-/** The catalog errors an endpoint declares it may raise (empty while its domain has no catalog). */
+/** The catalog errors an endpoint declares it may raise (the common ones its shape implies are not listed). */
 export function declaredErrorsOf(endpoint: EndpointDef): CatalogedError[] {
-  return endpoint.errors.filter((error): error is CatalogedError => typeof error !== 'number');
-}
-
-/**
- * Whether an endpoint lists catalog errors only (its domain is converted), so a problem it
- * answers must carry one of them or a common/gateway code.
- */
-export function declaresErrorCodes(endpoint: EndpointDef): boolean {
-  return endpoint.errors.every((error) => typeof error !== 'number');
+  return [...endpoint.errors];
 }

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { GatewayErrors } from '../errors/gateway.errors.js';
 import { gatewayPage, html } from '../pages/gateway-page.js';
 import { NoParams } from '../schemas.js';
 
@@ -53,7 +54,7 @@ export const consoleEndpoints = [
     summary: "The console's built scripts and stylesheets, named by their content's hash (cached for a year)",
     params: Type.Object({ file: Type.String({ pattern: '^[A-Za-z0-9_-]{1,100}\\.(js|css|svg|woff2)$', 'x-error': 'unknown asset' }) }),
     responses: { 200: { description: 'JavaScript, CSS, SVG or a font', contentType: 'text/javascript' } },
-    errors: [404],
+    errors: [GatewayErrors.asset_not_found],
   }),
   gatewayPage({
     operationId: 'docsPage',
@@ -70,6 +71,6 @@ export const consoleEndpoints = [
     summary: "The pages' script and stylesheet",
     params: Type.Object({ file: Type.String({ pattern: '^[a-z0-9-]+\\.(js|css)$', 'x-error': 'unknown asset' }) }),
     responses: { 200: { description: 'JavaScript or CSS', contentType: 'text/javascript' } },
-    errors: [404],
+    errors: [GatewayErrors.asset_not_found],
   }),
 ];
