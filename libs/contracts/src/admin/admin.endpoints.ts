@@ -142,6 +142,15 @@ export const adminAccountEndpoints = [
   }),
 ];
 
+/** What a page of the audit log may be refused with, by either list (GET /admin/audit and GET /audit). */
+const AUDIT_PAGE_ERRORS = [
+  AdminErrors.range_bound_invalid,
+  AdminErrors.range_reversed,
+  AdminErrors.audit_limit_invalid,
+  AdminErrors.audit_offset_invalid,
+  AdminErrors.audit_cursor_invalid,
+];
+
 /** The administrators' audit log and security events (stored by the admin app). */
 export const adminEndpoints = [
   defineEndpoint({
@@ -156,13 +165,7 @@ export const adminEndpoints = [
     query: AuditQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'A page of audit entries; next_offset and next_cursor are null on the last page', schema: AuditPage } },
-    errors: [
-      AdminErrors.range_bound_invalid,
-      AdminErrors.range_reversed,
-      AdminErrors.audit_limit_invalid,
-      AdminErrors.audit_offset_invalid,
-      AdminErrors.audit_cursor_invalid,
-    ],
+    errors: AUDIT_PAGE_ERRORS,
     target: { kind: 'message', message: AdminMessages.listAudit, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
   defineEndpoint({
@@ -214,13 +217,7 @@ export const customerAuditEndpoints = [
     query: CustomerAuditQuery,
     body: { kind: 'none' },
     responses: { 200: { description: 'A page of audit entries; next_offset and next_cursor are null on the last page', schema: AuditPage } },
-    errors: [
-      AdminErrors.range_bound_invalid,
-      AdminErrors.range_reversed,
-      AdminErrors.audit_limit_invalid,
-      AdminErrors.audit_offset_invalid,
-      AdminErrors.audit_cursor_invalid,
-    ],
+    errors: AUDIT_PAGE_ERRORS,
     target: { kind: 'message', message: AdminMessages.listCustomerAudit, reply: (r) => ({ kind: 'json', status: 200, body: r }) },
   }),
 ];
