@@ -5,6 +5,19 @@ import { DataSource } from 'typeorm';
 
 const startedAt = Date.now();
 
+/** An app's health: whether its database answers (true for apps without tables) and how long it has run. */
+async function appHealth(app: BackendApp, dataSource: DataSource | undefined): Promise<AppHealth> {
+  let database = true;
+  if (dataSource) {
+    try {
+      await dataSource.query('SELECT 1');
+    } catch {
+      database = false;
+    }
+  }
+  return { app, database, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) };
+}
+
 /** Every backend app answers `<app>.health`; the database flag is true for apps without tables. */
 export function healthController(app: BackendApp): Type<unknown> {
   @Controller()
@@ -12,16 +25,8 @@ export function healthController(app: BackendApp): Type<unknown> {
     constructor(@Optional() @Inject(DataSource) private readonly dataSource?: DataSource) {}
 
     @MessagePattern(healthMessage(app).pattern)
-    async health(): Promise<AppHealth> {
-      let database = true;
-      if (this.dataSource) {
-        try {
-          await this.dataSource.query('SELECT 1');
-        } catch {
-          database = false;
-        }
-      }
-      return { app, database, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) };
+    health(): Promise<AppHealth> {
+      return appHealth(app, this.dataSource);
     }
   }
   Object.defineProperty(AppHealthController, 'name', { value: `${app[0].toUpperCase()}${app.slice(1)}HealthController` });

@@ -1,10 +1,9 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { type CreatedToken, IdentityMessages, type MessageRequest } from '@app/contracts';
-import { IdentityStore } from '../repositories/identity.store.js';
-import { Administrators } from '../services/administrators.service.js';
 import { IssueTokenCommand } from '../use-cases/issue-token/issue-token.command.js';
 import { IssueTokenUseCase } from '../use-cases/issue-token/issue-token.usecase.js';
+import { OperatorEmailsUseCase } from '../use-cases/operator-emails/operator-emails.usecase.js';
 import { UserEmailsUseCase } from '../use-cases/user-emails/user-emails.usecase.js';
 
 type Issue = MessageRequest<typeof IdentityMessages.issueToken>;
@@ -14,8 +13,7 @@ type Issue = MessageRequest<typeof IdentityMessages.issueToken>;
 export class OperatorController {
   constructor(
     @Inject(IssueTokenUseCase) private readonly issueToken: IssueTokenUseCase,
-    @Inject(IdentityStore) private readonly store: IdentityStore,
-    @Inject(Administrators) private readonly administrators: Administrators,
+    @Inject(OperatorEmailsUseCase) private readonly operatorEmailsOf: OperatorEmailsUseCase,
     @Inject(UserEmailsUseCase) private readonly userEmailsOf: UserEmailsUseCase,
   ) {}
 
@@ -32,8 +30,7 @@ export class OperatorController {
 
   /** Who receives critical security events: the full administrators (enabled owners and editors of the operator customer). */
   @MessagePattern(IdentityMessages.operatorEmails.pattern)
-  async operatorEmails(): Promise<{ emails: string[] }> {
-    const operator = await this.store.repos.customers.findByDomain(this.administrators.operatorDomain);
-    return { emails: operator ? await this.store.repos.memberships.enabledEmailsWithRoles(operator.id, ['owner', 'editor']) : [] };
+  operatorEmails(): Promise<{ emails: string[] }> {
+    return this.operatorEmailsOf.execute();
   }
 }
