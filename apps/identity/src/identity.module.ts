@@ -44,6 +44,7 @@ import { MagicLinkUseCase } from './use-cases/magic-link/magic-link.usecase.js';
 import { MembersUseCase } from './use-cases/members/members.usecase.js';
 import { NamePeopleUseCase } from './use-cases/name-people/name-people.usecase.js';
 import { ProvisionOperatorUseCase } from './use-cases/provision-operator/provision-operator.usecase.js';
+import { OperatorEmailsUseCase } from './use-cases/operator-emails/operator-emails.usecase.js';
 import { UserEmailsUseCase } from './use-cases/user-emails/user-emails.usecase.js';
 import { RefreshSessionUseCase } from './use-cases/refresh-session/refresh-session.usecase.js';
 import { RequestLoginUseCase } from './use-cases/request-login/request-login.usecase.js';
@@ -80,6 +81,7 @@ export const IDENTITY_PROVIDERS: Provider[] = [
   SandboxTokensUseCase,
   ProvisionOperatorUseCase,
   UserEmailsUseCase,
+  OperatorEmailsUseCase,
   NamePeopleUseCase,
   RequestLoginUseCase,
   StartSessionUseCase,
