@@ -4,6 +4,7 @@
 import tseslint from 'typescript-eslint';
 import boundaries from './scripts/lint/app-boundaries.mjs';
 import { errorCatalogConfig } from './scripts/lint/error-catalog.mjs';
+import { ormBoundaryConfig } from './scripts/lint/orm-boundary.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'test-results/**', 'console/src/api/*.gen.ts', '**/*.cjs', '**/*.mjs'] },
@@ -63,4 +64,6 @@ export default tseslint.config(
   },
   // No error built from a text outside an error catalog (the converted paths are listed there).
   errorCatalogConfig,
+  // In the apps, TypeORM and the entities only in repositories, entities and migrations.
+  ormBoundaryConfig,
 );

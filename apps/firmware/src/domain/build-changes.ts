@@ -1,4 +1,4 @@
-import type { BuildEntity, BuildStatus } from '../entities/build.entity.js';
+import type { Build, BuildStatus } from './build.js';
 
 /** What a change sets; omitted fields stay. */
 export interface BuildChanges {
@@ -11,9 +11,9 @@ export interface BuildChanges {
 export type BuildUpdate =
   | { readonly kind: 'not-found' }
   /** If-Match did not name the current revision. */
-  | { readonly kind: 'stale'; readonly current: BuildEntity }
-  | { readonly kind: 'unchanged'; readonly build: BuildEntity }
-  | { readonly kind: 'updated'; readonly before: BuildEntity; readonly after: BuildEntity };
+  | { readonly kind: 'stale'; readonly current: Build }
+  | { readonly kind: 'unchanged'; readonly build: Build }
+  | { readonly kind: 'updated'; readonly before: Build; readonly after: Build };
 
 export interface TagChangeOutcome {
   /** The tag_sync_op the registry has to apply. */

@@ -1,8 +1,8 @@
 import { type FileRef, FirmwareEvents, type FirmwareBuild, type FirmwareDownloaded } from '@app/contracts';
-import type { BuildEntity } from '../entities/build.entity.js';
+import type { Build } from './build.js';
 
 /** The API record of a build (the contract's FirmwareBuild). */
-export function toFirmwareDto(build: BuildEntity): FirmwareBuild {
+export function toFirmwareDto(build: Build): FirmwareBuild {
   return {
     id: build.id,
     fw_name: build.fwName,
@@ -31,12 +31,12 @@ export function toFirmwareDto(build: BuildEntity): FirmwareBuild {
  * The build's ETag: changes with every change of its settings or tags (the revision), not
  * with its download counters. Strong, so If-Match can use it.
  */
-export function etagOf(build: Pick<BuildEntity, 'id' | 'revision'>): string {
+export function etagOf(build: Pick<Build, 'id' | 'revision'>): string {
   return `"${build.id.slice(0, 8)}-${build.revision}"`;
 }
 
 /** The revision an If-Match value names for this build; '*' matches any; null when none does. */
-export function revisionFromIfMatch(header: string, build: Pick<BuildEntity, 'id' | 'revision'>): number | '*' | null {
+export function revisionFromIfMatch(header: string, build: Pick<Build, 'id' | 'revision'>): number | '*' | null {
   const current = etagOf(build);
   for (const raw of header.split(',')) {
     const value = raw.trim();
@@ -51,7 +51,7 @@ export const BINARY_CONTENT_TYPE = 'application/octet-stream';
 export const NOTES_CONTENT_TYPE = 'text/plain; charset=utf-8';
 
 /** Where the binary or notes are; downloads through the /dl link are counted by `onDownload`. */
-export function toFileRef(build: BuildEntity, kind: 'binary' | 'notes'): FileRef {
+export function toFileRef(build: Build, kind: 'binary' | 'notes'): FileRef {
   const payload: Omit<FirmwareDownloaded, 'at'> = { customerId: build.customerId, buildId: build.id, kind };
   const base = `${build.hwName}-${build.hwVersion}-${build.fwName}-${build.fwVersion}-${build.fwType}`;
   if (kind === 'notes') {

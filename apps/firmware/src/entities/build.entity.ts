@@ -1,5 +1,6 @@
 import type { CustomerId, FwType } from '@app/contracts';
 import { Column, Entity, PrimaryColumn, type ValueTransformer } from 'typeorm';
+import type { Build, BuildNotes, BuildStatus } from '../domain/build.js';
 
 /** bigint arrives as a decimal string from the driver: always a number here. */
 export const bigintToNumber: ValueTransformer = {
@@ -7,20 +8,12 @@ export const bigintToNumber: ValueTransformer = {
   from: (value: unknown) => (value === null || value === undefined ? value : Number(value)),
 };
 
-export type BuildStatus = 'active' | 'withdrawn';
-
-export interface BuildNotes {
-  readonly objectKey: string;
-  readonly sizeBytes: number;
-  readonly sha256: string;
-}
-
 /**
  * A firmware build (table firmware.build, see the migrations). Mapping only: the schema comes
  * from migrations, and the repository reads rows with their tags (`tags`, from build_tag).
  */
 @Entity({ schema: 'firmware', name: 'build' })
-export class BuildEntity {
+export class BuildEntity implements Build {
   @PrimaryColumn({ name: 'id', type: 'uuid' })
   id!: string;
 

@@ -1,6 +1,7 @@
 import { type CustomerId, type FwType, isUuid } from '@app/contracts';
 import type { EntityManager } from 'typeorm';
-import { type BuildNotes, type BuildStatus, BuildEntity } from '../entities/build.entity.js';
+import type { Build, BuildNotes, BuildStatus } from '../domain/build.js';
+import { BuildEntity } from '../entities/build.entity.js';
 import type { Tenant } from '@app/infra';
 import { type Row, sql, toBuffer, toDate } from '@app/infra';
 
@@ -52,7 +53,7 @@ export class BuildRepository {
    * NOTHING): the new row, or null when the identity is taken. A concurrent uncommitted insert
    * of the same identity makes this statement wait for it, so the winner is visible afterwards.
    */
-  async insertIfAbsent(build: Tenant<NewBuild>): Promise<BuildEntity | null> {
+  async insertIfAbsent(build: Tenant<NewBuild>): Promise<Build | null> {
     const { rows } = await sql(
       this.manager,
       `INSERT INTO firmware.build (customer_id, hw_name, hw_version, fw_name, fw_version, fw_type, version_key, build_date, general_release,
@@ -83,7 +84,7 @@ export class BuildRepository {
     return rows.length ? fromRow(rows[0]) : null;
   }
 
-  async findByIdentity(identity: Tenant<BuildIdentity>): Promise<BuildEntity | null> {
+  async findByIdentity(identity: Tenant<BuildIdentity>): Promise<Build | null> {
     const { rows } = await sql(
       this.manager,
       `SELECT b.*, ${TAGS_OF_B} FROM firmware.build b
@@ -94,7 +95,7 @@ export class BuildRepository {
   }
 
   /** null for an unknown id (also one that is no UUID). */
-  async findById(query: Tenant<{ id: string }>): Promise<BuildEntity | null> {
+  async findById(query: Tenant<{ id: string }>): Promise<Build | null> {
     if (!isUuid(query.id)) return null;
     const { rows } = await sql(this.manager, `SELECT b.*, ${TAGS_OF_B} FROM firmware.build b WHERE b.id = $1 AND b.customer_id = $2`, [
       query.id.toLowerCase(),
@@ -104,7 +105,7 @@ export class BuildRepository {
   }
 
   /** One page, sorted by build_date, then version, then id (all descending unless order=asc). */
-  async list(query: Tenant<BuildFilter>): Promise<BuildEntity[]> {
+  async list(query: Tenant<BuildFilter>): Promise<Build[]> {
     const params: unknown[] = [query.customerId];
     const where = ['b.customer_id = $1'];
     const add = (condition: (n: string) => string, value: unknown) => {
@@ -134,7 +135,7 @@ export class BuildRepository {
    * The build locked FOR UPDATE until the end of the transaction (call it inside
    * FirmwareStore.transaction), with its tags; null for an unknown id (also one that is no UUID).
    */
-  async lockById(query: Tenant<{ id: string }>): Promise<BuildEntity | null> {
+  async lockById(query: Tenant<{ id: string }>): Promise<Build | null> {
     if (!isUuid(query.id)) return null;
     const id = query.id.toLowerCase();
     const { rows } = await sql(this.manager, `SELECT * FROM firmware.build WHERE id = $1 AND customer_id = $2 FOR UPDATE`, [id, query.customerId]);
@@ -144,7 +145,7 @@ export class BuildRepository {
   }
 
   /** Sets status and tag_filter_disabled and counts one more revision; the build as stored now, tags as given. */
-  async saveSettings(query: Tenant<{ id: string; status: BuildStatus; tagFilterDisabled: boolean; tags: readonly string[] }>): Promise<BuildEntity> {
+  async saveSettings(query: Tenant<{ id: string; status: BuildStatus; tagFilterDisabled: boolean; tags: readonly string[] }>): Promise<Build> {
     const { rows } = await sql(
       this.manager,
       `UPDATE firmware.build SET status = $3, tag_filter_disabled = $4, revision = revision + 1, updated_at = now()
@@ -178,7 +179,7 @@ export class BuildRepository {
   }
 
   /** Every active build of a customer with its tags: what the update-check index is built from. */
-  async activeBuilds(query: Tenant): Promise<BuildEntity[]> {
+  async activeBuilds(query: Tenant): Promise<Build[]> {
     const { rows } = await sql(this.manager, `SELECT b.*, ${TAGS_OF_B} FROM firmware.build b WHERE b.customer_id = $1 AND b.status = 'active'`, [
       query.customerId,
     ]);

@@ -1,10 +1,10 @@
 import type { FwType, UpdateItem } from '@app/contracts';
-import type { BuildEntity } from '../entities/build.entity.js';
+import type { Build } from '../domain/build.js';
 import { audienceOf, type BuildAudienceRule } from './selection.js';
 
 /** What the update check needs of an active build, kept in memory (BuildIndex). */
 export interface IndexedBuild {
-  readonly entity: BuildEntity;
+  readonly entity: Build;
   readonly id: string;
   readonly fwVersion: string;
   readonly fwType: FwType;
@@ -21,7 +21,7 @@ export interface IndexedBuild {
   links?: { readonly url: string; readonly notesUrl: string | null; readonly signedAt: number };
 }
 
-export function indexed(entity: BuildEntity): IndexedBuild {
+export function indexed(entity: Build): IndexedBuild {
   return {
     entity,
     id: entity.id,

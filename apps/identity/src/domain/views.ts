@@ -1,12 +1,11 @@
 import type { CreatedToken, CustomerInfo, CustomerView, MemberView, TokenRecord } from '@app/contracts';
-import type { ApiTokenEntity } from '../entities/api-token.entity.js';
-import type { CustomerEntity } from '../entities/customer.entity.js';
 import type { CustomerMember } from '../repositories/membership.repository.js';
 import { userSubject } from './claims.js';
+import type { ApiToken, Customer } from './records.js';
 import { tokenStatus } from './lifecycle.js';
 
 /** Entities never leave the app: these build the contract shapes (RFC 3339 strings, snake_case). */
-export function toCustomerView(customer: CustomerEntity): CustomerView {
+export function toCustomerView(customer: Customer): CustomerView {
   return {
     domain: customer.domain,
     name: customer.name,
@@ -19,11 +18,11 @@ export function toCustomerView(customer: CustomerEntity): CustomerView {
 }
 
 /** A customer being deleted is hidden from every lookup; where one still shows, it is not active. */
-function publicStatus(customer: CustomerEntity): 'active' | 'suspended' {
+function publicStatus(customer: Customer): 'active' | 'suspended' {
   return customer.status === 'deleting' ? 'suspended' : customer.status;
 }
 
-export function toCustomerInfo(customer: CustomerEntity): CustomerInfo {
+export function toCustomerInfo(customer: Customer): CustomerInfo {
   return { id: customer.id, domain: customer.domain, status: publicStatus(customer), isSandbox: customer.isSandbox, corsOrigins: [...customer.corsOrigins] };
 }
 
@@ -40,7 +39,7 @@ export function toMemberView(member: CustomerMember, domain: string): MemberView
   };
 }
 
-type TokenFacts = Readonly<Pick<ApiTokenEntity, 'id' | 'name' | 'bundle' | 'createdBy' | 'createdAt' | 'expiresAt'>> & { readonly scopes: readonly string[] };
+type TokenFacts = Readonly<Pick<ApiToken, 'id' | 'name' | 'bundle' | 'createdBy' | 'createdAt' | 'expiresAt'>> & { readonly scopes: readonly string[] };
 
 /** What a token's record and the answer that creates it both say. */
 function tokenFields(token: TokenFacts) {
@@ -55,7 +54,7 @@ function tokenFields(token: TokenFacts) {
   };
 }
 
-export function toTokenRecord(token: ApiTokenEntity, now: Date): TokenRecord {
+export function toTokenRecord(token: ApiToken, now: Date): TokenRecord {
   return {
     ...tokenFields(token),
     status: tokenStatus(token, now),

@@ -1,9 +1,10 @@
 import type { Bundle, CustomerId, Scope } from '@app/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { ApiToken } from '../domain/records.js';
 
 /** What the service keeps of an API token: its id (the JWT `jti`) and metadata, never the token. */
 @Entity({ schema: 'identity', name: 'api_tokens' })
-export class ApiTokenEntity {
+export class ApiTokenEntity implements ApiToken {
   @PrimaryColumn({ type: 'uuid' })
   id!: string;
 

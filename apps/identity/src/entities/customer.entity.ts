@@ -1,12 +1,10 @@
 import type { CustomerId } from '@app/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-
-/** `deleting`: a deletion under way (hidden everywhere; see CustomerDeletions). */
-export type CustomerStatus = 'active' | 'suspended' | 'deleting';
+import type { Customer, CustomerStatus } from '../domain/records.js';
 
 /** A tenant, identified by its domain (stored lower-case). */
 @Entity({ schema: 'identity', name: 'customers' })
-export class CustomerEntity {
+export class CustomerEntity implements Customer {
   @PrimaryColumn({ type: 'uuid' })
   id!: CustomerId;
 

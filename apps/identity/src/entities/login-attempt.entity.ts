@@ -1,6 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-
-export type LoginAttemptKind = 'login' | 'verify';
+import type { LoginAttemptKind } from '../domain/records.js';
 
 /** One login request or verification attempt, counted by the per-IP and per-address limits. */
 @Entity({ schema: 'identity', name: 'login_attempts' })

@@ -1,11 +1,12 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { LoginChallenge } from '../domain/records.js';
 
 /**
  * One POST /auth/login. Rows exist for uninvited addresses too (user_id null, never
  * verifiable) so that both cases do the same work and count against the same hourly limit.
  */
 @Entity({ schema: 'identity', name: 'login_challenges' })
-export class LoginChallengeEntity {
+export class LoginChallengeEntity implements LoginChallenge {
   @PrimaryColumn({ type: 'uuid' })
   id!: string;
 

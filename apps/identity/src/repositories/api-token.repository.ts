@@ -1,6 +1,7 @@
 import type { Bundle, CustomerId, Scope } from '@app/contracts';
+import type { ApiToken, CustomerStatus } from '../domain/records.js';
 import { ApiTokenEntity } from '../entities/api-token.entity.js';
-import { CustomerEntity, type CustomerStatus } from '../entities/customer.entity.js';
+import { CustomerEntity } from '../entities/customer.entity.js';
 import { UserEntity } from '../entities/user.entity.js';
 import { BaseRepository, toDate, toInt, toNullableDate } from '@app/infra';
 
@@ -37,12 +38,12 @@ export class ApiTokenRepository extends BaseRepository {
       .execute();
   }
 
-  findInCustomer(input: { customerId: CustomerId; id: string }): Promise<ApiTokenEntity | null> {
+  findInCustomer(input: { customerId: CustomerId; id: string }): Promise<ApiToken | null> {
     return this.manager.findOneBy(ApiTokenEntity, { id: input.id, customerId: input.customerId });
   }
 
   /** Tokens of a customer, newest first; `createdBy` narrows to one user's tokens. */
-  listInCustomer(input: { customerId: CustomerId; createdBy?: string }): Promise<ApiTokenEntity[]> {
+  listInCustomer(input: { customerId: CustomerId; createdBy?: string }): Promise<ApiToken[]> {
     return this.manager.find(ApiTokenEntity, {
       where: { customerId: input.customerId, ...(input.createdBy ? { createdBy: input.createdBy } : {}) },
       order: { createdAt: 'DESC', id: 'ASC' },

@@ -1,5 +1,6 @@
 import { type CustomerId, IdentityErrors } from '@app/contracts';
-import { CustomerEntity, type CustomerStatus } from '../entities/customer.entity.js';
+import type { Customer, CustomerStatus } from '../domain/records.js';
+import { CustomerEntity } from '../entities/customer.entity.js';
 import { BaseRepository, isUniqueViolation } from '@app/infra';
 import { Not } from 'typeorm';
 
@@ -36,22 +37,22 @@ export class CustomerRepository extends BaseRepository {
   }
 
   /** A customer being deleted is unknown here (and so everywhere). */
-  findByDomain(domain: string): Promise<CustomerEntity | null> {
+  findByDomain(domain: string): Promise<Customer | null> {
     return this.manager.findOneBy(CustomerEntity, { domain: domain.toLowerCase(), status: Not('deleting' as const) });
   }
 
   /** A customer being deleted is unknown here (and so everywhere). */
-  findById(id: CustomerId): Promise<CustomerEntity | null> {
+  findById(id: CustomerId): Promise<Customer | null> {
     return this.manager.findOneBy(CustomerEntity, { id, status: Not('deleting' as const) });
   }
 
   /** Also a customer being deleted (DELETE /admin/customers resumes it). */
-  findByDomainEvenDeleting(domain: string): Promise<CustomerEntity | null> {
+  findByDomainEvenDeleting(domain: string): Promise<Customer | null> {
     return this.manager.findOneBy(CustomerEntity, { domain: domain.toLowerCase() });
   }
 
   /** The deletions under way, oldest change first. */
-  listDeleting(): Promise<CustomerEntity[]> {
+  listDeleting(): Promise<Customer[]> {
     return this.manager.find(CustomerEntity, { where: { status: 'deleting' }, order: { updatedAt: 'ASC' } });
   }
 
@@ -69,7 +70,7 @@ export class CustomerRepository extends BaseRepository {
   }
 
   /** Every customer but those being deleted. */
-  listAll(): Promise<CustomerEntity[]> {
+  listAll(): Promise<Customer[]> {
     return this.manager.find(CustomerEntity, { where: { status: Not('deleting' as const) }, order: { domain: 'ASC' } });
   }
 

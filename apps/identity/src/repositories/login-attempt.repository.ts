@@ -1,4 +1,5 @@
-import { LoginAttemptEntity, type LoginAttemptKind } from '../entities/login-attempt.entity.js';
+import type { LoginAttemptKind } from '../domain/records.js';
+import { LoginAttemptEntity } from '../entities/login-attempt.entity.js';
 import { BaseRepository, toIntOrZero, toNullableDate } from '@app/infra';
 
 export class LoginAttemptRepository extends BaseRepository {

@@ -1,3 +1,4 @@
+import type { LoginChallenge } from '../domain/records.js';
 import { LoginChallengeEntity } from '../entities/login-challenge.entity.js';
 import { LOGIN_MAX_WRONG_GUESSES } from '../domain/limits.js';
 import { BaseRepository, toInt, toIntOrZero, toNullableDate } from '@app/infra';
@@ -94,7 +95,7 @@ export class LoginChallengeRepository extends BaseRepository {
   }
 
   /** The challenge a magic link names, when it is still usable. */
-  findLiveById(id: string, now: Date): Promise<LoginChallengeEntity | null> {
+  findLiveById(id: string, now: Date): Promise<LoginChallenge | null> {
     return this.manager
       .createQueryBuilder(LoginChallengeEntity, 'c')
       .where('c.id = :id AND c.used_at IS NULL AND c.expires_at > :now AND c.attempts < :max', { id, now, max: LOGIN_MAX_WRONG_GUESSES })

@@ -1,5 +1,6 @@
 import type { CustomerId } from '@app/contracts';
-import { CustomerEntity, type CustomerStatus } from '../entities/customer.entity.js';
+import type { CustomerStatus } from '../domain/records.js';
+import { CustomerEntity } from '../entities/customer.entity.js';
 import { RefreshTokenEntity } from '../entities/refresh-token.entity.js';
 import { SessionEntity } from '../entities/session.entity.js';
 import { UserEntity } from '../entities/user.entity.js';

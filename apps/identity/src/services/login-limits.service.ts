@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { IdentityErrors } from '@app/contracts';
 import type { ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
-import type { LoginAttemptKind } from '../entities/login-attempt.entity.js';
+import type { LoginAttemptKind } from '../domain/records.js';
 import { LOGIN_RATE_WINDOW_MS } from '../domain/limits.js';
 import { IdentityStore } from '../repositories/identity.store.js';
 import { AuditTrail } from './audit-trail.service.js';

@@ -1,8 +1,8 @@
 import { type FileRef, LogdataEvents, type LogFile, type LogFileDownloaded } from '@app/contracts';
-import type { LogFileEntity } from '../entities/log-file.entity.js';
+import type { StoredLogFile } from './log-file.js';
 
 /** The API record of a log file (docs/api.md, log files): RFC 3339 strings, integers as numbers. */
-export function toLogFileDto(file: LogFileEntity): LogFile {
+export function toLogFileDto(file: StoredLogFile): LogFile {
   return {
     name: file.name,
     size_bytes: file.sizeBytes,
@@ -19,7 +19,7 @@ export function toLogFileDto(file: LogFileEntity): LogFile {
  * What the gateway needs to link or describe the file. The download is counted through
  * `onDownload` when a /dl link is actually served (never for HEAD, never here).
  */
-export function toFileRef(file: LogFileEntity): FileRef {
+export function toFileRef(file: StoredLogFile): FileRef {
   const payload: Omit<LogFileDownloaded, 'at'> = { customerId: file.customerId, name: file.name };
   return {
     key: file.objectKey,

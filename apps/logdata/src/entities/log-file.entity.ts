@@ -1,5 +1,6 @@
 import type { CustomerId } from '@app/contracts';
 import { Column, Entity, Index, PrimaryColumn, type ValueTransformer } from 'typeorm';
+import type { StoredLogFile } from '../domain/log-file.js';
 
 /** bigint arrives as a string from pg and as number or BigInt from PGlite (the embedded database): always a number here. */
 export const bigintToNumber: ValueTransformer = {
@@ -10,7 +11,7 @@ export const bigintToNumber: ValueTransformer = {
 /** A stored log file (table logdata.log_file, see the migration). Mapping only: the schema comes from migrations. */
 @Entity({ schema: 'logdata', name: 'log_file' })
 @Index('log_file_customer_uploaded_at_idx', ['customerId', 'uploadedAt'])
-export class LogFileEntity {
+export class LogFileEntity implements StoredLogFile {
   @PrimaryColumn({ name: 'customer_id', type: 'uuid' })
   customerId!: CustomerId;
 

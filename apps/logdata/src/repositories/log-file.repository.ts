@@ -1,5 +1,6 @@
 import type { CustomerId } from '@app/contracts';
 import type { EntityManager, Repository } from 'typeorm';
+import type { StoredLogFile } from '../domain/log-file.js';
 import { LogFileEntity } from '../entities/log-file.entity.js';
 import type { Tenant } from '@app/infra';
 
@@ -46,7 +47,7 @@ export class LogFileRepository {
    * or null when the name is taken. A concurrent uncommitted insert of the same name makes this
    * statement wait for it, so afterwards the existing row is visible to the next statement.
    */
-  async insertIfAbsent(file: Tenant<NewLogFile>): Promise<LogFileEntity | null> {
+  async insertIfAbsent(file: Tenant<NewLogFile>): Promise<StoredLogFile | null> {
     const result = await this.files
       .createQueryBuilder()
       .insert()
@@ -68,12 +69,12 @@ export class LogFileRepository {
     return rows.length ? fromRow(rows[0]) : null;
   }
 
-  findByName(query: Tenant<{ name: string }>): Promise<LogFileEntity | null> {
+  findByName(query: Tenant<{ name: string }>): Promise<StoredLogFile | null> {
     return this.files.findOneBy({ customerId: query.customerId, name: query.name });
   }
 
   /** Files of one customer sorted by name, at most `limit` rows from `offset`. */
-  list(query: Tenant<LogFileFilter>): Promise<LogFileEntity[]> {
+  list(query: Tenant<LogFileFilter>): Promise<StoredLogFile[]> {
     const qb = this.files.createQueryBuilder('f').where('f.customerId = :customerId', { customerId: query.customerId });
     if (query.prefix) qb.andWhere('f.name LIKE :prefix', { prefix: `${query.prefix}%` });
     if (query.uploadedAfter) qb.andWhere('f.uploadedAt > :after', { after: query.uploadedAfter });

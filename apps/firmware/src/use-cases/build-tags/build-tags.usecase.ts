@@ -13,7 +13,7 @@ import {
 } from '@app/contracts';
 import { contractCheck } from '@app/platform';
 import type { BuildChanges } from '../../domain/build-changes.js';
-import type { BuildEntity } from '../../entities/build.entity.js';
+import type { Build } from '../../domain/build.js';
 import { ChangeBuildUseCase } from '../change-build/change-build.usecase.js';
 
 const validTags = contractCheck(BuildTagList);
@@ -36,7 +36,7 @@ export class BuildTagsUseCase {
   async add(call: TagCall): Promise<void> {
     const ctx = requireTenant(call.ctx);
     const tag = validTag(call.params?.tag);
-    const changes = (current: BuildEntity): BuildChanges => {
+    const changes = (current: Build): BuildChanges => {
       if (current.tags.includes(tag)) return {};
       if (current.tags.length >= MAX_TAGS_PER_BUILD) throw FirmwareErrors.build_tags_too_many();
       return { tags: [...current.tags, tag] };
@@ -48,7 +48,7 @@ export class BuildTagsUseCase {
   async remove(call: TagCall): Promise<void> {
     const ctx = requireTenant(call.ctx);
     const tag = String(call.params?.tag ?? '');
-    const changes = (current: BuildEntity): BuildChanges => (current.tags.includes(tag) ? { tags: current.tags.filter((t) => t !== tag) } : {});
+    const changes = (current: Build): BuildChanges => (current.tags.includes(tag) ? { tags: current.tags.filter((t) => t !== tag) } : {});
     await this.changeBuild.execute(ctx, { id: String(call.params?.id ?? ''), changes }, 'firmware.tags.remove');
   }
 }

@@ -3,7 +3,7 @@ import { FirmwareErrors, type FirmwareWithEtag, ServiceError, type TenantRequest
 import type { Tenant } from '@app/infra';
 import type { BuildChanges, BuildUpdate } from '../../domain/build-changes.js';
 import { etagOf, toFirmwareDto } from '../../domain/build-view.js';
-import type { BuildEntity } from '../../entities/build.entity.js';
+import type { Build } from '../../domain/build.js';
 import { byCodeUnit } from '../../repositories/build.repository.js';
 import { FirmwareStore } from '../../repositories/firmware.store.js';
 import { FirmwareChanges } from '../../services/firmware-changes.js';
@@ -13,7 +13,7 @@ export interface BuildChange {
   /** When given and not the current revision, nothing changes ('stale'). */
   readonly expectedRevision?: number;
   /** May be computed from the current state (tag add/remove). */
-  readonly changes: BuildChanges | ((current: BuildEntity) => BuildChanges);
+  readonly changes: BuildChanges | ((current: Build) => BuildChanges);
 }
 
 /**
@@ -67,10 +67,10 @@ export class ChangeBuildUseCase {
 }
 
 /** 412: If-Match named another revision than the current one. */
-export function staleError(current: BuildEntity): ServiceError {
+export function staleError(current: Build): ServiceError {
   return FirmwareErrors.build_etag_mismatch({ etag: etagOf(current) });
 }
 
-function settingsOf(build: BuildEntity): Record<string, unknown> {
+function settingsOf(build: Build): Record<string, unknown> {
   return { status: build.status, tag_filter_disabled: build.tagFilterDisabled, tags: [...build.tags] };
 }

@@ -10,7 +10,7 @@ import {
   type TagSet,
 } from '@app/contracts';
 import { etagOf, toFileRef, toFirmwareDto } from '../../domain/build-view.js';
-import type { BuildEntity } from '../../entities/build.entity.js';
+import type { Build } from '../../domain/build.js';
 import { FirmwareStore } from '../../repositories/firmware.store.js';
 
 type IdCall = EndpointCall<FirmwareIdParams, FirmwareCustomerQuery, undefined>;
@@ -43,7 +43,7 @@ export class ReadBuildUseCase {
     return toFileRef(build, 'notes');
   }
 
-  private async find(call: IdCall): Promise<BuildEntity> {
+  private async find(call: IdCall): Promise<Build> {
     const customerId = requireTenant(call.ctx).customer.id;
     const build = await this.store.repos.builds.findById({ customerId, id: String(call.params?.id ?? '') });
     if (!build) throw FirmwareErrors.build_not_found();

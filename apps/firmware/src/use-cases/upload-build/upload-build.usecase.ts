@@ -15,7 +15,7 @@ import { type BuildValues, resolveBuildValues } from '../../domain/build-values.
 import { toFirmwareDto } from '../../domain/build-view.js';
 import { versionKey } from '../../domain/version-order.js';
 import { scanWhatStrings, type WhatStringScan } from '../../domain/what-strings.js';
-import type { BuildEntity } from '../../entities/build.entity.js';
+import type { Build } from '../../domain/build.js';
 import { FirmwareStore } from '../../repositories/firmware.store.js';
 import { FirmwareChanges } from '../../services/firmware-changes.js';
 import { UploadBuildCommand } from './upload-build.command.js';
@@ -84,7 +84,7 @@ export class UploadBuildUseCase {
       fwType: values.fwType,
     };
     const builds = this.store.repos.builds;
-    const outcome = await this.uploads.store<BuildEntity>(
+    const outcome = await this.uploads.store<Build>(
       {
         stagedKeys,
         insertIfAbsent: () =>

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type EndpointCall, IdentityErrors, isUuid, type MagicLinkQuery, type MagicLinkResult } from '@app/contracts';
-import type { LoginChallengeEntity } from '../../entities/login-challenge.entity.js';
+import type { LoginChallenge } from '../../domain/records.js';
 import { constantTimeEqual, sha256Base64url } from '../../domain/secrets.js';
 import { IdentityStore } from '../../repositories/identity.store.js';
 import { Clock } from '../../services/clock.js';
@@ -46,13 +46,13 @@ export class MagicLinkUseCase {
     return { ok: true, session: login.session };
   }
 
-  private async usableChallenge(c: string, t: string): Promise<LoginChallengeEntity | null> {
+  private async usableChallenge(c: string, t: string): Promise<LoginChallenge | null> {
     if (!isUuid(c)) return null;
     const challenge = await this.store.repos.challenges.findLiveById(c.toLowerCase(), this.clock.now());
     return challenge?.userId && this.matches(challenge, t) ? challenge : null;
   }
 
-  private matches(challenge: LoginChallengeEntity, token: string): boolean {
+  private matches(challenge: LoginChallenge, token: string): boolean {
     return constantTimeEqual(sha256Base64url(token), challenge.linkHash);
   }
 

@@ -3,7 +3,7 @@ import { asCustomerId, IdentityEvents } from '@app/contracts';
 import { JsonLogger, MessageBus, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 import { randomUUID } from 'node:crypto';
-import type { CustomerEntity } from '../../entities/customer.entity.js';
+import type { Customer } from '../../domain/records.js';
 import type { IdentityRepositories } from '../../repositories/identity.store.js';
 import { IdentityStore } from '../../repositories/identity.store.js';
 import { AuditTrail } from '../../services/audit-trail.service.js';
@@ -17,8 +17,8 @@ const PROVISIONING_LOCK = 'identity.provisioning';
 const SYSTEM_ACTOR = 'system';
 
 export interface ProvisioningResult {
-  readonly operator: CustomerEntity;
-  readonly sandbox: CustomerEntity | null;
+  readonly operator: Customer;
+  readonly sandbox: Customer | null;
   readonly createdDomains: readonly string[];
   readonly invitedOwner: string | null;
   /** Bundles whose public sandbox token was (re)issued by this run. */
@@ -48,9 +48,9 @@ export class ProvisionOperatorUseCase {
   async execute(): Promise<ProvisioningResult> {
     const { operator, sandbox, created, invitation } = await this.store.transaction(
       async (repos) => {
-        const created: CustomerEntity[] = [];
+        const created: Customer[] = [];
         const operator = await this.ensureCustomer(repos, this.config.operatorDomain, 'Service operator', false, created);
-        let sandbox: CustomerEntity | null = null;
+        let sandbox: Customer | null = null;
         if (this.config.sandboxDomain && this.config.sandboxDomain !== this.config.operatorDomain) {
           sandbox = await this.ensureCustomer(repos, this.config.sandboxDomain, 'Sandbox', true, created);
           if (!sandbox.isSandbox)
@@ -89,7 +89,7 @@ export class ProvisionOperatorUseCase {
     return { operator, sandbox, createdDomains: created.map((c) => c.domain), invitedOwner: invitation?.mail.to ?? null, sandboxTokensIssued: sandboxTokens };
   }
 
-  private ownerInvitation(operator: CustomerEntity): InviteMemberCommand {
+  private ownerInvitation(operator: Customer): InviteMemberCommand {
     try {
       return InviteMemberCommand.create({ customer: operator, email: this.config.operatorAdminEmail, role: 'owner', actor: SYSTEM_ACTOR });
     } catch {
@@ -97,13 +97,7 @@ export class ProvisionOperatorUseCase {
     }
   }
 
-  private async ensureCustomer(
-    repos: IdentityRepositories,
-    domain: string,
-    name: string,
-    isSandbox: boolean,
-    created: CustomerEntity[],
-  ): Promise<CustomerEntity> {
+  private async ensureCustomer(repos: IdentityRepositories, domain: string, name: string, isSandbox: boolean, created: Customer[]): Promise<Customer> {
     const inserted = await repos.customers.insertIfAbsent({ id: asCustomerId(randomUUID()), domain, name, corsOrigins: [], isSandbox, at: this.clock.now() });
     const customer = await repos.customers.findByDomain(domain);
     if (!customer) throw new Error(`customer ${domain} vanished after insert`);

@@ -5,7 +5,7 @@ import { SERVICE_CONFIG } from '@app/platform';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { personScopes } from '../../domain/access.js';
 import { DAY_MS, SANDBOX_TOKEN_DAYS, SANDBOX_TOKEN_RENEW_DAYS } from '../../domain/limits.js';
-import type { CustomerEntity } from '../../entities/customer.entity.js';
+import type { Customer } from '../../domain/records.js';
 import { IdentityStore } from '../../repositories/identity.store.js';
 import type { SandboxBundle, StoredSandboxToken } from '../../repositories/sandbox-token.repository.js';
 import { Clock } from '../../services/clock.js';
@@ -45,7 +45,7 @@ export class SandboxTokensUseCase {
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {}
 
-  async ensure(sandbox: CustomerEntity): Promise<SandboxBundle[]> {
+  async ensure(sandbox: Customer): Promise<SandboxBundle[]> {
     const published = new Set((await this.keys.jwks()).keys.map((k) => k.kid));
     const issued = await this.store.transaction(
       async (repos) => {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommonErrors, type CustomerView, IdentityErrors, IdentityEvents, type UpdateCustomerRequest } from '@app/contracts';
 import { MessageBus, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
-import type { CustomerStatus } from '../../entities/customer.entity.js';
+import type { CustomerStatus } from '../../domain/records.js';
 import { toCustomerView } from '../../domain/views.js';
 import { IdentityStore } from '../../repositories/identity.store.js';
 import { AuditTrail } from '../../services/audit-trail.service.js';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type EndpointCall, type FileRef, type LogFile, type LogFileCustomerQuery, type LogFileParams, LogdataErrors, requireTenant } from '@app/contracts';
 import { toFileRef, toLogFileDto } from '../../domain/log-file-view.js';
-import type { LogFileEntity } from '../../entities/log-file.entity.js';
+import type { StoredLogFile } from '../../domain/log-file.js';
 import { LogdataStore } from '../../repositories/logdata.store.js';
 import { ReadLogFileCommand } from './read-log-file.command.js';
 
@@ -22,7 +22,7 @@ export class ReadLogFileUseCase {
     return toLogFileDto(await this.execute(this.commandOf(call)));
   }
 
-  async execute(command: ReadLogFileCommand): Promise<LogFileEntity> {
+  async execute(command: ReadLogFileCommand): Promise<StoredLogFile> {
     const file = await this.store.repos.files.findByName({ customerId: command.customerId, name: command.name });
     if (!file) throw LogdataErrors.log_file_not_found();
     return file;

@@ -3,7 +3,7 @@ import { type EndpointCall, type LogFileCustomerQuery, type LogFileParams, type 
 import { JsonLogger, type LogRequest, ObjectStore } from '@app/infra';
 import { WriteOnceUploads } from '@app/platform';
 import { toLogFileDto } from '../../domain/log-file-view.js';
-import type { LogFileEntity } from '../../entities/log-file.entity.js';
+import type { StoredLogFile } from '../../domain/log-file.js';
 import { LogdataStore } from '../../repositories/logdata.store.js';
 import { UploadLogFileCommand } from './upload-log-file.command.js';
 
@@ -50,7 +50,7 @@ export class UploadLogFileUseCase {
   async execute(command: UploadLogFileCommand, request: LogRequest): Promise<LogFileUploadResult> {
     const { customerId, name, staged } = command;
     const files = this.store.repos.files;
-    const outcome = await this.uploads.store<LogFileEntity>(
+    const outcome = await this.uploads.store<StoredLogFile>(
       {
         stagedKeys: [staged.key],
         insertIfAbsent: () =>
