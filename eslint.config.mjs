@@ -5,6 +5,7 @@ import tseslint from 'typescript-eslint';
 import boundaries from './scripts/lint/app-boundaries.mjs';
 import { errorCatalogConfig } from './scripts/lint/error-catalog.mjs';
 import { ormBoundaryConfig } from './scripts/lint/orm-boundary.mjs';
+import { handlersConfig } from './scripts/lint/handlers.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'test-results/**', 'console/src/api/*.gen.ts', '**/*.cjs', '**/*.mjs'] },
@@ -66,4 +67,6 @@ export default tseslint.config(
   errorCatalogConfig,
   // In the apps, TypeORM and the entities only in repositories, entities and migrations.
   ormBoundaryConfig,
+  // A message or event handler is one statement that delegates to a use case.
+  handlersConfig,
 );
