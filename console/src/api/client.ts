@@ -1,6 +1,6 @@
 import createClient from 'openapi-fetch';
 import type { paths } from './openapi.gen';
-import { ApiError, messageOf } from './problem';
+import { apiError } from './problem';
 import { session } from './session';
 
 /**
@@ -15,7 +15,7 @@ export type Paths = paths;
 /** The data of a successful answer, or an ApiError with the service's own message. */
 export function ok<T>(result: { data?: T; error?: unknown; response: Response }): T {
   if (result.error !== undefined || !result.response.ok) {
-    throw new ApiError(messageOf(result.response.status, result.error, result.response.headers.get('Retry-After')), result.response.status);
+    throw apiError(result.response.status, result.error, result.response.headers.get('Retry-After'));
   }
   return result.data as T;
 }

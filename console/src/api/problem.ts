@@ -33,6 +33,12 @@ export function messageOf(status: number, body: unknown, retryAfter?: string | n
   return message;
 }
 
+/** The ApiError of a failed answer's status, body (problem+json, or a text error line) and Retry-After: every client path builds it here. */
+export function apiError(status: number, body: unknown, retryAfter?: string | null): ApiError {
+  const code = typeof body === 'object' && body !== null && typeof (body as ProblemLike).code === 'string' ? ((body as ProblemLike).code as string) : undefined;
+  return new ApiError(messageOf(status, body, retryAfter), status, code);
+}
+
 export async function errorOf(response: Response): Promise<ApiError> {
   const text = await response.text().catch(() => '');
   let body: unknown = text;
@@ -41,8 +47,7 @@ export async function errorOf(response: Response): Promise<ApiError> {
   } catch {
     // a text/plain error line
   }
-  const code = typeof body === 'object' && body !== null && typeof (body as ProblemLike).code === 'string' ? ((body as ProblemLike).code as string) : undefined;
-  return new ApiError(messageOf(response.status, body, response.headers.get('Retry-After')), response.status, code);
+  return apiError(response.status, body, response.headers.get('Retry-After'));
 }
 
 /** Any thrown value as one line for a person. */

@@ -1,4 +1,4 @@
-import { ApiError, messageOf } from './problem';
+import { ApiError, apiError } from './problem';
 import { session } from './session';
 
 export interface UploadProgress {
@@ -45,6 +45,6 @@ export async function upload<T>(request: UploadRequest): Promise<T> {
     await session.renew();
     answer = await send(request);
   }
-  if (answer.status < 200 || answer.status > 299) throw new ApiError(messageOf(answer.status, answer.body, answer.retryAfter), answer.status);
+  if (answer.status < 200 || answer.status > 299) throw apiError(answer.status, answer.body, answer.retryAfter);
   return answer.body as T;
 }
