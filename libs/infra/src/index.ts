@@ -17,6 +17,7 @@ export * from './mail/mailer.js';
 export * from './mail/create.js';
 export * from './logging/logger.js';
 export * from './telemetry/telemetry.js';
+export * from './telemetry/metric-names.js';
 export * from './downloads/download-links.js';
 export * from './net/ip-networks.js';
 export * from './config/security-detectors.js';
