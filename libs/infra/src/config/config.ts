@@ -27,7 +27,16 @@ export interface ServiceConfig {
   readonly smtpUrl: string | null;
   readonly mailFrom: string;
   readonly metricsToken: string | null;
+  /**
+   * Port of a backend app's health listener (/livez, /readyz, /startupz, /metrics); 0: none.
+   * Null when HEALTH_PORT is unset: 9464 in a distributed app, none in standalone mode.
+   */
+  readonly healthPort: number | null;
+  /** The commit this build was made from (fds_build_info), when the deployment says so. */
+  readonly buildCommit: string | null;
   readonly databaseUrl: string | null;
+  /** Connections of each app's PostgreSQL pool (one pool per app per process). */
+  readonly databasePoolSize: number;
   readonly natsUrl: string | null;
   readonly redisUrl: string | null;
   readonly s3: S3Config | null;
@@ -40,6 +49,11 @@ export interface ServiceConfig {
   readonly downloadRatePerMinute: number;
   /** Per-address public update checks allowed per minute (each gateway counts its own). */
   readonly updateCheckRatePerMinute: number;
+  /** Seconds a device is advised to wait between update checks (Poll-After) when its customer sets none. */
+  readonly updatePollSeconds: number;
+  /** Update-check overload thresholds of a gateway: past either, Poll-After is lengthened (docs/api.md "When to check again"). */
+  readonly updateCheckBusyInFlight: number;
+  readonly updateCheckBusyLagMs: number;
   /** Console login limits (identity): POST /auth/login per client address per hour. */
   readonly loginRatePerIpPerHour: number;
   /** Code verifications and magic-link confirmations per client address per hour. */
@@ -203,7 +217,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     smtpUrl: optional(env, 'SMTP_URL'),
     mailFrom: optional(env, 'MAIL_FROM') ?? `no-reply@${publicHost}`,
     metricsToken: optional(env, 'METRICS_TOKEN'),
+    healthPort: optional(env, 'HEALTH_PORT') === null ? null : integer(env, 'HEALTH_PORT', 0, 0, 65535),
+    buildCommit: optional(env, 'BUILD_COMMIT'),
     databaseUrl: optional(env, 'DATABASE_URL'),
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 100),
     natsUrl: optional(env, 'NATS_URL'),
     redisUrl: optional(env, 'REDIS_URL'),
     s3,
@@ -212,6 +229,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     credentialCacheSeconds: Math.min(integer(env, 'CREDENTIAL_CACHE_SECONDS', 15, 0), 30),
     downloadRatePerMinute: integer(env, 'DOWNLOAD_RATE_PER_MINUTE', 120, 1),
     updateCheckRatePerMinute: integer(env, 'UPDATE_CHECK_RATE_PER_MINUTE', 300, 1),
+    updatePollSeconds: integer(env, 'UPDATE_POLL_SECONDS', 3600, 60, 604_800),
+    updateCheckBusyInFlight: integer(env, 'UPDATE_CHECK_BUSY_IN_FLIGHT', 512, 1),
+    updateCheckBusyLagMs: integer(env, 'UPDATE_CHECK_BUSY_LAG_MS', 100, 1),
     loginRatePerIpPerHour: integer(env, 'LOGIN_RATE_PER_IP_PER_HOUR', 100, 1),
     loginVerifyRatePerIpPerHour: integer(env, 'LOGIN_VERIFY_RATE_PER_IP_PER_HOUR', 100, 1),
     loginVerifyRatePerEmailPerHour: integer(env, 'LOGIN_VERIFY_RATE_PER_EMAIL_PER_HOUR', 50, 1),

@@ -33,7 +33,18 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   { name: 'SMTP_URL', default: 'unset', meaning: 'SMTP server for mail; unset, mail is written to $DATA_DIR/outbox.' },
   { name: 'MAIL_FROM', default: 'no-reply@<host of PUBLIC_URL>', meaning: 'Sender address of mail.' },
   { name: 'METRICS_TOKEN', default: 'unset', meaning: 'Bearer token for GET /metrics.' },
+  {
+    name: 'HEALTH_PORT',
+    default: '9464 (standalone: unset, none)',
+    meaning: "Port of a backend app's health listener: /livez, /readyz, /startupz and /metrics; 0: none.",
+  },
+  { name: 'BUILD_COMMIT', default: 'unset: unknown', meaning: 'The commit the running build was made from, shown in fds_build_info.' },
   { name: 'DATABASE_URL', default: 'unset: embedded PGlite under $DATA_DIR/db', meaning: 'PostgreSQL (15 or later); one schema per app.' },
+  {
+    name: 'DATABASE_POOL_SIZE',
+    default: '10 (at most 100)',
+    meaning: 'Connections of each app\'s PostgreSQL pool, per process (docs/operations.md "Running on Kubernetes": the formula).',
+  },
   { name: 'NATS_URL', default: 'unset: in-process bus', meaning: 'NATS server(s), comma-separated.' },
   { name: 'REDIS_URL', default: 'unset: in-process job runner', meaning: 'Redis for the job queues (noeviction).' },
   { name: 'S3_BUCKET', default: 'unset: files under $DATA_DIR/objects', meaning: 'Bucket of every file; setting it switches to S3.' },
@@ -64,6 +75,21 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     meaning: 'How long after a rotation the old refresh token is refused with 409 instead of ending the session.',
   },
   { name: 'UPDATE_CHECK_RATE_PER_MINUTE', default: '300', meaning: 'Public update checks per client address per minute, per gateway process.' },
+  {
+    name: 'UPDATE_POLL_SECONDS',
+    default: '3600 (60 to 604800)',
+    meaning: 'Polling interval advised to devices (Poll-After, with jitter) for customers without poll_interval_seconds.',
+  },
+  {
+    name: 'UPDATE_CHECK_BUSY_IN_FLIGHT',
+    default: '512',
+    meaning: "A gateway's update checks in flight past which Poll-After is lengthened (by the ratio, at most 8 times).",
+  },
+  {
+    name: 'UPDATE_CHECK_BUSY_LAG_MS',
+    default: '100',
+    meaning: "A gateway's event-loop delay past which Poll-After is lengthened (by the ratio, at most 8 times).",
+  },
   {
     name: 'SECURITY_DETECTOR_INTERVAL_SECONDS',
     default: '10',

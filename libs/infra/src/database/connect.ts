@@ -13,7 +13,7 @@ export type { MigrationReport } from './migrations.js';
  * Opening app databases. Two adapters, chosen by the config alone:
  *
  * - PostgreSQL (DATABASE_URL set): TypeORM's postgres driver on `pg`, one pool of
- *   {@link POSTGRES_POOL_SIZE} connections per app (per DataSource).
+ *   `DATABASE_POOL_SIZE` connections (config.databasePoolSize, default 10) per app (per DataSource).
  * - Embedded (no DATABASE_URL): one PGlite instance per process under `${DATA_DIR}/db`,
  *   shared by every app of a standalone run (one DataSource per app schema), behind DATA_DIR's
  *   lock file, through the custom driver of pglite-driver.ts (a FIFO pool of size one).
@@ -31,8 +31,6 @@ export type { MigrationReport } from './migrations.js';
  * as arrays. Errors are TypeORM QueryFailedError with the SQLSTATE in `code` (and
  * `driverError.code`): use `isUniqueViolation(err)` for "already exists".
  */
-
-export const POSTGRES_POOL_SIZE = 10;
 
 type Adapter = 'postgres' | 'embedded';
 
@@ -68,7 +66,7 @@ function dataSourceOptions(config: ServiceConfig, options: AppDatabaseOptions, d
     return {
       ...common,
       url: config.databaseUrl,
-      poolSize: POSTGRES_POOL_SIZE,
+      poolSize: config.databasePoolSize,
       applicationName: schema,
       connectTimeoutMS: 10_000,
     };
