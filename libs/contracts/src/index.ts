@@ -48,6 +48,8 @@ export * from './firmware/firmware.messages.js';
 export * from './firmware/firmware.endpoints.js';
 export * from './firmware/rollout.schemas.js';
 export * from './firmware/rollout.endpoints.js';
+export * from './firmware/rollout.messages.js';
+export * from './firmware/rollout-bucket.js';
 export * from './firmware/firmware.errors.js';
 export * from './tags/tags.schemas.js';
 export * from './tags/tags.messages.js';

@@ -73,4 +73,20 @@ export const FirmwareErrors = defineErrors('firmware', {
   // Customer-wide tags (rename, delete).
   tag_name_invalid: { category: ErrorCode.BadRequest, message: 'tag does not match the tag pattern' },
   tag_rename_target_invalid: { category: ErrorCode.BadRequest, message: 'to must be a tag name matching the tag pattern' },
+
+  // Staged rollouts (docs/api.md "Rollouts").
+  rollout_not_found: { category: ErrorCode.NotFound, message: 'this build has no rollout' },
+  /** A second rollout while one is scheduled, running, paused or halted. */
+  rollout_exists: { category: ErrorCode.Conflict, message: 'this build already has a rollout that is not completed or aborted' },
+  rollout_build_withdrawn: { category: ErrorCode.Conflict, message: 'a withdrawn build cannot be rolled out' },
+  /** pause, resume, advance or abort from a state that does not allow it. */
+  rollout_transition_invalid: {
+    category: ErrorCode.Conflict,
+    message: (p: { action: string; state: string }) => `cannot ${p.action} a rollout that is ${p.state}`,
+  },
+  rollout_stages_invalid: { category: ErrorCode.BadRequest, message: 'stage percents must be strictly increasing' },
+  rollout_min_devices_invalid: { category: ErrorCode.BadRequest, message: 'min_devices must name one value per stage' },
+  rollout_start_invalid: { category: ErrorCode.BadRequest, message: (p: { days: number }) => `start_at must be at most ${p.days} days ahead` },
+  /** The registry could not count the audience (stage thresholds, preview). */
+  rollout_audience_unavailable: { category: ErrorCode.Unavailable, message: 'devices could not be counted for the rollout, try again' },
 });

@@ -7,13 +7,13 @@ import type {
   DeviceCustomerQuery,
   DeviceImportQuery,
   DeviceImportResult,
-  DeviceListQuery,
   DevicePage,
   DeviceParams,
   DeviceTagParams,
   DeviceTags,
   UpdateDeviceRequest,
 } from './registry.schemas.js';
+import type { DeviceListQuery } from './device-list.schemas.js';
 import type { FleetSummary, FleetSummaryQuery } from './fleet.schemas.js';
 import type { NoParams } from '../schemas.js';
 
@@ -36,6 +36,8 @@ export const MAX_DEVICE_LOOKUP_BATCH = 500;
 export interface DeviceLookup {
   readonly status: 'active' | 'withdrawn';
   readonly tags: readonly string[];
+  /** The device's rollout bucket (rolloutBucket(hwid)); absent from older registries: the device is in no rollout stage. */
+  readonly bucket?: number;
 }
 
 export interface DeviceChanged {
@@ -59,6 +61,17 @@ export interface DeviceSeen {
   readonly fwName?: string;
   /** The firmware app's version order key of fwVersion, hex (compares bytewise like builds' version_key). */
   readonly versionKey?: string;
+  /** Builds this check offered under a rollout (the registry records the first offer per device and rollout). */
+  readonly offers?: readonly RolloutOffer[];
+}
+
+/** A build offered to a device under a rollout, in the stage that reached it. */
+export interface RolloutOffer {
+  readonly rolloutId: string;
+  readonly buildId: string;
+  /** The build's version order key, hex. */
+  readonly versionKey: string;
+  readonly stage: number;
 }
 
 /** Update checks that named a device, coalesced by the sender (one batch every few seconds). */
