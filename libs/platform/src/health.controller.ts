@@ -1,6 +1,7 @@
 import { Controller, Inject, Optional, type Type } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { type AppHealth, type BackendApp, healthMessage } from '@app/contracts';
+import { sql } from '@app/infra';
 import { DataSource } from 'typeorm';
 
 const startedAt = Date.now();
@@ -10,7 +11,7 @@ async function appHealth(app: BackendApp, dataSource: DataSource | undefined): P
   let database = true;
   if (dataSource) {
     try {
-      await dataSource.query('SELECT 1');
+      await sql(dataSource, 'SELECT 1');
     } catch {
       database = false;
     }

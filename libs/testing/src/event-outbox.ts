@@ -1,3 +1,4 @@
+import { sql } from '@app/infra';
 import type { DataSource } from 'typeorm';
 
 /**
@@ -11,10 +12,10 @@ export async function outboxPayloads<P = Record<string, any>>(
   schema: 'identity' | 'registry' | 'firmware',
   kind: 'audit' | 'security_event',
 ): Promise<P[]> {
-  const rows: Array<{ payload: string }> = await dataSource.query(`SELECT payload FROM ${schema}.outbox WHERE kind = $1 ORDER BY seq`, [kind]);
-  return rows.map((r) => JSON.parse(r.payload) as P);
+  const { rows } = await sql(dataSource, `SELECT payload FROM ${schema}.outbox WHERE kind = $1 ORDER BY seq`, [kind]);
+  return rows.map((r) => JSON.parse(String(r.payload)) as P);
 }
 
 export async function clearOutbox(dataSource: DataSource, schema: 'identity' | 'registry' | 'firmware'): Promise<void> {
-  await dataSource.query(`DELETE FROM ${schema}.outbox`);
+  await sql(dataSource, `DELETE FROM ${schema}.outbox`);
 }

@@ -128,3 +128,52 @@ export function affectedOf(raw: unknown): number {
   if (Array.isArray(raw) && raw.length === 2 && typeof raw[1] === 'number') return raw[1];
   return 0;
 }
+
+/** A timestamp column (a Date, or text) as ISO 8601 text. */
+export function toIso(value: unknown): string {
+  return toDate(value).toISOString();
+}
+
+/** A value for a `$n::jsonb` parameter: its JSON text, or null for null and undefined. */
+export function jsonParam(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}
+
+/** A json/jsonb object column (parsed already, or JSON text on some paths) as an object, or null. */
+export function toJsonObject(value: unknown): Record<string, unknown> | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return JSON.parse(value) as Record<string, unknown>;
+  return value as Record<string, unknown>;
+}
+
+/**
+ * A WHERE clause built from the filters given, with its parameters: absent filters add no
+ * condition, so each query can use its index.
+ */
+export class SqlConditions {
+  readonly parameters: unknown[] = [];
+  private readonly conditions: string[] = [];
+
+  /** `$n` of a new parameter. */
+  parameter(value: unknown): string {
+    this.parameters.push(value);
+    return `$${this.parameters.length}`;
+  }
+
+  /** Adds a condition on a new parameter; returns the parameter's `$n`. */
+  add(condition: (parameter: string) => string, value: unknown): string {
+    const parameter = this.parameter(value);
+    this.conditions.push(condition(parameter));
+    return parameter;
+  }
+
+  /** Adds a condition without a parameter. */
+  condition(condition: string): void {
+    this.conditions.push(condition);
+  }
+
+  /** `WHERE a AND b`, or nothing when no filter was given. */
+  where(): string {
+    return this.conditions.length === 0 ? '' : `WHERE ${this.conditions.join(' AND ')}`;
+  }
+}

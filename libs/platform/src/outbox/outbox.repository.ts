@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { AuditEntryInput, RelayedRecord, SecurityEventInput } from '@app/contracts';
-import { assertSchemaName, quoteIdent } from '@app/infra';
+import { assertSchemaName, BaseRepository, quoteIdent, sql } from '@app/infra';
 import type { EntityManager } from 'typeorm';
 
 /** How long a relay owns the rows it claimed: past it (the relay died mid-send) another relay takes them again. */
@@ -34,13 +34,14 @@ export interface OutboxBacklog {
  * id once. Payloads are kept as JSON text (not jsonb, which refuses `\u0000`): the admin app
  * sanitises them as it always did.
  */
-export class OutboxRepository {
+export class OutboxRepository extends BaseRepository {
   private readonly table: string;
 
   constructor(
-    private readonly manager: EntityManager,
+    manager: EntityManager,
     private readonly schema: string,
   ) {
+    super(manager);
     this.table = `${quoteIdent(assertSchemaName(schema))}.outbox`;
   }
 
@@ -54,7 +55,7 @@ export class OutboxRepository {
 
   private async add(kind: RelayedRecord['kind'], payload: AuditEntryInput | SecurityEventInput): Promise<string> {
     const id = randomUUID();
-    await this.manager.query(`INSERT INTO ${this.table} (id, kind, payload) VALUES ($1, $2, $3)`, [id, kind, JSON.stringify(payload)]);
+    await sql(this.manager, `INSERT INTO ${this.table} (id, kind, payload) VALUES ($1, $2, $3)`, [id, kind, JSON.stringify(payload)]);
     outboxWritten.emit(this.schema);
     return id;
   }
@@ -65,7 +66,8 @@ export class OutboxRepository {
    * database's single session needs), SKIP LOCKED so replicas claim disjoint rows.
    */
   async claim(limit: number): Promise<ClaimedRecord[]> {
-    const rows: Array<{ id: string; kind: RelayedRecord['kind']; payload: string; attempts: number }> = await this.manager.query(
+    const { rows } = await sql(
+      this.manager,
       `WITH claimed AS (
          UPDATE ${this.table} SET claimed_until = now() + make_interval(secs => $2), attempts = attempts + 1
           WHERE seq IN (SELECT seq FROM ${this.table} WHERE claimed_until <= now() ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
@@ -74,30 +76,25 @@ export class OutboxRepository {
       [limit, OUTBOX_CLAIM_SECONDS],
     );
     return rows.map((r) => ({
-      record: { id: r.id, kind: r.kind, payload: JSON.parse(r.payload) as RelayedRecord['payload'] } as RelayedRecord,
+      record: { id: String(r.id), kind: r.kind as RelayedRecord['kind'], payload: JSON.parse(String(r.payload)) as RelayedRecord['payload'] } as RelayedRecord,
       attempts: Number(r.attempts),
     }));
   }
 
   /** The admin app has them: gone. */
   async acknowledge(ids: readonly string[]): Promise<void> {
-    if (ids.length) await this.manager.query(`DELETE FROM ${this.table} WHERE id = ANY($1::uuid[])`, [ids]);
+    if (ids.length) await sql(this.manager, `DELETE FROM ${this.table} WHERE id = ANY($1::uuid[])`, [ids]);
   }
 
   /** Not delivered: free to claim again once `retryInMs` has passed. */
   async release(ids: readonly string[], retryInMs: number): Promise<void> {
     if (ids.length) {
-      await this.manager.query(`UPDATE ${this.table} SET claimed_until = now() + make_interval(secs => $2) WHERE id = ANY($1::uuid[])`, [
-        ids,
-        retryInMs / 1000,
-      ]);
+      await sql(this.manager, `UPDATE ${this.table} SET claimed_until = now() + make_interval(secs => $2) WHERE id = ANY($1::uuid[])`, [ids, retryInMs / 1000]);
     }
   }
 
   async backlog(): Promise<OutboxBacklog> {
-    const rows: Array<{ pending: string; oldest: string | null }> = await this.manager.query(
-      `SELECT count(*) AS pending, extract(epoch FROM now() - min(created_at)) AS oldest FROM ${this.table}`,
-    );
+    const { rows } = await sql(this.manager, `SELECT count(*) AS pending, extract(epoch FROM now() - min(created_at)) AS oldest FROM ${this.table}`);
     return { pending: Number(rows[0]?.pending ?? 0), oldestSeconds: Math.max(0, Math.round(Number(rows[0]?.oldest ?? 0))) };
   }
 }
