@@ -31,7 +31,7 @@ const common = {
 };
 export default {
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,packages,tools}/**/*.spec.ts'] },
     { ...common, displayName: 'medium', testMatch: ['<rootDir>/test/medium/**/*.medium-spec.ts'], setupFiles: ['<rootDir>/test/medium/medium-timeout.cjs'] },
     // Chromium (Debian package, /usr/bin/chromium) driven by playwright-core against the standalone service.
     {

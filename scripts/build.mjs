@@ -1,4 +1,4 @@
-// Compiles apps/, libs/, deploy/ and test/ TypeScript into dist/ with swc (no type check:
+// Compiles apps/, libs/, deploy/, test/, packages/ and tools/ TypeScript into dist/ with swc (no type check:
 // `npm run typecheck` does that), then the console (scripts/build-console.mjs). Fast enough to
 // run before every start.
 import { transformFile } from '@swc/core';
@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const outDir = join(root, 'dist');
-const sourceDirs = ['apps', 'libs', 'deploy', 'test'];
+const sourceDirs = ['apps', 'libs', 'deploy', 'test', 'packages', 'tools'];
 // .swcrc holds the transform settings; the path aliases come from tsconfig.json.
 const { base, swcPaths } = createRequire(import.meta.url)('./path-aliases.cjs');
 const aliasOptions = { jsc: { baseUrl: base, paths: swcPaths } };
