@@ -2,6 +2,9 @@
 import { exitUnlessSupportedNode } from '../../../libs/infra/src/runtime/supported-node.js';
 
 exitUnlessSupportedNode();
+// Tracing first: it patches the database, Redis and S3 clients as they load.
+const { startTracingAtEntry } = await import('../../../libs/infra/src/telemetry/telemetry.js');
+await startTracingAtEntry('admin');
 const { runDistributedApp } = await import('@app/platform');
 const { AdminModule } = await import('./admin.module.js');
 await runDistributedApp('admin', (config) => AdminModule.register(config));

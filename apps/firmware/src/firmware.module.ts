@@ -12,6 +12,7 @@ import { FirmwareSchema1763700000000 } from './migrations/1763700000000-firmware
 import { FirmwareBuilds1764000000000 } from './migrations/1764000000000-firmware-builds.js';
 import { FirmwareOutbox1764400000000 } from './migrations/1764400000000-firmware-outbox.js';
 import { BuildObjectKeys1764700000000 } from './migrations/1764700000000-build-object-keys.js';
+import type { FirmwareRole } from './firmware-role.js';
 import { FirmwareStore } from './repositories/firmware.store.js';
 import { FirmwareChanges } from './services/firmware-changes.js';
 import { DeviceTagCounts } from './tags/device-tag-counts.js';
@@ -42,16 +43,7 @@ export const FIRMWARE_DATABASE = {
   migrations: [FirmwareSchema1763700000000, FirmwareBuilds1764000000000, FirmwareOutbox1764400000000, BuildObjectKeys1764700000000],
 } satisfies AppDatabaseOptions;
 
-/**
- * What a firmware process serves:
- * - `all` (default): builds, tags API, counts and the update check;
- * - `update-check`: only the public update check (plus health), for a deployment that scales
- *   with device traffic (`npm run start:firmware-update-check`, k8s/firmware-update-check.yaml).
- * Both answer `firmware.update-check` in the same NATS queue group `firmware`, so each check
- * is answered once, by any of them.
- */
-export type FirmwareRole = 'all' | 'update-check';
-export const FIRMWARE_ROLES: readonly FirmwareRole[] = ['all', 'update-check'];
+export { FIRMWARE_ROLES, firmwareRoleFromArgs, type FirmwareRole } from './firmware-role.js';
 
 /**
  * Every message and event the firmware app answers, in one place, per role:
@@ -106,14 +98,6 @@ export const FIRMWARE_PROVIDERS: Provider[] = [
 
 export function firmwareControllers(role: FirmwareRole): Type<unknown>[] {
   return FIRMWARE_HANDLERS[role].controllers;
-}
-
-/** `--role=<role>` among the process arguments (default `all`). */
-export function firmwareRoleFromArgs(args: readonly string[]): FirmwareRole {
-  const given = args.find((arg) => arg.startsWith('--role='))?.slice('--role='.length);
-  if (given === undefined) return 'all';
-  if (!(FIRMWARE_ROLES as readonly string[]).includes(given)) throw new Error(`unknown firmware role "${given}" (one of ${FIRMWARE_ROLES.join(', ')})`);
-  return given as FirmwareRole;
 }
 
 @Module({})

@@ -2,9 +2,12 @@
 import { exitUnlessSupportedNode } from '../../../libs/infra/src/runtime/supported-node.js';
 
 exitUnlessSupportedNode();
-const { runDistributedApp } = await import('@app/platform');
-const { FirmwareModule, firmwareRoleFromArgs } = await import('./firmware.module.js');
-
 // `--role=update-check`: only the public update check (its own deployment); default: everything.
+const { firmwareRoleFromArgs, firmwareServiceName } = await import('./firmware-role.js');
 const role = firmwareRoleFromArgs(process.argv.slice(2));
+// Tracing first: it patches the database, Redis and S3 clients as they load.
+const { startTracingAtEntry } = await import('../../../libs/infra/src/telemetry/telemetry.js');
+await startTracingAtEntry(firmwareServiceName(role));
+const { runDistributedApp } = await import('@app/platform');
+const { FirmwareModule } = await import('./firmware.module.js');
 await runDistributedApp('firmware', (config) => FirmwareModule.register(config, { role }));

@@ -2,7 +2,10 @@
 import { exitUnlessSupportedNode } from '../../../libs/infra/src/runtime/supported-node.js';
 
 exitUnlessSupportedNode();
-const { assertDistributedConfig, closeMessageBuses, closeOnSignals, JsonLogger, loadConfig, startTelemetry } = await import('@app/infra');
+// Tracing first: it patches the database, Redis and S3 clients as they load.
+const { startTracingAtEntry } = await import('../../../libs/infra/src/telemetry/telemetry.js');
+await startTracingAtEntry('gateway');
+const { assertDistributedConfig, closeMessageBuses, closeOnSignals, JsonLogger, loadConfig } = await import('@app/infra');
 const { startGateway } = await import('./start-gateway.js');
 
 const logger = new JsonLogger('gateway');
@@ -10,7 +13,6 @@ const signals = closeOnSignals(logger);
 try {
   const config = loadConfig();
   assertDistributedConfig(config, { nats: true, s3: true, downloadSecret: true });
-  await startTelemetry('gateway', config.otelEnabled);
   const gateway = await startGateway(config);
   // A signal closes the gateway (the HTTP server drains), then ends the process.
   signals.started(async () => {

@@ -2,6 +2,9 @@
 import { exitUnlessSupportedNode } from '../../../libs/infra/src/runtime/supported-node.js';
 
 exitUnlessSupportedNode();
+// Tracing first: it patches the database, Redis and S3 clients as they load.
+const { startTracingAtEntry } = await import('../../../libs/infra/src/telemetry/telemetry.js');
+await startTracingAtEntry('identity');
 const { runDistributedApp } = await import('@app/platform');
 const { IdentityModule } = await import('./identity.module.js');
 await runDistributedApp('identity', (config) => IdentityModule.register(config));

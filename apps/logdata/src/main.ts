@@ -2,6 +2,9 @@
 import { exitUnlessSupportedNode } from '../../../libs/infra/src/runtime/supported-node.js';
 
 exitUnlessSupportedNode();
+// Tracing first: it patches the database, Redis and S3 clients as they load.
+const { startTracingAtEntry } = await import('../../../libs/infra/src/telemetry/telemetry.js');
+await startTracingAtEntry('logdata');
 const { runDistributedApp } = await import('@app/platform');
 const { LogdataModule } = await import('./logdata.module.js');
 await runDistributedApp('logdata', (config) => LogdataModule.register(config));

@@ -2,13 +2,15 @@
 import { exitUnlessSupportedNode } from '../../../libs/infra/src/runtime/supported-node.js';
 
 exitUnlessSupportedNode();
-const { closeOnSignals, JsonLogger, loadConfig, startTelemetry } = await import('@app/infra');
+// Tracing first: it patches the database, Redis and S3 clients as they load.
+const { startTracingAtEntry } = await import('../../../libs/infra/src/telemetry/telemetry.js');
+await startTracingAtEntry('firmware-service');
+const { closeOnSignals, JsonLogger } = await import('@app/infra');
 const { startStandalone } = await import('./standalone.js');
 
 const logger = new JsonLogger('standalone');
 const signals = closeOnSignals(logger);
 try {
-  await startTelemetry('firmware-service', loadConfig().otelEnabled);
   const service = await startStandalone();
   signals.started(() => service.close());
 } catch (err) {

@@ -11,7 +11,6 @@ import {
   JsonLogger,
   loadConfig,
   type ServiceConfig,
-  startTelemetry,
 } from '@app/infra';
 import { ServiceErrorRpcFilter } from './rpc-exception.filter.js';
 
@@ -41,7 +40,6 @@ export async function runDistributedApp(app: BackendApp, moduleFactory: AppModul
   try {
     const config = loadConfig();
     assertDistributedConfig(config, { database: true, nats: true, redis: true, s3: true, downloadSecret: true });
-    await startTelemetry(app, config.otelEnabled);
     const microservice = await startBackendApp(app, moduleFactory, config);
     signals.started(async () => {
       await microservice.close();

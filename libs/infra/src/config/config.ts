@@ -76,7 +76,6 @@ export interface ServiceConfig {
   /** Backups (docs/operations.md "Backups and restores"). */
   readonly backup: BackupConfig;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
-  readonly otelEnabled: boolean;
 }
 
 export interface S3Config {
@@ -242,7 +241,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     healthRollupSeconds: integer(env, 'HEALTH_ROLLUP_INTERVAL_SECONDS', 3600, 1),
     backup: backupConfig(env, resolve(optional(env, 'DATA_DIR') ?? './data')),
     logLevel: level,
-    otelEnabled: Object.entries(env).some(([k, v]) => k.startsWith('OTEL_') && k !== 'OTEL_SDK_DISABLED' && !!v?.trim()) && env.OTEL_SDK_DISABLED !== 'true',
   };
 }
 

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { context, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { configureLogging, JsonLogger, requestOfMessage } from './logger.js';
 
 describe('JsonLogger', () => {
@@ -59,6 +61,23 @@ describe('JsonLogger', () => {
     expect(requestOfMessage({ ctx: { requestId: 'r-9' }, params: {} })).toEqual({ requestId: 'r-9' });
     for (const other of [null, 'text', 7, {}, { ctx: null }, { ctx: { requestId: 5 } }, { ctx: { requestId: '' } }]) {
       expect(requestOfMessage(other)).toBeUndefined();
+    }
+  });
+
+  it("adds the active span's trace and span ids to every line, and nothing without a span", () => {
+    const manager = new AsyncLocalStorageContextManager().enable();
+    context.setGlobalContextManager(manager);
+    try {
+      const span = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: TraceFlags.SAMPLED };
+      const logger = new JsonLogger('identity');
+      context.with(trace.setSpanContext(ROOT_CONTEXT, span), () => logger.info('code sent'));
+      logger.info('idle');
+      expect(lines.map(({ ts: _ts, ...rest }) => rest)).toEqual([
+        { level: 'info', app: 'identity', msg: 'code sent', trace_id: span.traceId, span_id: span.spanId },
+        { level: 'info', app: 'identity', msg: 'idle' },
+      ]);
+    } finally {
+      context.disable();
     }
   });
 });

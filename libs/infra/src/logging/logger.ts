@@ -1,4 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
+import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 
 /**
  * The request a log line is written for, passed explicitly: what a line is about is visible in
@@ -29,7 +30,19 @@ export function configureLogging(options: { level?: LogLevel; sink?: (line: stri
   if (options.sink) sink = options.sink;
 }
 
-/** Structured JSON logs: one object per line with ts, level, app, msg and, for a request's work, its id. */
+/**
+ * The active span's ids for a log line (`trace_id`, `span_id`), so a line leads to its trace;
+ * none without tracing (no context manager is registered then: the active context is the root).
+ */
+function traceFields(): { trace_id: string; span_id: string } | undefined {
+  const span = trace.getSpanContext(context.active());
+  return span && isSpanContextValid(span) ? { trace_id: span.traceId, span_id: span.spanId } : undefined;
+}
+
+/**
+ * Structured JSON logs: one object per line with ts, level, app, msg, for a request's work its
+ * id, and while a span is active its trace and span ids.
+ */
 export class JsonLogger implements LoggerService {
   constructor(
     private readonly app: string,
@@ -47,7 +60,17 @@ export class JsonLogger implements LoggerService {
 
   write(level: LogLevel, msg: string, fields: Record<string, unknown> = {}): void {
     if (LEVELS[level] < LEVELS[minimumLevel]) return;
-    sink(JSON.stringify({ ts: new Date().toISOString(), level, app: this.app, msg, ...(this.requestId ? { request_id: this.requestId } : {}), ...fields }));
+    sink(
+      JSON.stringify({
+        ts: new Date().toISOString(),
+        level,
+        app: this.app,
+        msg,
+        ...(this.requestId ? { request_id: this.requestId } : {}),
+        ...traceFields(),
+        ...fields,
+      }),
+    );
   }
 
   info(msg: string, fields?: Record<string, unknown>): void {

@@ -1,23 +1,63 @@
+import { register } from 'node:module';
 import { context, INVALID_SPAN_CONTEXT, propagation, ProxyTracerProvider, trace, type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { JsonLogger } from '../logging/logger.js';
+import { tracingSettings, type TracingSettings } from './tracing-settings.js';
 
 /**
- * OpenTelemetry is off unless OTEL_* variables are set (docs/operations.md "Observability"). When
- * on, the NodeSDK exports spans over OTLP/HTTP; trace context crosses the bus in message headers,
- * so one request's trace spans the gateway and the app that answered it.
+ * OpenTelemetry tracing, off unless configured by the standard variables (tracing-settings.ts,
+ * docs/configuration.md "Tracing"). When on, the NodeSDK exports spans as those variables say
+ * (exporter, protocol, endpoint, sampler, resource), PostgreSQL, Redis and S3 calls get their
+ * own spans (requireParentSpan: the pollers' idle queries make no traces of their own), and
+ * trace context crosses the bus and the job queues in headers, so one request's trace spans the
+ * gateway, the apps that answered it and the jobs it queued.
+ *
+ * Call it first in a process, before the database, Redis and S3 clients are imported: the
+ * instrumentations patch those modules as they load (the ESM hook is registered for that).
+ * Reads process.env (the SDK reads the same variables). Returns the settings, or null when
+ * tracing is off (then nothing is loaded).
  */
-let started = false;
+let started: TracingSettings | null = null;
 
-export async function startTelemetry(serviceName: string, enabled: boolean): Promise<void> {
-  if (!enabled || started) return;
-  started = true;
-  const { NodeSDK } = await import('@opentelemetry/sdk-node');
-  const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
-  process.env.OTEL_SERVICE_NAME ??= serviceName;
-  const sdk = new NodeSDK({ traceExporter: new OTLPTraceExporter() });
+export async function startTracing(defaultServiceName: string): Promise<TracingSettings | null> {
+  if (started) return started;
+  const settings = tracingSettings(defaultServiceName, process.env);
+  if (!settings) return null;
+  started = settings;
+  // ioredis is imported from ESM, which the CommonJS require hook does not see; pg and the AWS
+  // SDK are patched through it. Only ioredis is hooked: the ESM hook wraps what it includes.
+  register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, { data: { include: ['ioredis'] } });
+  const [{ NodeSDK }, { PgInstrumentation }, { IORedisInstrumentation }, { AwsInstrumentation }] = await Promise.all([
+    import('@opentelemetry/sdk-node'),
+    import('@opentelemetry/instrumentation-pg'),
+    import('@opentelemetry/instrumentation-ioredis'),
+    import('@opentelemetry/instrumentation-aws-sdk'),
+  ]);
+  const sdk = new NodeSDK({
+    serviceName: settings.serviceName,
+    // Traces only: the metrics are Prometheus' (/metrics), the logs are JSON lines on stdout.
+    metricReaders: [],
+    logRecordProcessors: [],
+    instrumentations: [
+      new PgInstrumentation({ requireParentSpan: true }),
+      new IORedisInstrumentation({ requireParentSpan: true }),
+      new AwsInstrumentation({ suppressInternalInstrumentation: true }),
+    ],
+  });
   sdk.start();
   const stop = () => void sdk.shutdown().catch(() => undefined);
   process.once('SIGTERM', stop);
   process.once('beforeExit', stop);
+  return settings;
+}
+
+/** startTracing for an entry point: a bad tracing variable ends the process with a clear line. */
+export async function startTracingAtEntry(serviceName: string): Promise<void> {
+  try {
+    await startTracing(serviceName);
+  } catch (err) {
+    new JsonLogger(serviceName).error(err instanceof Error ? err : new Error(String(err)), 'failed to start');
+    process.exit(1);
+  }
 }
 
 export const tracer = () => trace.getTracer('firmware-service');
