@@ -4,11 +4,16 @@ import { appDataController, healthController, InfraModule, outboxRelayProvider }
 import { REGISTRY_APP_DATA } from './registry.app-data.js';
 import { DevicesController } from './controllers/devices.controller.js';
 import { RegistryController } from './controllers/registry.controller.js';
+import { RegistryRolloutsController } from './controllers/rollouts.controller.js';
+import { CutRolloutStages } from './use-cases/cut-rollout-stages/cut-rollout-stages.usecase.js';
+import { GetDeviceHistory } from './use-cases/get-device-history/get-device-history.usecase.js';
+import { MeasureRollout } from './use-cases/measure-rollout/measure-rollout.usecase.js';
 import { DeviceEntity, DeviceTagEntity } from './entities/device.entity.js';
 import { RegistrySchema1763700000000 } from './migrations/1763700000000-registry-schema.js';
 import { RegistryDevices1764000000000 } from './migrations/1764000000000-devices.js';
 import { RegistryOutbox1764400000000 } from './migrations/1764400000000-registry-outbox.js';
 import { RegistryDeviceProductLine1764600000000 } from './migrations/1764600000000-device-product-line.js';
+import { RegistryRolloutOffers1765110000000 } from './migrations/1765110000000-rollout-offers.js';
 import { RegistryStore } from './repositories/registry.store.js';
 import { DeviceChanges } from './services/device-changes.js';
 import { ChangeDeviceStatus } from './use-cases/change-device-status/change-device-status.usecase.js';
@@ -31,7 +36,13 @@ import { UpdateDevice } from './use-cases/update-device/update-device.usecase.js
 export const REGISTRY_DATABASE = {
   schema: 'registry',
   entities: [DeviceEntity, DeviceTagEntity],
-  migrations: [RegistrySchema1763700000000, RegistryDevices1764000000000, RegistryOutbox1764400000000, RegistryDeviceProductLine1764600000000],
+  migrations: [
+    RegistrySchema1763700000000,
+    RegistryDevices1764000000000,
+    RegistryOutbox1764400000000,
+    RegistryDeviceProductLine1764600000000,
+    RegistryRolloutOffers1765110000000,
+  ],
 } satisfies AppDatabaseOptions;
 
 /** The app's own providers (infrastructure comes from InfraModule); tests compose them with test adapters. */
@@ -55,8 +66,11 @@ export const REGISTRY_PROVIDERS = [
   RecordSightings,
   FindAudience,
   SummarizeFleet,
+  CutRolloutStages,
+  MeasureRollout,
+  GetDeviceHistory,
 ];
-export const REGISTRY_CONTROLLERS = [DevicesController, RegistryController];
+export const REGISTRY_CONTROLLERS = [DevicesController, RegistryController, RegistryRolloutsController];
 
 @Module({})
 export class RegistryModule {

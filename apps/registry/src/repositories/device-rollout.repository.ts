@@ -182,7 +182,7 @@ export class DeviceRolloutRepository {
  * narrower than rows carrying attributes and keys); a sequential scan of a shared table also
  * reads every customer's devices.
  */
-async function indexesOnly(manager: EntityManager): Promise<void> {
+export async function indexesOnly(manager: EntityManager): Promise<void> {
   await manager.query(`SELECT set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`);
 }
 
@@ -191,7 +191,7 @@ async function indexesOnly(manager: EntityManager): Promise<void> {
  * key, which the planner runs as a probe per device or a hash of the tag's devices, whichever
  * the tag's size makes cheaper.
  */
-function sharingTag(q: SqlParams, tags: readonly string[] | null): string {
+export function sharingTag(q: SqlParams, tags: readonly string[] | null): string {
   if (tags === null) return '';
   return ` AND EXISTS (SELECT 1 FROM registry.device_tag t WHERE t.customer_id = $1 AND t.tag = ANY(${q.add([...tags])}::text[]) AND t.hwid = d.hwid)`;
 }

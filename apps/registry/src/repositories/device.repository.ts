@@ -15,6 +15,8 @@ export interface NewDevice {
 export interface DeviceLookupRow {
   readonly status: DeviceStatus;
   readonly tags: string[];
+  /** The device's rollout bucket (device.rollout_bucket). */
+  readonly bucket: number;
 }
 
 /**
@@ -38,21 +40,23 @@ export class DeviceRepository {
   /** The update check's question: a primary-key point lookup, status and tags only. */
   async lookup(query: Tenant<{ hwid: string }>): Promise<DeviceLookupRow | null> {
     const rows = await rowsOf(
-      this.manager.query(`SELECT status, tags FROM registry.device WHERE customer_id = $1 AND hwid = $2`, [query.customerId, query.hwid]),
+      this.manager.query(`SELECT status, tags, rollout_bucket FROM registry.device WHERE customer_id = $1 AND hwid = $2`, [query.customerId, query.hwid]),
     );
     if (!rows.length) return null;
-    return { status: rows[0].status as DeviceStatus, tags: rows[0].tags as string[] };
+    return { status: rows[0].status as DeviceStatus, tags: rows[0].tags as string[], bucket: Number(rows[0].rollout_bucket) };
   }
 
   /** Many devices of one customer with one indexed query; HW ids without a device are absent from the map. */
   async lookupMany(query: Tenant<{ hwids: readonly string[] }>): Promise<Map<string, DeviceLookupRow>> {
     const rows = await rowsOf(
-      this.manager.query(`SELECT hwid, status, tags FROM registry.device WHERE customer_id = $1 AND hwid = ANY($2::text[])`, [
+      this.manager.query(`SELECT hwid, status, tags, rollout_bucket FROM registry.device WHERE customer_id = $1 AND hwid = ANY($2::text[])`, [
         query.customerId,
         [...query.hwids],
       ]),
     );
-    return new Map(rows.map((row) => [String(row.hwid), { status: row.status as DeviceStatus, tags: row.tags as string[] }]));
+    return new Map(
+      rows.map((row) => [String(row.hwid), { status: row.status as DeviceStatus, tags: row.tags as string[], bucket: Number(row.rollout_bucket) }]),
+    );
   }
 
   /** Inserts the device and its device_tag rows; null when the HW id is taken. */

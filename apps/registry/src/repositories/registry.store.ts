@@ -5,6 +5,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { DeviceImportRepository } from './device-import.repository.js';
 import { DeviceListRepository } from './device-list.repository.js';
 import { DeviceRolloutRepository } from './device-rollout.repository.js';
+import { RolloutOfferRepository } from './rollout-offer.repository.js';
 import { DeviceSightingRepository } from './device-sighting.repository.js';
 import { DeviceTagRepository } from './device-tag.repository.js';
 import { DeviceRepository } from './device.repository.js';
@@ -17,6 +18,8 @@ export interface RegistryRepositories {
   readonly sightings: DeviceSightingRepository;
   /** Audiences, the fleet summary, a device's last check (device_line_idx). */
   readonly rollouts: DeviceRolloutRepository;
+  /** Staged rollouts: offers, outcomes, device reports, version history (rollout_offer, device_history). */
+  readonly rolloutOffers: RolloutOfferRepository;
   /** Audit entries on their way to the admin app (OutboxRelay). */
   readonly outbox: OutboxRepository;
 }
@@ -29,6 +32,7 @@ export function createRepositories(manager: EntityManager): RegistryRepositories
     tags: new DeviceTagRepository(manager),
     sightings: new DeviceSightingRepository(manager),
     rollouts: new DeviceRolloutRepository(manager),
+    rolloutOffers: new RolloutOfferRepository(manager),
     outbox: new OutboxRepository(manager, 'registry'),
   };
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CustomerId } from '@app/contracts';
 import { JsonLogger } from '@app/infra';
 import type { Sighting } from '../../repositories/device-sighting.repository.js';
+import type { OfferRow } from '../../repositories/rollout-offer.repository.js';
 import { RegistryStore } from '../../repositories/registry.store.js';
 import type { RecordSightingsCommand } from './record-sightings.command.js';
 
@@ -36,7 +37,7 @@ export class RecordSightings {
 
   /** Returns the devices changed (0 for a dropped batch). */
   async execute(command: RecordSightingsCommand): Promise<number> {
-    const { byCustomer, dropped } = command;
+    const { byCustomer, dropped, offers } = command;
     if (dropped) this.logger.warn('ignored malformed items of registry.devices-seen', { dropped });
     let count = 0;
     for (const sightings of byCustomer.values()) count += sightings.length;
@@ -46,7 +47,7 @@ export class RecordSightings {
       return 0;
     }
     this.waiting += count;
-    const applied = this.previous.then(() => this.apply(byCustomer));
+    const applied = this.previous.then(() => this.apply(byCustomer, offers));
     this.previous = applied.catch(() => undefined);
     try {
       return await applied;
@@ -55,13 +56,19 @@ export class RecordSightings {
     }
   }
 
-  private async apply(byCustomer: ReadonlyMap<CustomerId, Sighting[]>): Promise<number> {
+  private async apply(byCustomer: ReadonlyMap<CustomerId, Sighting[]>, offers: ReadonlyMap<CustomerId, OfferRow[]>): Promise<number> {
     let changed = 0;
     for (const customerId of [...byCustomer.keys()].sort()) {
       const sightings = byCustomer.get(customerId)!.sort((a, b) => (a.hwid < b.hwid ? -1 : a.hwid > b.hwid ? 1 : 0));
       for (let i = 0; i < sightings.length; i += CHUNK) {
         const chunk = sightings.slice(i, i + CHUNK);
         changed += await this.store.transaction(({ sightings: repository }) => repository.record({ customerId, sightings: chunk }));
+      }
+      // After the sightings: an offer and the version that answers it may come in one batch.
+      const offered = offers.get(customerId) ?? [];
+      for (let i = 0; i < offered.length; i += CHUNK) {
+        const chunk = offered.slice(i, i + CHUNK);
+        await this.store.transaction(({ rolloutOffers }) => rolloutOffers.recordOffers({ customerId, offers: chunk }));
       }
     }
     return changed;
