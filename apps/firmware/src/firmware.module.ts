@@ -12,6 +12,7 @@ import { FirmwareSchema1763700000000 } from './migrations/1763700000000-firmware
 import { FirmwareBuilds1764000000000 } from './migrations/1764000000000-firmware-builds.js';
 import { FirmwareOutbox1764400000000 } from './migrations/1764400000000-firmware-outbox.js';
 import { BuildObjectKeys1764700000000 } from './migrations/1764700000000-build-object-keys.js';
+import { UpdateSigningKeys1765300000000 } from './migrations/1765300000000-update-signing-keys.js';
 import type { FirmwareRole } from './firmware-role.js';
 import { FirmwareStore } from './repositories/firmware.store.js';
 import { FirmwareChanges } from './services/firmware-changes.js';
@@ -21,6 +22,10 @@ import { BuildIndex } from './update-check/build-index.js';
 import { UpdateCheckResponder } from './update-check/update-check.responder.js';
 import { UpdateCheckService } from './update-check/update-check.service.js';
 import { UpdateLinks } from './update-check/update-links.js';
+import { AnswerSigner } from './update-check/answer-signer.js';
+import { UpdateSigningKeys } from './update-check/update-signing-keys.js';
+import { UpdateSigningController } from './controllers/update-signing.controller.js';
+import { RotateUpdateSigningKeyUseCase } from './use-cases/rotate-update-signing-key/rotate-update-signing-key.usecase.js';
 import { BuildTagsUseCase } from './use-cases/build-tags/build-tags.usecase.js';
 import { ChangeBuildUseCase } from './use-cases/change-build/change-build.usecase.js';
 import { CountBuildsUseCase } from './use-cases/count-builds/count-builds.usecase.js';
@@ -40,7 +45,13 @@ import { UploadBuildUseCase } from './use-cases/upload-build/upload-build.usecas
 export const FIRMWARE_DATABASE = {
   schema: 'firmware',
   entities: [BuildEntity],
-  migrations: [FirmwareSchema1763700000000, FirmwareBuilds1764000000000, FirmwareOutbox1764400000000, BuildObjectKeys1764700000000],
+  migrations: [
+    FirmwareSchema1763700000000,
+    FirmwareBuilds1764000000000,
+    FirmwareOutbox1764400000000,
+    BuildObjectKeys1764700000000,
+    UpdateSigningKeys1765300000000,
+  ],
 } satisfies AppDatabaseOptions;
 
 export { FIRMWARE_ROLES, firmwareRoleFromArgs, type FirmwareRole } from './firmware-role.js';
@@ -55,7 +66,14 @@ export { FIRMWARE_ROLES, firmwareRoleFromArgs, type FirmwareRole } from './firmw
  */
 export const FIRMWARE_HANDLERS: Record<FirmwareRole, { readonly controllers: Type<unknown>[]; readonly responders: Type<unknown>[] }> = {
   all: {
-    controllers: [FirmwareController, TagsController, ObjectOwnershipController, RolloutsController, appDataController(FIRMWARE_APP_DATA)],
+    controllers: [
+      FirmwareController,
+      TagsController,
+      ObjectOwnershipController,
+      RolloutsController,
+      UpdateSigningController,
+      appDataController(FIRMWARE_APP_DATA),
+    ],
     responders: [UpdateCheckResponder],
   },
   'update-check': { controllers: [], responders: [UpdateCheckResponder] },
@@ -66,6 +84,8 @@ export const UPDATE_CHECK_PROVIDERS: Provider[] = [
   FirmwareStore,
   BuildIndex,
   UpdateLinks,
+  UpdateSigningKeys,
+  AnswerSigner,
   CustomerDirectory,
   DeviceDirectory,
   DeviceSightings,
@@ -94,6 +114,7 @@ export const FIRMWARE_PROVIDERS: Provider[] = [
   DeleteTagUseCase,
   FindBuildAudienceUseCase,
   PreviewUpdateUseCase,
+  RotateUpdateSigningKeyUseCase,
 ];
 
 export function firmwareControllers(role: FirmwareRole): Type<unknown>[] {

@@ -24,6 +24,7 @@ import { GatewayProtection } from './protection/gateway-protection.js';
 import { BodyStager } from './uploads/body-stager.js';
 import { MultipartStager } from './uploads/multipart-stager.js';
 import { EndpointRateLimiter } from './rate-limit/rate-limiter.js';
+import { LoadGauge } from './rate-limit/load-gauge.js';
 
 /** The gateway owns no tables: it authenticates, validates and forwards over the bus. */
 @Module({})
@@ -44,6 +45,7 @@ export class GatewayModule {
         BodyStager,
         MultipartStager,
         EndpointRateLimiter,
+        LoadGauge,
         DownloadServer,
         GatewayMetrics,
         RequestLog,

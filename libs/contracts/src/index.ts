@@ -51,6 +51,8 @@ export * from './firmware/rollout.endpoints.js';
 export * from './firmware/rollout.messages.js';
 export * from './firmware/rollout-bucket.js';
 export * from './firmware/firmware.errors.js';
+export * from './firmware/update-signing.schemas.js';
+export * from './firmware/update-signing.endpoints.js';
 export * from './tags/tags.schemas.js';
 export * from './tags/tags.messages.js';
 export * from './tags/tags.endpoints.js';

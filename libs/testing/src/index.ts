@@ -7,3 +7,4 @@ export * from './streams.js';
 export * from './request-factories.js';
 export * from './event-outbox.js';
 export * from './service-errors.js';
+export * from './answer-signatures.js';

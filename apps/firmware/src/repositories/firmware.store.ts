@@ -3,16 +3,24 @@ import { OutboxRepository } from '@app/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { BuildRepository } from './build.repository.js';
 import { TagSyncRepository } from './tag-sync.repository.js';
+import { UpdateSigningKeyRepository } from './update-signing-key.repository.js';
 
 export interface FirmwareRepositories {
   readonly builds: BuildRepository;
   readonly tagSync: TagSyncRepository;
+  /** The keys that sign update-check answers. */
+  readonly updateSigningKeys: UpdateSigningKeyRepository;
   /** Audit entries on their way to the admin app (OutboxRelay). */
   readonly outbox: OutboxRepository;
 }
 
 export function createRepositories(manager: EntityManager): FirmwareRepositories {
-  return { builds: new BuildRepository(manager), tagSync: new TagSyncRepository(manager), outbox: new OutboxRepository(manager, 'firmware') };
+  return {
+    builds: new BuildRepository(manager),
+    tagSync: new TagSyncRepository(manager),
+    updateSigningKeys: new UpdateSigningKeyRepository(manager),
+    outbox: new OutboxRepository(manager, 'firmware'),
+  };
 }
 
 /**

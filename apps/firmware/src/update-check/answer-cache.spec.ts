@@ -3,7 +3,7 @@ import { type Answer, AnswerCache } from './answer-cache.js';
 import type { ProductLine } from './build-index.js';
 
 const line = (): ProductLine => ({ builds: [] });
-const answer = (body: string): Answer => ({ etag: `W/"${body}"`, body, signedAt: 0 });
+const answer = (body: string): Answer => ({ etag: `W/"${body}"`, body, contentDigest: '', signedAt: 0 });
 
 describe('AnswerCache', () => {
   it('finds an answer by line, version and variant only', () => {

@@ -4,6 +4,8 @@ import type { ProductLine } from './build-index.js';
 export interface Answer {
   readonly etag: string;
   readonly body: string;
+  /** RFC 9530 Content-Digest of `body`: computed once per answer, signed per device path (AnswerSigner). */
+  readonly contentDigest: string;
   /** When the oldest link inside was signed: the answer is rebuilt once that is LINK_REUSE_MS old. */
   readonly signedAt: number;
 }
@@ -43,7 +45,7 @@ export class AnswerCache {
     let variants = versions.get(version);
     if (!variants) versions.set(version, (variants = new Map<string, Answer>()));
     variants.set(variant, answer);
-    const bytes = 2 * (version.length + variant.length + answer.body.length + answer.etag.length) + 192;
+    const bytes = 2 * (version.length + variant.length + answer.body.length + answer.etag.length + answer.contentDigest.length) + 192;
     this.slots.set(answer, { line, version, variant, bytes });
     this.bytes += bytes;
     for (const oldest of this.slots.keys()) {

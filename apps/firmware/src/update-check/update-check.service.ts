@@ -12,12 +12,16 @@ import {
   type UpdateCheckResult,
   type UpdateItem,
 } from '@app/contracts';
-import { JsonLogger } from '@app/infra';
-import { contractCheck, CustomerDirectory, DeviceDirectory, DeviceSightings } from '@app/platform';
+import { JsonLogger, type ServiceConfig } from '@app/infra';
+import { contractCheck, CustomerDirectory, DeviceDirectory, DeviceSightings, SERVICE_CONFIG } from '@app/platform';
 import { versionOrderKey } from '../domain/version-order.js';
+import { fnv1a } from './fnv1a.js';
 import { BuildIndex, type CustomerIndex, lineOf, type ProductLine } from './build-index.js';
 import type { IndexedBuild } from './indexed-build.js';
 import { type Answer, AnswerCache } from './answer-cache.js';
+import { contentDigestOf } from './answer-signature.js';
+import { AnswerSigner } from './answer-signer.js';
+import { pollAfterSeconds } from './poll-advice.js';
 import { type KnownDevice, needsDevice, selectBuilds } from './selection.js';
 import { LINK_REUSE_MS, UpdateLinks } from './update-links.js';
 
@@ -47,15 +51,6 @@ export function typesOf(type: string | undefined): ReadonlySet<FwType> | null {
   return types;
 }
 
-/** FNV-1a (32 bits) of a string, continuing from `hash`. */
-function fnv1a(text: string, hash: number): number {
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
 /**
  * Weak ETag over the builds offered (id and revision of each, in order): two independent
  * FNV-1a hashes (64 bits), cheap on the hot path; an ETag only has to change with the list.
@@ -68,6 +63,12 @@ export function listEtag(customerId: string, builds: readonly IndexedBuild[]): s
     b = fnv1a(build.etagPart, fnv1a('#', b));
   }
   return `W/"${a.toString(36)}-${b.toString(36)}-${builds.length}"`;
+}
+
+/** The request target of a check that did not come through the gateway (tests): the path its parameters name, no query. */
+function targetOf(params: UpdateCheckParams): { path: string; query: string } {
+  const segments = [params.domain, params.hw_name, params.hw_version, params.fw_name, params.fw_version, ...(params.hwid === undefined ? [] : [params.hwid])];
+  return { path: `/firmware/${segments.map(encodeURIComponent).join('/')}`, query: '' };
 }
 
 /** versionOrderKey() of the versions devices report (a fleet runs few versions): bounded memo. */
@@ -140,6 +141,8 @@ export class UpdateCheckService {
     @Inject(DeviceDirectory) private readonly devices: DeviceDirectory,
     @Inject(DeviceSightings) private readonly sightings: DeviceSightings,
     @Inject(UpdateLinks) private readonly links: UpdateLinks,
+    @Inject(AnswerSigner) private readonly signer: AnswerSigner,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {}
 
   /**
@@ -153,13 +156,15 @@ export class UpdateCheckService {
     return andThen(this.customers.byDomain(params.domain), (customer) => {
       if (!customer || customer.status !== 'active') throw CommonErrors.customer_not_found();
       const customerId = asCustomerId(customer.id);
-      return andThen(this.index.get(customerId), (index) => this.checkIn(index, customerId, params, call));
+      const pollSeconds = customer.pollIntervalSeconds ?? this.config.updatePollSeconds;
+      return andThen(this.index.get(customerId), (index) => this.checkIn(index, customerId, pollSeconds, params, call));
     });
   }
 
   private checkIn(
     index: CustomerIndex,
     customerId: CustomerId,
+    pollSeconds: number,
     params: UpdateCheckParams,
     call: UpdateCheckCall,
   ): UpdateCheckResult | Promise<UpdateCheckResult> {
@@ -175,9 +180,13 @@ export class UpdateCheckService {
     }
     return andThen(device, (known) => {
       const answer = this.answerFor(line, customerId, params.fw_version, currentKey, types, query, known);
+      const now = Date.now();
+      const target = call.target ?? targetOf(params);
+      const pollAfter = pollAfterSeconds(pollSeconds, params.hwid ?? `${call.ctx.ip} ${target.path}`, now);
       if (ifNoneMatchMatches(call.headers?.['if-none-match'], answer.etag))
-        return { kind: 'not-modified', etag: answer.etag, maxAgeSeconds: UPDATE_CHECK_MAX_AGE_SECONDS };
-      return { kind: 'items', body: answer.body, etag: answer.etag, maxAgeSeconds: UPDATE_CHECK_MAX_AGE_SECONDS };
+        return { kind: 'not-modified', etag: answer.etag, maxAgeSeconds: UPDATE_CHECK_MAX_AGE_SECONDS, pollAfterSeconds: pollAfter };
+      const signature = this.signer.sign(answer.contentDigest, target.path, target.query, now);
+      return { kind: 'items', body: answer.body, etag: answer.etag, maxAgeSeconds: UPDATE_CHECK_MAX_AGE_SECONDS, pollAfterSeconds: pollAfter, signature };
     });
   }
 
@@ -236,7 +245,8 @@ export class UpdateCheckService {
       signedAt = Math.min(signedAt, links.signedAt);
       return { ...build.item, url: links.url, notes_url: links.notesUrl };
     });
-    const answer: Answer = { etag: listEtag(customerId, selected), body: JSON.stringify(items), signedAt };
+    const body = JSON.stringify(items);
+    const answer: Answer = { etag: listEtag(customerId, selected), body, contentDigest: contentDigestOf(body), signedAt };
     if (line) this.answers.set(line, version, variant, answer);
     return answer;
   }

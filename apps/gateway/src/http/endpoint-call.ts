@@ -30,8 +30,15 @@ export function endpointCall(
     ...(staged ? { file: staged, contentType } : {}),
     ...(stagedParts ? { files: stagedParts } : {}),
     ...(endpoint.forwardHeaders ? { headers: pickHeaders(req, endpoint.forwardHeaders) } : {}),
+    ...(endpoint.forwardTarget ? { target: requestTarget(req.url ?? '/') } : {}),
     ...(endpoint.auth.kind === 'refresh' ? { refresh: { token: cookies[SESSION_COOKIES.refresh] ?? null, csrfToken: csrfToken ?? null } } : {}),
   };
+}
+
+/** The request target's path and query (after `?`; '' for none) as sent, not decoded. */
+function requestTarget(rawUrl: string): { path: string; query: string } {
+  const queryAt = rawUrl.indexOf('?');
+  return queryAt === -1 ? { path: rawUrl, query: '' } : { path: rawUrl.slice(0, queryAt), query: rawUrl.slice(queryAt + 1) };
 }
 
 export function requestContext(req: IncomingMessage, state: RequestState, access: Access, baseUrl: string): RequestContext {

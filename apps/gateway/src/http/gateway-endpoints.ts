@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
-import { type EndpointDef, ENDPOINTS } from '@app/contracts';
-import type { ServiceConfig } from '@app/infra';
+import { type EndpointDef, ENDPOINTS, FirmwareMessages, IdentityMessages, type Jwks } from '@app/contracts';
+import { MessageBus, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 import { DownloadServer } from '../downloads/download-server.js';
 import { ServiceHealth } from '../health/service-health.js';
@@ -23,6 +23,7 @@ export class GatewayEndpoints {
     private readonly health: ServiceHealth,
     private readonly metrics: GatewayMetrics,
     private readonly pages: PageServer,
+    private readonly bus: MessageBus,
   ) {}
 
   async serve(
@@ -53,6 +54,15 @@ export class GatewayEndpoints {
         return this.downloads.serve(req, res, String(params.token), clientIp);
       case 'page':
         return this.pages.serve(req, res, params, head);
+      case 'jwks':
+        res.setHeader('Cache-Control', 'public, max-age=300');
+        return sendJson(res, 200, await this.jwks(), head);
     }
+  }
+
+  /** Identity's token keys and the firmware app's update-answer keys (distinct kids): both, or the request fails (503). */
+  private async jwks(): Promise<Jwks> {
+    const [tokens, answers] = await Promise.all([this.bus.send(IdentityMessages.jwks, {}), this.bus.send(FirmwareMessages.updateSigningJwks, {})]);
+    return { keys: [...tokens.keys, ...answers.keys] };
   }
 }

@@ -8,6 +8,7 @@ import { csrfTokenOf, publicPathDomain, recordCaller, RequestAccess } from '../a
 import { RequestRecorder } from '../observability/request-recorder.js';
 import { GatewayProtection } from '../protection/gateway-protection.js';
 import { EndpointRateLimiter } from '../rate-limit/rate-limiter.js';
+import { LoadGauge } from '../rate-limit/load-gauge.js';
 import { InputValidator } from '../routing/input-validator.js';
 import { resolveRoute, RouteRefusal } from '../routing/resolve-route.js';
 import { RouteTable } from '../routing/route-table.js';
@@ -61,6 +62,7 @@ export class RequestPipeline {
     private readonly recorder: RequestRecorder,
     private readonly protection: GatewayProtection,
     private readonly cors: CorsPolicy,
+    private readonly load: LoadGauge,
   ) {
     this.clientAddress = clientAddressResolver(config.trustedProxies);
   }
@@ -140,15 +142,21 @@ export class RequestPipeline {
         stagedParts = await stageMultipartUpload(this.multipart, endpoint, req, access.customer, this.config.firmwareMaxBytes, state);
 
       const ctx = requestContext(req, state, access, this.config.publicUrl);
-      const result = await this.bus.send(
-        endpoint.target.message,
-        endpointCall(endpoint, req, ctx, params, query, body, staged, contentType, stagedParts, cookies, csrfToken),
-      );
+      let result: unknown;
+      this.load.enter();
+      try {
+        result = await this.bus.send(
+          endpoint.target.message,
+          endpointCall(endpoint, req, ctx, params, query, body, staged, contentType, stagedParts, cookies, csrfToken),
+        );
+      } finally {
+        this.load.leave();
+      }
       staged = undefined; // the app owns it now
       stagedParts = undefined;
       // A change of maintenance or the IP blocks is in force here before its answer is written.
       if (endpoint.target.protection) this.protection.apply(endpoint.target.protection(result));
-      this.replies.write(res, endpoint.target.reply(result, { json, baseUrl: this.config.publicUrl, path }), head);
+      this.replies.write(res, endpoint.target.reply(result, { json, baseUrl: this.config.publicUrl, path, pollStretch: this.load.pollStretch() }), head);
     } catch (caught) {
       // A blocked address gets 403 (problem+json) on paths no endpoint takes too.
       const err = endpoint === undefined ? this.protection.refusalFor(caught, state.ip) : caught;

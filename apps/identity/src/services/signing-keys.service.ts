@@ -1,7 +1,8 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { Jwks } from '@app/contracts';
-import { calculateJwkThumbprint, type JWTPayload, SignJWT } from 'jose';
-import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { generateEd25519Key, privateKeyOf, publicJwkOf } from '@app/infra';
+import { type JWTPayload, SignJWT } from 'jose';
+import type { KeyObject } from 'node:crypto';
 import { IdentityStore } from '../repositories/identity.store.js';
 import { Clock } from './clock.js';
 
@@ -39,15 +40,7 @@ export class SigningKeys implements OnModuleInit {
     await this.store.transaction(
       async (repos) => {
         if ((await repos.signingKeys.listActive()).length > 0) return;
-        const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-        const jwk = publicKey.export({ format: 'jwk' });
-        const kid = await calculateJwkThumbprint({ kty: 'OKP', crv: 'Ed25519', x: jwk.x! });
-        await repos.signingKeys.insert({
-          kid,
-          publicX: jwk.x!,
-          privatePkcs8: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-          at: this.clock.now(),
-        });
+        await repos.signingKeys.insert({ ...(await generateEd25519Key()), at: this.clock.now() });
       },
       { lock: KEY_GENERATION_LOCK },
     );
@@ -92,8 +85,8 @@ export class SigningKeys implements OnModuleInit {
     }
     const newest = rows[0];
     return {
-      jwks: { keys: rows.map((k) => ({ alg: 'EdDSA', crv: 'Ed25519', kid: k.kid, kty: 'OKP', use: 'sig', x: k.publicX })) },
-      signer: { kid: newest.kid, key: createPrivateKey(newest.privatePkcs8) },
+      jwks: { keys: rows.map(publicJwkOf) },
+      signer: { kid: newest.kid, key: privateKeyOf(newest) },
       loadedAt: Date.now(),
     };
   }

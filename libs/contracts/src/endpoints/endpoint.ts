@@ -142,6 +142,8 @@ export interface EndpointCall<Params, Query, Body> {
   readonly contentType?: string;
   /** Request headers an endpoint declared it needs (lower-case names). */
   readonly headers?: Record<string, string>;
+  /** `forwardTarget` endpoints: the request target's path and query (after `?`, '' for none) exactly as sent, not decoded. */
+  readonly target?: { readonly path: string; readonly query: string };
   /** `refresh` endpoints: the refresh cookie and the CSRF token as sent (null when absent). */
   readonly refresh?: { readonly token: string | null; readonly csrfToken: string | null };
 }
@@ -151,6 +153,8 @@ export interface ReplyContext {
   readonly json: boolean;
   readonly baseUrl: string;
   readonly path: string;
+  /** How much longer than usual devices are asked to wait before their next check (1 normally; more when the gateway is busy). */
+  readonly pollStretch: number;
 }
 
 export interface ResponseDoc {
@@ -175,6 +179,8 @@ export interface EndpointDef<P extends TSchema = TSchema, Q extends TSchema = TS
   readonly body: BodySpec;
   /** Lower-case request header names passed through to the app (e.g. if-match). */
   readonly forwardHeaders?: readonly string[];
+  /** The app receives the request target as sent (EndpointCall.target): the update check signs its answers over it. */
+  readonly forwardTarget?: boolean;
   /** Writes are refused in maintenance mode unless this is true. */
   readonly allowedInMaintenance?: boolean;
   /** Per-client request rate (the public update check). */
@@ -216,7 +222,8 @@ export interface EndpointDef<P extends TSchema = TSchema, Q extends TSchema = TS
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list of differently typed endpoints, see above
 export type AnyEndpointDef = EndpointDef<any, any, any>;
 
-export type GatewayHandler = 'healthz' | 'readyz' | 'status' | 'metrics' | 'openapi' | 'download' | 'page';
+/** `jwks`: identity's token keys and the firmware app's update-answer keys in one set (docs/api.md "Signed answers"). */
+export type GatewayHandler = 'healthz' | 'readyz' | 'status' | 'metrics' | 'openapi' | 'download' | 'page' | 'jwks';
 
 /** Identity helper that keeps the generic parameters inferred at the declaration site. */
 export function defineEndpoint<P extends TSchema, Q extends TSchema, R>(def: EndpointDef<P, Q, R>): EndpointDef<P, Q, R> {

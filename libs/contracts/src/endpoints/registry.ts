@@ -10,6 +10,7 @@ import { identityEndpoints, memberEndpoints } from '../identity/identity.endpoin
 import { logdataEndpoints } from '../logdata/logdata.endpoints.js';
 import { firmwareEndpoints } from '../firmware/firmware.endpoints.js';
 import { rolloutEndpoints } from '../firmware/rollout.endpoints.js';
+import { updateSigningEndpoints } from '../firmware/update-signing.endpoints.js';
 import { tagEndpoints } from '../tags/tags.endpoints.js';
 import { deviceEndpoints } from '../registry/registry.endpoints.js';
 import type { AnyEndpointDef, EndpointDef } from './endpoint.js';
@@ -33,6 +34,7 @@ const ALL_ENDPOINTS: readonly AnyEndpointDef[] = [
   ...tagEndpoints,
   ...deviceEndpoints,
   ...rolloutEndpoints,
+  ...updateSigningEndpoints,
 ];
 
 /** Every HTTP endpoint of the service. The gateway routes, validates and documents from this list only. */

@@ -94,11 +94,29 @@ function upload(operationId: string, path: string, withParams: boolean) {
 
 const CACHE_NOTE = 'Carries an ETag (over the builds listed) and Cache-Control max-age; the links stay valid longer than max-age.';
 
-function updateCheckReply(result: UpdateCheckResult): HttpReply {
-  const headers = { ETag: result.etag, 'Cache-Control': `max-age=${result.maxAgeSeconds}` };
-  if (result.kind === 'not-modified') return { kind: 'not-modified', headers };
-  return { kind: 'text', status: 200, body: result.body, contentType: 'application/json', headers };
+/** Poll-After: the app's advice (with its jitter) stretched by the gateway's load (docs/api.md "When to check again"). */
+function updateCheckReply(result: UpdateCheckResult, ctx: ReplyContext): HttpReply {
+  const pollAfter = String(Math.ceil(result.pollAfterSeconds * ctx.pollStretch));
+  if (result.kind === 'not-modified')
+    return { kind: 'not-modified', headers: { ETag: result.etag, 'Cache-Control': `max-age=${result.maxAgeSeconds}`, 'Poll-After': pollAfter } };
+  const signed = result.signature;
+  return {
+    kind: 'text',
+    status: 200,
+    body: result.body,
+    contentType: 'application/json',
+    headers: {
+      ETag: result.etag,
+      'Cache-Control': `max-age=${result.maxAgeSeconds}`,
+      'Poll-After': pollAfter,
+      'Content-Digest': signed.contentDigest,
+      'Signature-Input': signed.signatureInput,
+      Signature: signed.signature,
+    },
+  };
 }
+
+const POLL_AFTER = "Seconds the device should wait before its next check (the customer's interval with jitter, longer under load)";
 
 function updateCheck(operationId: string, path: string, withHwid: boolean) {
   return defineEndpoint({
@@ -113,14 +131,22 @@ function updateCheck(operationId: string, path: string, withHwid: boolean) {
     query: UpdateCheckQuery,
     body: { kind: 'none' },
     forwardHeaders: ['if-none-match'],
+    forwardTarget: true,
     rateLimit: { bucket: 'update-check', scope: 'ip', setting: 'updateCheckRatePerMinute' },
     responses: {
       200: {
         description: `Update items, oldest newer build first: active builds of hw_name/hw_version/fw_name of the types asked for, newer than fw_version, that are general releases or (a known, active device named by hwid) share a tag with the device or have tag_filter_disabled. ${CACHE_NOTE}`,
         schema: Type.Array(UpdateItem),
-        headers: { ETag: 'Validator of the list', 'Cache-Control': 'max-age' },
+        headers: {
+          ETag: 'Validator of the list',
+          'Cache-Control': 'max-age',
+          'Poll-After': POLL_AFTER,
+          'Content-Digest': 'sha-256 of the body (RFC 9530)',
+          'Signature-Input': 'RFC 9421 signature parameters (label fds): "@status" "content-digest" "@path";req "@query";req, created, expires, keyid, alg',
+          Signature: 'Ed25519 signature (RFC 9421) by an update- key of /.well-known/jwks.json',
+        },
       },
-      304: { description: 'If-None-Match matched the current ETag: no body' },
+      304: { description: 'If-None-Match matched the current ETag: no body', headers: { 'Poll-After': POLL_AFTER } },
       429: {
         description:
           'More than UPDATE_CHECK_RATE_PER_MINUTE (default 300) update checks in a minute from this address (counted per gateway process); a text line, or problem+json with Accept: application/json',

@@ -19,6 +19,8 @@ import type {
 } from './firmware.schemas.js';
 import type { BuildAudience, BuildAudienceQuery, UpdatePreview, UpdatePreviewQuery } from './rollout.schemas.js';
 import type { DeviceParams } from '../registry/registry.schemas.js';
+import type { Jwks } from '../identity/identity.schemas.js';
+import type { RotateUpdateSigningKeyRequest, UpdateSigningKeys } from './update-signing.schemas.js';
 import type { NoParams } from '../schemas.js';
 
 export interface FirmwareUploadResult {
@@ -33,11 +35,28 @@ export interface FirmwareWithEtag {
   readonly etag: string;
 }
 
-/** The update check's answer: the items, or "not modified" when If-None-Match matched. */
+/** The RFC 9421 signature of an update-check answer: the values of its three headers (docs/api.md "Signed answers"). */
+export interface AnswerSignature {
+  readonly contentDigest: string;
+  readonly signatureInput: string;
+  readonly signature: string;
+}
+
+/**
+ * The update check's answer: the items, or "not modified" when If-None-Match matched.
+ * `pollAfterSeconds`: the device's next check, with its jitter, before the gateway's stretch under load.
+ */
 export type UpdateCheckResult =
   /** `body`: the JSON array of update items, serialized once by the firmware app (answers are reused). */
-  | { readonly kind: 'items'; readonly body: string; readonly etag: string; readonly maxAgeSeconds: number }
-  | { readonly kind: 'not-modified'; readonly etag: string; readonly maxAgeSeconds: number };
+  | {
+      readonly kind: 'items';
+      readonly body: string;
+      readonly etag: string;
+      readonly maxAgeSeconds: number;
+      readonly pollAfterSeconds: number;
+      readonly signature: AnswerSignature;
+    }
+  | { readonly kind: 'not-modified'; readonly etag: string; readonly maxAgeSeconds: number; readonly pollAfterSeconds: number };
 
 export interface FirmwareDownloaded {
   readonly customerId: string;
@@ -77,6 +96,12 @@ export const FirmwareMessages = {
     { readonly customerIds: readonly string[] },
     Record<string, { readonly firmware: number; readonly storedBytes: number; readonly tags: readonly string[] }>
   >('firmware.counts'),
+  /** The public keys that verify update-check answers, for GET /.well-known/jwks.json (beside identity's token keys). */
+  updateSigningJwks: defineMessage<Record<string, never>, Jwks>('firmware.update-signing.jwks'),
+  /** POST /admin/update-signing-keys/rotate. */
+  rotateUpdateSigningKey: defineMessage<EndpointCall<NoParams, NoParams, RotateUpdateSigningKeyRequest | undefined>, UpdateSigningKeys>(
+    'firmware.update-signing.rotate',
+  ),
   /** Identity deletes a customer: every row and stored file of it in this app goes (idempotent). */
   eraseCustomer: defineMessage<CustomerErasure, CustomerErased>('firmware.erase-customer', { timeoutMs: CUSTOMER_ERASURE_TIMEOUT_MS }),
 } as const;
@@ -84,6 +109,8 @@ export const FirmwareMessages = {
 export const FirmwareEvents = {
   /** Published by the firmware app after every change of a customer's builds (broadcast). */
   changed: defineEvent<FirmwareChanged>('firmware.changed', 'broadcast'),
+  /** The update-answer keys changed (a rotation): every firmware replica reloads them (broadcast). */
+  updateSigningKeysChanged: defineEvent<Record<string, never>>('firmware.update-signing.changed', 'broadcast'),
   /** Published by the gateway when a /dl link to a binary or notes is served (not on HEAD). */
   downloaded: defineEvent<FirmwareDownloaded>('firmware.downloaded', 'queue'),
 } as const;

@@ -47,17 +47,14 @@ export const identityEndpoints = [
     method: 'GET',
     path: '/.well-known/jwks.json',
     tag: 'Health',
-    summary: 'Public keys that verify API tokens (Ed25519)',
+    summary: 'Public keys that verify API tokens and, with kid starting update-, signed update-check answers (Ed25519)',
     auth: { kind: 'public' },
     errorMode: 'json',
     body: { kind: 'none' },
     responses: { 200: { description: 'JSON Web Key Set', schema: JwksSchema } },
     errors: [],
-    target: {
-      kind: 'message',
-      message: IdentityMessages.jwks,
-      reply: (jwks) => ({ kind: 'json', status: 200, body: jwks, headers: { 'Cache-Control': 'public, max-age=300' } }),
-    },
+    // The gateway joins identity's token keys and the firmware app's update-answer keys (two messages).
+    target: { kind: 'gateway', handler: 'jwks' },
   }),
   defineEndpoint({
     operationId: 'login',

@@ -90,6 +90,8 @@ export interface CustomerInfo {
   readonly isSandbox: boolean;
   /** Origins allowed to call from browsers (docs/api.md "CORS"); absent means none. */
   readonly corsOrigins?: readonly string[];
+  /** The customer's polling interval for its devices (Poll-After); absent or null: UPDATE_POLL_SECONDS. */
+  readonly pollIntervalSeconds?: number | null;
 }
 /** Every origin some active customer allows: what a preflight, which carries no credentials, is checked against. */
 export interface CorsOriginsOfAll {
@@ -155,8 +157,8 @@ export interface IssueTokenRequest {
 }
 
 export const IdentityMessages = {
-  /** GET /.well-known/jwks.json */
-  jwks: defineMessage<EndpointCall<NoParams, NoParams, undefined>, Jwks>('identity.jwks'),
+  /** The token keys of GET /.well-known/jwks.json (the gateway adds the firmware app's update-answer keys). */
+  jwks: defineMessage<Record<string, never>, Jwks>('identity.jwks'),
   /** The same keys for the gateway's local token verification, plus retired key ids. */
   verificationKeys: defineMessage<Record<string, never>, VerificationKeySet>('identity.keys'),
   credentialStatus: defineMessage<CredentialStatusRequest, CredentialStatus>('identity.credential.status'),
