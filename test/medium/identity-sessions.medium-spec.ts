@@ -21,7 +21,7 @@ import { TokensController } from '../../apps/identity/src/controllers/tokens.con
 import type { CustomerEntity } from '../../apps/identity/src/entities/customer.entity.js';
 import { IdentityHousekeeping } from '../../apps/identity/src/services/identity-housekeeping.service.js';
 import { ProvisionOperatorUseCase } from '../../apps/identity/src/use-cases/provision-operator/provision-operator.usecase.js';
-import { SANDBOX_TOKEN_OWNER, SandboxTokensUseCase } from '../../apps/identity/src/use-cases/sandbox-tokens/sandbox-tokens.usecase.js';
+import { EnsureSandboxTokensUseCase, SANDBOX_TOKEN_OWNER } from '../../apps/identity/src/use-cases/ensure-sandbox-tokens/ensure-sandbox-tokens.usecase.js';
 import { makeCall, makeContext, makeCustomer, makeEmail, makePrincipal, outboxPayloads, serviceErrorOf } from '@app/testing';
 import { IDENTITY_CLIENT, makeStoredCustomer, makeStoredMember } from '../../apps/identity/test/factories.js';
 import { createIdentityDatabase, type IdentityDatabase, type IdentityHarness, startIdentity } from './identity.support.js';
@@ -508,14 +508,14 @@ describe('sandbox tokens', () => {
     await auth.login(makeCall(publicCtx(), { body: { email: SANDBOX_TOKEN_OWNER } }));
     expect(app.jobs.jobs.filter((j) => (j.data as MailMessage).to === SANDBOX_TOKEN_OWNER)).toEqual([]);
     const sandbox = (await app.store.repos.customers.findByDomain(SANDBOX))!;
-    expect(await app.get(SandboxTokensUseCase).ensure(sandbox)).toEqual([]);
+    expect(await app.get(EnsureSandboxTokensUseCase).execute(sandbox)).toEqual([]);
     await app.get(ProvisionOperatorUseCase).execute();
     expect((await gateway.sandbox())!.tokens).toEqual(listed!.tokens);
 
     const readOnly = listed!.tokens.find((t) => t.bundle === 'read-only')!;
     const id = JSON.parse(Buffer.from(readOnly.token.split('.')[1], 'base64url').toString()).jti as string;
     await app.dataSource.query(`UPDATE identity.api_tokens SET revoked_at = now() WHERE id = $1`, [id]);
-    expect(await app.get(SandboxTokensUseCase).ensure(sandbox)).toEqual(['read-only']);
+    expect(await app.get(EnsureSandboxTokensUseCase).execute(sandbox)).toEqual(['read-only']);
     const after = (await gateway.sandbox())!.tokens;
     expect(after.find((t) => t.bundle === 'read-only')!.token).not.toBe(readOnly.token);
     expect(after.find((t) => t.bundle === 'full')!.token).toBe(listed!.tokens.find((t) => t.bundle === 'full')!.token);

@@ -27,7 +27,10 @@ import { RestoredData } from './services/restored-data.service.js';
 import { SessionAccess } from './services/session-access.service.js';
 import { SigningKeys } from './services/signing-keys.service.js';
 import { TokenUsageRecorder } from './services/token-usage.recorder.js';
-import { AdminUsersUseCase } from './use-cases/admin-users/admin-users.usecase.js';
+import { AddMemberUseCase } from './use-cases/add-member/add-member.usecase.js';
+import { ChangeMemberRoleUseCase } from './use-cases/change-member-role/change-member-role.usecase.js';
+import { CheckMagicLinkUseCase } from './use-cases/check-magic-link/check-magic-link.usecase.js';
+import { ConfirmMagicLinkUseCase } from './use-cases/confirm-magic-link/confirm-magic-link.usecase.js';
 import { CreateCustomerUseCase } from './use-cases/create-customer/create-customer.usecase.js';
 import { CreateTokenUseCase } from './use-cases/create-token/create-token.usecase.js';
 import { TokenCreators } from './use-cases/create-token/token-creator.js';
@@ -40,21 +43,25 @@ import { IssueTokenUseCase } from './use-cases/issue-token/issue-token.usecase.j
 import { ListCustomersUseCase } from './use-cases/list-customers/list-customers.usecase.js';
 import { ListTokensUseCase } from './use-cases/list-tokens/list-tokens.usecase.js';
 import { LogoutUseCase } from './use-cases/logout/logout.usecase.js';
-import { MagicLinkUseCase } from './use-cases/magic-link/magic-link.usecase.js';
-import { MembersUseCase } from './use-cases/members/members.usecase.js';
+import { ListCorsOriginsUseCase } from './use-cases/list-cors-origins/list-cors-origins.usecase.js';
+import { ListMembersUseCase } from './use-cases/list-members/list-members.usecase.js';
+import { ListSandboxTokensUseCase } from './use-cases/list-sandbox-tokens/list-sandbox-tokens.usecase.js';
+import { ListUsersUseCase } from './use-cases/list-users/list-users.usecase.js';
 import { NamePeopleUseCase } from './use-cases/name-people/name-people.usecase.js';
 import { ProvisionOperatorUseCase } from './use-cases/provision-operator/provision-operator.usecase.js';
-import { OperatorEmailsUseCase } from './use-cases/operator-emails/operator-emails.usecase.js';
-import { UserEmailsUseCase } from './use-cases/user-emails/user-emails.usecase.js';
+import { FindOperatorEmailsUseCase } from './use-cases/find-operator-emails/find-operator-emails.usecase.js';
+import { FindUserEmailsUseCase } from './use-cases/find-user-emails/find-user-emails.usecase.js';
 import { RefreshSessionUseCase } from './use-cases/refresh-session/refresh-session.usecase.js';
 import { RequestLoginUseCase } from './use-cases/request-login/request-login.usecase.js';
 import { ResolveCustomerUseCase } from './use-cases/resolve-customer/resolve-customer.usecase.js';
 import { RevokeTokenUseCase } from './use-cases/revoke-token/revoke-token.usecase.js';
-import { SandboxTokensUseCase } from './use-cases/sandbox-tokens/sandbox-tokens.usecase.js';
+import { EnsureSandboxTokensUseCase } from './use-cases/ensure-sandbox-tokens/ensure-sandbox-tokens.usecase.js';
+import { RemoveMemberUseCase } from './use-cases/remove-member/remove-member.usecase.js';
 import { StartSessionUseCase } from './use-cases/start-session/start-session.usecase.js';
 import { SwitchCustomerUseCase } from './use-cases/switch-customer/switch-customer.usecase.js';
 import { UpdateCustomerUseCase } from './use-cases/update-customer/update-customer.usecase.js';
 import { DeleteCustomerUseCase } from './use-cases/delete-customer/delete-customer.usecase.js';
+import { UpdateUserUseCase } from './use-cases/update-user/update-user.usecase.js';
 import { VerifyLoginUseCase } from './use-cases/verify-login/verify-login.usecase.js';
 
 export { IDENTITY_DATABASE };
@@ -78,10 +85,11 @@ export const IDENTITY_PROVIDERS: Provider[] = [
   RestoredData,
   TokenCreators,
   InviteMemberUseCase,
-  SandboxTokensUseCase,
+  EnsureSandboxTokensUseCase,
+  ListSandboxTokensUseCase,
   ProvisionOperatorUseCase,
-  UserEmailsUseCase,
-  OperatorEmailsUseCase,
+  FindUserEmailsUseCase,
+  FindOperatorEmailsUseCase,
   NamePeopleUseCase,
   RequestLoginUseCase,
   StartSessionUseCase,
@@ -90,20 +98,26 @@ export const IDENTITY_PROVIDERS: Provider[] = [
   RefreshSessionUseCase,
   SwitchCustomerUseCase,
   LogoutUseCase,
-  MagicLinkUseCase,
+  CheckMagicLinkUseCase,
+  ConfirmMagicLinkUseCase,
   DescribeIdentityUseCase,
   CreateTokenUseCase,
   ListTokensUseCase,
   RevokeTokenUseCase,
   IssueTokenUseCase,
-  MembersUseCase,
+  ListMembersUseCase,
+  AddMemberUseCase,
+  ChangeMemberRoleUseCase,
+  RemoveMemberUseCase,
   CreateCustomerUseCase,
   ListCustomersUseCase,
   GetCustomerUseCase,
   UpdateCustomerUseCase,
   DeleteCustomerUseCase,
-  AdminUsersUseCase,
+  ListUsersUseCase,
+  UpdateUserUseCase,
   ResolveCustomerUseCase,
+  ListCorsOriginsUseCase,
   CredentialStatusUseCase,
   IdentityHousekeeping,
   CustomerDeletions,

@@ -63,6 +63,12 @@ const DNS_LABEL_ANY_CASE = DNS_LABEL.replaceAll('a-z0-9', 'A-Za-z0-9');
 
 /** A customer's domain: lower-case DNS labels joined by dots, 253 characters at most. */
 export const CUSTOMER_DOMAIN_PATTERN = `^(?=.{1,253}$)${DNS_LABEL}(?:\\.${DNS_LABEL})*$`;
+const CUSTOMER_DOMAIN_EXPRESSION = new RegExp(CUSTOMER_DOMAIN_PATTERN);
+
+/** Whether a value is a customer's domain as stored (CUSTOMER_DOMAIN_PATTERN). */
+export function isCustomerDomain(value: unknown): value is string {
+  return typeof value === 'string' && CUSTOMER_DOMAIN_EXPRESSION.test(value);
+}
 
 /**
  * The same names in any letter case, for URLs devices build (the update check lower-cases

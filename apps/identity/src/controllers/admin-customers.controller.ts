@@ -9,22 +9,27 @@ import {
   type MessageRequest,
   type UpdatedUser,
 } from '@app/contracts';
-import { AdminUsersUseCase } from '../use-cases/admin-users/admin-users.usecase.js';
+import { adminActor } from '../domain/access.js';
 import { CreateCustomerCommand } from '../use-cases/create-customer/create-customer.command.js';
 import { CreateCustomerUseCase } from '../use-cases/create-customer/create-customer.usecase.js';
+import { DeleteCustomerCommand } from '../use-cases/delete-customer/delete-customer.command.js';
 import { DeleteCustomerUseCase } from '../use-cases/delete-customer/delete-customer.usecase.js';
+import { GetCustomerCommand } from '../use-cases/get-customer/get-customer.command.js';
 import { GetCustomerUseCase } from '../use-cases/get-customer/get-customer.usecase.js';
 import { ListCustomersUseCase } from '../use-cases/list-customers/list-customers.usecase.js';
+import { ListUsersUseCase } from '../use-cases/list-users/list-users.usecase.js';
+import { UpdateCustomerCommand } from '../use-cases/update-customer/update-customer.command.js';
 import { UpdateCustomerUseCase } from '../use-cases/update-customer/update-customer.usecase.js';
+import { UpdateUserCommand } from '../use-cases/update-user/update-user.command.js';
+import { UpdateUserUseCase } from '../use-cases/update-user/update-user.usecase.js';
 
-type Create = MessageRequest<typeof IdentityMessages.createCustomer>;
-type List = MessageRequest<typeof IdentityMessages.listCustomers>;
-type Get = MessageRequest<typeof IdentityMessages.getCustomer>;
-type Update = MessageRequest<typeof IdentityMessages.updateCustomer>;
-type Delete = MessageRequest<typeof IdentityMessages.deleteCustomer>;
-type UpdateUser = MessageRequest<typeof IdentityMessages.updateUser>;
+type Req<K extends keyof typeof IdentityMessages> = MessageRequest<(typeof IdentityMessages)[K]>;
 
-/** The administrator API's customer and user part (the gateway checks the admin level and the sandbox rule). */
+/**
+ * The administrator API's customer and user part (the gateway checks the admin level and the
+ * sandbox rule). Handlers are async so that a command refused when built answers a rejected
+ * promise, like every other failure.
+ */
 @Controller()
 export class AdminCustomersController {
   constructor(
@@ -32,55 +37,45 @@ export class AdminCustomersController {
     @Inject(ListCustomersUseCase) private readonly listCustomers: ListCustomersUseCase,
     @Inject(GetCustomerUseCase) private readonly getCustomer: GetCustomerUseCase,
     @Inject(UpdateCustomerUseCase) private readonly updateCustomer: UpdateCustomerUseCase,
-    @Inject(AdminUsersUseCase) private readonly users: AdminUsersUseCase,
     @Inject(DeleteCustomerUseCase) private readonly deleteCustomer: DeleteCustomerUseCase,
+    @Inject(ListUsersUseCase) private readonly listUsersUseCase: ListUsersUseCase,
+    @Inject(UpdateUserUseCase) private readonly updateUserUseCase: UpdateUserUseCase,
   ) {}
 
   @MessagePattern(IdentityMessages.createCustomer.pattern)
-  create(@Payload() call: Create): Promise<{ customer: CustomerView }> {
-    return this.createCustomer.execute(
-      CreateCustomerCommand.create({
-        domain: call.body.domain,
-        name: call.body.name,
-        ownerEmail: call.body.owner_email,
-        corsOrigins: call.body.cors_origins,
-        actor: adminActor(call.ctx.auditActor),
-      }),
-    );
+  async create(@Payload() call: Req<'createCustomer'>): Promise<{ customer: CustomerView }> {
+    return this.createCustomer.execute(CreateCustomerCommand.create({ ctx: call.ctx, body: call.body }));
   }
 
   @MessagePattern(IdentityMessages.listCustomers.pattern)
-  list(@Payload() call: List): Promise<{ items: CustomerWithCounts[] }> {
+  async list(@Payload() call: Req<'listCustomers'>): Promise<{ items: CustomerWithCounts[] }> {
     return this.listCustomers.execute(call.ctx);
   }
 
   @MessagePattern(IdentityMessages.getCustomer.pattern)
-  get(@Payload() call: Get): Promise<{ customer: CustomerView; members: MemberView[] }> {
-    return this.getCustomer.execute(call.params.domain);
+  async get(@Payload() call: Req<'getCustomer'>): Promise<{ customer: CustomerView; members: MemberView[] }> {
+    return this.getCustomer.execute(GetCustomerCommand.create({ params: call.params }));
   }
 
   @MessagePattern(IdentityMessages.updateCustomer.pattern)
-  update(@Payload() call: Update): Promise<{ customer: CustomerView }> {
-    return this.updateCustomer.execute({ domain: call.params.domain, change: call.body ?? {}, actor: adminActor(call.ctx.auditActor) });
+  async update(@Payload() call: Req<'updateCustomer'>): Promise<{ customer: CustomerView }> {
+    return this.updateCustomer.execute(UpdateCustomerCommand.create({ ctx: call.ctx, params: call.params, body: call.body }));
   }
 
   @MessagePattern(IdentityMessages.deleteCustomer.pattern)
-  delete(@Payload() call: Delete): Promise<CustomerDeletion> {
-    return this.deleteCustomer.execute({ domain: call.params.domain, confirm: call.query?.confirm, actor: adminActor(call.ctx.auditActor) });
+  async delete(@Payload() call: Req<'deleteCustomer'>): Promise<CustomerDeletion> {
+    return this.deleteCustomer.execute(DeleteCustomerCommand.create({ ctx: call.ctx, params: call.params, query: call.query }));
   }
 
   @MessagePattern(IdentityMessages.listUsers.pattern)
-  listUsers(): Promise<{ items: MemberView[] }> {
-    return this.users.list();
+  async listUsers(): Promise<{ items: MemberView[] }> {
+    return this.listUsersUseCase.execute();
   }
 
   @MessagePattern(IdentityMessages.updateUser.pattern)
-  updateUser(@Payload() call: UpdateUser): Promise<UpdatedUser> {
-    return this.users.setDisabled({ ...call.ctx, auditActor: adminActor(call.ctx.auditActor) }, call.params.email, call.body?.disabled);
+  async updateUser(@Payload() call: Req<'updateUser'>): Promise<UpdatedUser> {
+    return this.updateUserUseCase.execute(
+      UpdateUserCommand.create({ ctx: call.ctx, email: call.params.email, body: call.body, actor: adminActor(call.ctx.auditActor) }),
+    );
   }
-}
-
-/** In an audit entry, the actor of an administrator action carries an `admin:` prefix. */
-function adminActor(actor: string): string {
-  return actor.startsWith('admin:') ? actor : `admin:${actor}`;
 }

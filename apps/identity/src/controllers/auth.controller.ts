@@ -10,26 +10,23 @@ import {
   type SwitchedSession,
   type VerifiedLogin,
 } from '@app/contracts';
+import { CheckMagicLinkUseCase } from '../use-cases/check-magic-link/check-magic-link.usecase.js';
+import { MagicLinkCommand } from '../use-cases/check-magic-link/magic-link.command.js';
+import { ConfirmMagicLinkUseCase } from '../use-cases/confirm-magic-link/confirm-magic-link.usecase.js';
 import { DescribeIdentityUseCase } from '../use-cases/describe-identity/describe-identity.usecase.js';
 import { LogoutUseCase } from '../use-cases/logout/logout.usecase.js';
-import { MagicLinkUseCase } from '../use-cases/magic-link/magic-link.usecase.js';
 import { RefreshSessionCommand } from '../use-cases/refresh-session/refresh-session.command.js';
 import { RefreshSessionUseCase } from '../use-cases/refresh-session/refresh-session.usecase.js';
 import { RequestLoginCommand } from '../use-cases/request-login/request-login.command.js';
 import { RequestLoginUseCase } from '../use-cases/request-login/request-login.usecase.js';
+import { SwitchCustomerCommand } from '../use-cases/switch-customer/switch-customer.command.js';
 import { SwitchCustomerUseCase } from '../use-cases/switch-customer/switch-customer.usecase.js';
 import { VerifyLoginCommand } from '../use-cases/verify-login/verify-login.command.js';
 import { VerifyLoginUseCase } from '../use-cases/verify-login/verify-login.usecase.js';
 
-type Login = MessageRequest<typeof IdentityMessages.login>;
-type Verify = MessageRequest<typeof IdentityMessages.verify>;
-type Me = MessageRequest<typeof IdentityMessages.me>;
-type Refresh = MessageRequest<typeof IdentityMessages.refresh>;
-type Renew = MessageRequest<typeof IdentityMessages.renewSession>;
-type Switch = MessageRequest<typeof IdentityMessages.switchCustomer>;
-type Logout = MessageRequest<typeof IdentityMessages.logout>;
-type Magic = MessageRequest<typeof IdentityMessages.magicLinkCheck>;
+type Req<K extends keyof typeof IdentityMessages> = MessageRequest<(typeof IdentityMessages)[K]>;
 
+/** Logging in and sessions (docs/api.md "Logging in"); handlers are async so a refused command answers a rejected promise. */
 @Controller()
 export class AuthController {
   constructor(
@@ -39,27 +36,28 @@ export class AuthController {
     @Inject(RefreshSessionUseCase) private readonly refreshSession: RefreshSessionUseCase,
     @Inject(SwitchCustomerUseCase) private readonly switchCustomer: SwitchCustomerUseCase,
     @Inject(LogoutUseCase) private readonly logoutUseCase: LogoutUseCase,
-    @Inject(MagicLinkUseCase) private readonly magicLink: MagicLinkUseCase,
+    @Inject(CheckMagicLinkUseCase) private readonly checkMagicLink: CheckMagicLinkUseCase,
+    @Inject(ConfirmMagicLinkUseCase) private readonly confirmMagicLink: ConfirmMagicLinkUseCase,
   ) {}
 
   @MessagePattern(IdentityMessages.login.pattern)
-  login(@Payload() call: Login): Promise<LoginResponse> {
-    return this.requestLogin.execute(RequestLoginCommand.create({ email: call.body.email, ip: call.ctx.ip }));
+  async login(@Payload() call: Req<'login'>): Promise<LoginResponse> {
+    return this.requestLogin.execute(RequestLoginCommand.create({ body: call.body, ip: call.ctx.ip }));
   }
 
   @MessagePattern(IdentityMessages.verify.pattern)
-  verify(@Payload() call: Verify): Promise<VerifiedLogin> {
-    return this.verifyLogin.execute(VerifyLoginCommand.create({ email: call.body.email, code: call.body.code, ip: call.ctx.ip }));
+  async verify(@Payload() call: Req<'verify'>): Promise<VerifiedLogin> {
+    return this.verifyLogin.execute(VerifyLoginCommand.create({ body: call.body, ip: call.ctx.ip }));
   }
 
   @MessagePattern(IdentityMessages.me.pattern)
-  me(@Payload() call: Me): Promise<IdentityObject> {
+  async me(@Payload() call: Req<'me'>): Promise<IdentityObject> {
     return this.describeIdentity.execute(call.ctx);
   }
 
   /** POST /auth/refresh: the refresh cookie and the CSRF token come from the gateway (auth kind `refresh`). */
   @MessagePattern(IdentityMessages.refresh.pattern)
-  refresh(@Payload() call: Refresh): Promise<RefreshedSession> {
+  async refresh(@Payload() call: Req<'refresh'>): Promise<RefreshedSession> {
     return this.refreshSession.execute(
       RefreshSessionCommand.create({
         refreshToken: call.refresh?.token,
@@ -73,29 +71,29 @@ export class AuthController {
 
   /** The gateway renews an expired or missing access cookie of a request that carries a refresh cookie. */
   @MessagePattern(IdentityMessages.renewSession.pattern)
-  renew(@Payload() request: Renew): Promise<RefreshedSession> {
+  async renew(@Payload() request: Req<'renewSession'>): Promise<RefreshedSession> {
     return this.refreshSession.execute(
       RefreshSessionCommand.create({ refreshToken: request.refreshToken, requireCsrf: false, ip: request.ip, userAgent: request.userAgent }),
     );
   }
 
   @MessagePattern(IdentityMessages.switchCustomer.pattern)
-  switch(@Payload() call: Switch): Promise<SwitchedSession> {
-    return this.switchCustomer.execute(call.ctx, call.body.domain);
+  async switch(@Payload() call: Req<'switchCustomer'>): Promise<SwitchedSession> {
+    return this.switchCustomer.execute(SwitchCustomerCommand.create({ ctx: call.ctx, body: call.body }));
   }
 
   @MessagePattern(IdentityMessages.logout.pattern)
-  logout(@Payload() call: Logout): Promise<void> {
+  async logout(@Payload() call: Req<'logout'>): Promise<void> {
     return this.logoutUseCase.execute(call.ctx);
   }
 
   @MessagePattern(IdentityMessages.magicLinkCheck.pattern)
-  magicCheck(@Payload() call: Magic): Promise<{ valid: boolean; c: string; t: string }> {
-    return this.magicLink.check(call);
+  async magicCheck(@Payload() call: Req<'magicLinkCheck'>): Promise<{ valid: boolean; c: string; t: string }> {
+    return this.checkMagicLink.execute(MagicLinkCommand.create({ ctx: call.ctx, query: call.query, headers: call.headers }));
   }
 
   @MessagePattern(IdentityMessages.magicLinkConfirm.pattern)
-  magicConfirm(@Payload() call: Magic): Promise<MagicLinkResult> {
-    return this.magicLink.confirm(call);
+  async magicConfirm(@Payload() call: Req<'magicLinkConfirm'>): Promise<MagicLinkResult> {
+    return this.confirmMagicLink.execute(MagicLinkCommand.create({ ctx: call.ctx, query: call.query, headers: call.headers }));
   }
 }

@@ -1,16 +1,15 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { type CreatedToken, IdentityMessages, type MessageRequest, requireTenant, type TokenRecord } from '@app/contracts';
+import { type CreatedToken, IdentityMessages, type MessageRequest, type TokenRecord } from '@app/contracts';
 import { CreateTokenUseCase } from '../use-cases/create-token/create-token.usecase.js';
+import { ListTokensCommand } from '../use-cases/list-tokens/list-tokens.command.js';
 import { ListTokensUseCase } from '../use-cases/list-tokens/list-tokens.usecase.js';
 import { RevokeTokenCommand } from '../use-cases/revoke-token/revoke-token.command.js';
 import { RevokeTokenUseCase } from '../use-cases/revoke-token/revoke-token.usecase.js';
-import { requirePrincipal } from '../use-cases/shared/principal.js';
 
-type Create = MessageRequest<typeof IdentityMessages.createToken>;
-type List = MessageRequest<typeof IdentityMessages.listTokens>;
-type Revoke = MessageRequest<typeof IdentityMessages.revokeToken>;
+type Req<K extends keyof typeof IdentityMessages> = MessageRequest<(typeof IdentityMessages)[K]>;
 
+/** API tokens (docs/api.md "API tokens"); handlers are async so a refused command answers a rejected promise. */
 @Controller()
 export class TokensController {
   constructor(
@@ -20,24 +19,17 @@ export class TokensController {
   ) {}
 
   @MessagePattern(IdentityMessages.createToken.pattern)
-  create(@Payload() call: Create): Promise<CreatedToken> {
+  async create(@Payload() call: Req<'createToken'>): Promise<CreatedToken> {
     return this.createToken.executeForRequest(call);
   }
 
   @MessagePattern(IdentityMessages.listTokens.pattern)
-  list(@Payload() call: List): Promise<{ items: TokenRecord[] }> {
-    return this.listTokens.execute(call.ctx);
+  async list(@Payload() call: Req<'listTokens'>): Promise<{ items: TokenRecord[] }> {
+    return this.listTokens.execute(ListTokensCommand.create({ ctx: call.ctx }));
   }
 
   @MessagePattern(IdentityMessages.revokeToken.pattern)
-  revoke(@Payload() call: Revoke): Promise<void> {
-    return this.revokeToken.execute(
-      RevokeTokenCommand.create({
-        customer: requireTenant(call.ctx).customer,
-        principal: requirePrincipal(call.ctx),
-        tokenId: call.params.id,
-        actor: call.ctx.auditActor,
-      }),
-    );
+  async revoke(@Payload() call: Req<'revokeToken'>): Promise<void> {
+    return this.revokeToken.execute(RevokeTokenCommand.create({ ctx: call.ctx, params: call.params }));
   }
 }

@@ -1,4 +1,16 @@
-import { type AdminLevel, type Bundle, BUNDLE_SCOPES, IdentityErrors, type Role, ROLE_SCOPES, type Scope, scopeAllows } from '@app/contracts';
+import {
+  type AdminLevel,
+  type Bundle,
+  BUNDLE_SCOPES,
+  CommonErrors,
+  IdentityErrors,
+  type Principal,
+  type RequestContext,
+  type Role,
+  ROLE_SCOPES,
+  type Scope,
+  scopeAllows,
+} from '@app/contracts';
 
 /** Members of the operator customer are administrators: viewers read-only, editors and owners full. */
 export function adminLevelFor(operatorRole: Role | null): AdminLevel {
@@ -52,4 +64,22 @@ export function canSeeAllTokens(caller: TokenCaller): boolean {
 /** Who may revoke any token of a customer: members:manage, or a full administrator. */
 export function canRevokeAnyToken(caller: TokenCaller): boolean {
   return caller.admin === 'full' || caller.scopes.includes('members:manage') || caller.scopes.includes('admin');
+}
+
+/** Endpoints declared `principal` always carry one; a missing one is the gateway's bug, answered 401. */
+export function requirePrincipal(ctx: RequestContext): Principal {
+  if (!ctx.principal) throw CommonErrors.unauthenticated();
+  return ctx.principal;
+}
+
+const ADMIN_RANK: Record<AdminLevel, number> = { '': 0, read: 1, full: 2 };
+
+/** The lower of two admin levels (a credential never outranks its person's current standing). */
+export function lowerAdminLevel(a: AdminLevel, b: AdminLevel): AdminLevel {
+  return ADMIN_RANK[a] <= ADMIN_RANK[b] ? a : b;
+}
+
+/** In an audit entry, the actor of an administrator action carries an `admin:` prefix. */
+export function adminActor(actor: string): string {
+  return actor.startsWith('admin:') ? actor : `admin:${actor}`;
 }

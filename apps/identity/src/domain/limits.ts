@@ -8,8 +8,6 @@ export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 export const SESSION_IDLE_LIMIT_MS = 12 * 60 * 60 * 1000;
 export const SESSION_TOTAL_LIMIT_SECONDS = 7 * 24 * 60 * 60;
 
-export const API_TOKEN_DEFAULT_DAYS = 90;
-export const API_TOKEN_MAX_DAYS = 365;
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**

@@ -33,13 +33,3 @@ export function constantTimeEqual(a: string, b: string): boolean {
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);
 }
-
-/** Lower-cased, trimmed email: the form stored and compared everywhere. */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export function looksLikeEmail(email: string): boolean {
-  return email.length <= 254 && EMAIL.test(email);
-}

@@ -1,5 +1,5 @@
-import type { CreatedToken, CustomerInfo, CustomerView, MemberView, TokenRecord } from '@app/contracts';
-import type { CustomerMember } from '../repositories/membership.repository.js';
+import type { AdminLevel, CreatedToken, CustomerInfo, CustomerView, IdentityObject, MemberEntry, MemberView, Role, Scope, TokenRecord } from '@app/contracts';
+import type { CustomerMember, UserMembership } from '../repositories/membership.repository.js';
 import { userSubject } from './claims.js';
 import type { ApiToken, Customer } from './records.js';
 import { tokenStatus } from './lifecycle.js';
@@ -65,4 +65,36 @@ export function toTokenRecord(token: ApiToken, now: Date): TokenRecord {
 
 export function toCreatedToken(token: TokenFacts, jwt: string): CreatedToken {
   return { ...tokenFields(token), token: jwt };
+}
+
+/** The identity object: what /auth/verify, /auth/me and /auth/switch answer. */
+export function identityObject(input: {
+  email: string;
+  customerDomain: string;
+  role: Role | null;
+  scopes: readonly Scope[];
+  admin: AdminLevel;
+  csrfToken: string;
+  memberships: readonly UserMembership[];
+}): IdentityObject {
+  return {
+    admin: input.admin,
+    csrf_token: input.csrfToken,
+    customer: input.customerDomain,
+    email: input.email,
+    memberships: input.memberships.map((m) => ({ domain: m.domain, role: m.role })),
+    role: input.role ?? '',
+    scopes: [...input.scopes],
+  };
+}
+
+/** A member as the member API shows it. */
+export function toMemberEntry(member: CustomerMember): MemberEntry {
+  return {
+    email: member.email,
+    role: member.role,
+    disabled: member.userDisabled,
+    created_at: member.createdAt.toISOString(),
+    last_login_at: member.lastLoginAt?.toISOString() ?? null,
+  };
 }

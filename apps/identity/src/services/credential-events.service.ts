@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type CredentialKind, IdentityEvents } from '@app/contracts';
 import { MessageBus } from '@app/infra';
+import { IdentityStore } from '../repositories/identity.store.js';
 
 /**
  * Tells every gateway about credentials: `revoked` (a token or session stopped working: cached
@@ -9,7 +10,10 @@ import { MessageBus } from '@app/infra';
  */
 @Injectable()
 export class CredentialEvents {
-  constructor(@Inject(MessageBus) private readonly bus: MessageBus) {}
+  constructor(
+    @Inject(MessageBus) private readonly bus: MessageBus,
+    @Inject(IdentityStore) private readonly store: IdentityStore,
+  ) {}
 
   revoked(kind: CredentialKind, ids: readonly string[]): void {
     for (const id of ids) this.bus.emit(IdentityEvents.credentialRevoked, { kind, id });
@@ -17,5 +21,13 @@ export class CredentialEvents {
 
   changed(kind: CredentialKind, ids: readonly string[]): void {
     for (const id of ids) this.bus.emit(IdentityEvents.credentialChanged, { kind, id });
+  }
+
+  /** A person's role or administrator level changed: `changed` for their open sessions and working tokens. */
+  async personChanged(userId: string, now: Date): Promise<void> {
+    const repos = this.store.repos;
+    const [sessions, tokens] = await Promise.all([repos.sessions.openIds({ userId, now }), repos.tokens.activeIdsCreatedBy(userId, now)]);
+    this.changed('session', sessions);
+    this.changed('token', tokens);
   }
 }

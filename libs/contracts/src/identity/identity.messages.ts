@@ -15,6 +15,7 @@ import type {
   IdentityObject,
   EmailParams,
   InviteMemberRequest,
+  IssueTokenRequest,
   Jwks,
   LoginRequest,
   LoginResponse,
@@ -146,14 +147,6 @@ export interface CustomerChanged {
   readonly domain: string;
   /** The previous domain when it changed. */
   readonly previousDomain?: string;
-}
-
-export interface IssueTokenRequest {
-  readonly customerDomain: string;
-  readonly email: string;
-  readonly name: string;
-  readonly bundle: CreateTokenRequest['bundle'];
-  readonly expiresInDays?: number;
 }
 
 export const IdentityMessages = {

@@ -80,15 +80,32 @@ export const CreatedToken = Type.Object(
 );
 export type CreatedToken = Static<typeof CreatedToken>;
 
+/** An API token's lifetime when none is asked for, and the longest one may be asked for (docs/api.md "API tokens"). */
+export const API_TOKEN_DEFAULT_DAYS = 90;
+export const API_TOKEN_MAX_DAYS = 365;
+
+const TokenName = Type.String({ minLength: 1, maxLength: 100, 'x-error': 'name must be 1 to 100 characters' });
+const TokenLifetimeDays = Type.Integer({
+  minimum: 1,
+  maximum: API_TOKEN_MAX_DAYS,
+  'x-error': `expires_in_days must be an integer from 1 to ${API_TOKEN_MAX_DAYS}`,
+});
+
 export const CreateTokenRequest = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 100, 'x-error': 'name must be 1 to 100 characters' }),
-    bundle: BundleSchema,
-    expires_in_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, 'x-error': 'expires_in_days must be an integer from 1 to 365' })),
-  },
+  { name: TokenName, bundle: BundleSchema, expires_in_days: Type.Optional(TokenLifetimeDays) },
   { additionalProperties: false, examples: [{ name: 'build server', bundle: 'uploader', expires_in_days: 90 }] },
 );
 export type CreateTokenRequest = Static<typeof CreateTokenRequest>;
+
+/** IdentityMessages.issueToken (the operator CLI): a token for a member of a customer, with the rules of POST /tokens. */
+export const IssueTokenRequest = Type.Object({
+  customerDomain: DomainName,
+  email: Email,
+  name: TokenName,
+  bundle: BundleSchema,
+  expiresInDays: Type.Optional(TokenLifetimeDays),
+});
+export type IssueTokenRequest = Static<typeof IssueTokenRequest>;
 
 export const TokenIdParams = Type.Object({ id: Type.String({ format: 'uuid', 'x-error': 'token id must be a UUID' }) });
 export type TokenIdParams = Static<typeof TokenIdParams>;

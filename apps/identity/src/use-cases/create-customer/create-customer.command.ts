@@ -1,20 +1,29 @@
-import { validCorsOrigins, validDomain, validEmail, validText } from '../shared/validate.js';
+import { CreateCustomerRequest, type RequestContext } from '@app/contracts';
+import { contractCheck } from '@app/platform';
+import { adminActor } from '../../domain/access.js';
+import { normalizeEmail } from '../../domain/email.js';
 
-/** POST /admin/customers. */
+const checkBody = contractCheck(CreateCustomerRequest, { where: 'body property' });
+
+/** POST /admin/customers, validated when built with the contract's CreateCustomerRequest. */
 export class CreateCustomerCommand {
   private constructor(
     readonly domain: string,
     readonly name: string,
     readonly ownerEmail: string | null,
+    /** Each once. */
     readonly corsOrigins: readonly string[],
     readonly actor: string,
   ) {}
 
-  static create(input: { domain: unknown; name?: unknown; ownerEmail?: unknown; corsOrigins?: unknown; actor: string }): CreateCustomerCommand {
-    const domain = validDomain(input.domain);
-    const name = input.name === undefined ? domain : validText(input.name, 'name', 1, 200);
-    const ownerEmail = input.ownerEmail === undefined ? null : validEmail(input.ownerEmail, 'owner_email');
-    const origins = validCorsOrigins(input.corsOrigins ?? []);
-    return new CreateCustomerCommand(domain, name, ownerEmail, origins, input.actor);
+  static create(input: { ctx: RequestContext; body: unknown }): CreateCustomerCommand {
+    const body = checkBody(input.body);
+    return new CreateCustomerCommand(
+      body.domain,
+      body.name ?? body.domain,
+      body.owner_email === undefined ? null : normalizeEmail(body.owner_email),
+      [...new Set(body.cors_origins ?? [])],
+      adminActor(input.ctx.auditActor),
+    );
   }
 }

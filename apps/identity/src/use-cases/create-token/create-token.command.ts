@@ -1,6 +1,7 @@
-import type { AdminLevel, Bundle, CustomerRef, Scope } from '@app/contracts';
-import { API_TOKEN_DEFAULT_DAYS, API_TOKEN_MAX_DAYS } from '../../domain/limits.js';
-import { validBundle, validInteger, validText } from '../shared/validate.js';
+import { type AdminLevel, API_TOKEN_DEFAULT_DAYS, type Bundle, type CustomerRef, CreateTokenRequest, type Scope } from '@app/contracts';
+import { contractCheck } from '@app/platform';
+
+const checkToken = contractCheck(CreateTokenRequest, { where: 'body property' });
 
 /** The person a token is created for and what they may hand out. */
 export interface TokenCreator {
@@ -9,7 +10,7 @@ export interface TokenCreator {
   readonly admin: AdminLevel;
 }
 
-/** POST /tokens (and the operator CLI's issueToken); docs/api.md "API tokens". */
+/** POST /tokens (and the operator CLI's issueToken, start-up's sandbox tokens); docs/api.md "API tokens". Checked with the contract's CreateTokenRequest. */
 export class CreateTokenCommand {
   private constructor(
     readonly customer: CustomerRef,
@@ -29,10 +30,8 @@ export class CreateTokenCommand {
     expiresInDays?: unknown;
     actor: string;
   }): CreateTokenCommand {
-    const days =
-      input.expiresInDays === undefined || input.expiresInDays === null
-        ? API_TOKEN_DEFAULT_DAYS
-        : validInteger(input.expiresInDays, 'expires_in_days', 1, API_TOKEN_MAX_DAYS);
-    return new CreateTokenCommand(input.customer, input.creator, validText(input.name, 'name', 1, 100), validBundle(input.bundle), days, input.actor);
+    const days = input.expiresInDays === null ? undefined : input.expiresInDays;
+    const token = checkToken({ name: input.name, bundle: input.bundle, ...(days === undefined ? {} : { expires_in_days: days }) });
+    return new CreateTokenCommand(input.customer, input.creator, token.name, token.bundle, token.expires_in_days ?? API_TOKEN_DEFAULT_DAYS, input.actor);
   }
 }

@@ -13,7 +13,7 @@ import { Administrators } from '../../services/administrators.service.js';
 import { AuditTrail } from '../../services/audit-trail.service.js';
 import { Clock } from '../../services/clock.js';
 import { SigningKeys } from '../../services/signing-keys.service.js';
-import { requirePrincipal } from '../shared/principal.js';
+import { requirePrincipal } from '../../domain/access.js';
 import { CreateTokenCommand } from './create-token.command.js';
 import { TokenCreators } from './token-creator.js';
 

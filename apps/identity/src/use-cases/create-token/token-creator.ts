@@ -3,7 +3,7 @@ import { type CustomerRef, type Principal, scopeAllows } from '@app/contracts';
 import { personScopes } from '../../domain/access.js';
 import { IdentityStore } from '../../repositories/identity.store.js';
 import { Administrators } from '../../services/administrators.service.js';
-import { lowerAdminLevel } from '../shared/principal.js';
+import { lowerAdminLevel } from '../../domain/access.js';
 import type { TokenCreator } from './create-token.command.js';
 
 /**

@@ -8,6 +8,7 @@ import { AuditTrail } from '../../services/audit-trail.service.js';
 import { Clock } from '../../services/clock.js';
 import { CredentialEvents } from '../../services/credential-events.service.js';
 import { CustomerDeletions } from '../../services/customer-deletions.service.js';
+import type { DeleteCustomerCommand } from './delete-customer.command.js';
 
 /**
  * DELETE /admin/customers/{domain}?confirm=<domain>. Records the deletion (status `deleting`,
@@ -29,9 +30,9 @@ export class DeleteCustomerUseCase {
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {}
 
-  async execute(input: { domain: string; confirm: string | undefined; actor: string }): Promise<CustomerDeletion> {
-    const domain = input.domain.trim().toLowerCase();
-    if (typeof input.confirm !== 'string' || input.confirm.trim().toLowerCase() !== domain) throw IdentityErrors.customer_delete_unconfirmed();
+  async execute(command: DeleteCustomerCommand): Promise<CustomerDeletion> {
+    const { domain } = command;
+    if (command.confirm === undefined || command.confirm.trim().toLowerCase() !== domain) throw IdentityErrors.customer_delete_unconfirmed();
     if (domain === this.config.operatorDomain) throw IdentityErrors.operator_customer_undeletable();
     if (domain === this.config.sandboxDomain) throw IdentityErrors.sandbox_customer_undeletable();
     const now = this.clock.now();
@@ -43,7 +44,7 @@ export class DeleteCustomerUseCase {
       const before = toCustomerView(customer);
       await repos.customers.setStatus(customer.id, 'deleting', now);
       const sessions = await repos.sessions.revokeOpen({ customerId: customer.id, at: now, reason: 'customer_deleted' });
-      await this.audit.record({ actor: input.actor, domain, action: 'customer.delete', targetType: 'customer', targetId: domain, before, after: {} }, repos);
+      await this.audit.record({ actor: command.actor, domain, action: 'customer.delete', targetType: 'customer', targetId: domain, before, after: {} }, repos);
       return { customer, sessions };
     });
     this.bus.emit(IdentityEvents.customerChanged, { id: recorded.customer.id, domain });

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommonErrors, type IdentityObject, type RequestContext, requireTenant } from '@app/contracts';
 import { IdentityStore } from '../../repositories/identity.store.js';
 import { CsrfTokens } from '../../services/csrf-tokens.service.js';
-import { identityObject } from '../shared/identity-object.js';
-import { requirePrincipal } from '../shared/principal.js';
+import { identityObject } from '../../domain/views.js';
+import { requirePrincipal } from '../../domain/access.js';
 
 /**
  * GET /auth/me. The customer is the one the request acts on (an administrator's `customer=`

@@ -1,5 +1,8 @@
-import type { CustomerId, Role } from '@app/contracts';
-import { validEmail, validRole } from '../shared/validate.js';
+import { type CustomerId, InviteMemberRequest, type Role } from '@app/contracts';
+import { contractCheck } from '@app/platform';
+import { emailOf } from '../../domain/email.js';
+
+const checkRole = contractCheck(InviteMemberRequest.properties.role);
 
 export interface InviteeCustomer {
   readonly id: CustomerId;
@@ -7,7 +10,7 @@ export interface InviteeCustomer {
   readonly name: string;
 }
 
-/** Invite a person (by email) into a customer with a role. */
+/** Invite a person (by email) into a customer with a role; the email and role by the contract's InviteMemberRequest rules. */
 export class InviteMemberCommand {
   private constructor(
     readonly customer: InviteeCustomer,
@@ -18,6 +21,6 @@ export class InviteMemberCommand {
   ) {}
 
   static create(input: { customer: InviteeCustomer; email: unknown; role: unknown; actor: string }): InviteMemberCommand {
-    return new InviteMemberCommand(input.customer, validEmail(input.email), validRole(input.role), input.actor);
+    return new InviteMemberCommand(input.customer, emailOf(input.email), checkRole(input.role), input.actor);
   }
 }

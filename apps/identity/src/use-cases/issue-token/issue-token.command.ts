@@ -1,8 +1,10 @@
-import type { Bundle } from '@app/contracts';
-import { API_TOKEN_DEFAULT_DAYS, API_TOKEN_MAX_DAYS } from '../../domain/limits.js';
-import { validBundle, validDomain, validEmail, validInteger, validText } from '../shared/validate.js';
+import { API_TOKEN_DEFAULT_DAYS, type Bundle, IssueTokenRequest } from '@app/contracts';
+import { contractCheck } from '@app/platform';
+import { normalizeEmail } from '../../domain/email.js';
 
-/** Operator CLI: a token for a member of a customer, without an HTTP session. */
+const checkRequest = contractCheck(IssueTokenRequest, { where: 'property' });
+
+/** Operator CLI (IdentityMessages.issueToken): a token for a member of a customer, without an HTTP session; the contract's IssueTokenRequest. */
 export class IssueTokenCommand {
   private constructor(
     readonly customerDomain: string,
@@ -12,15 +14,19 @@ export class IssueTokenCommand {
     readonly expiresInDays: number,
   ) {}
 
-  static create(input: { customerDomain: unknown; email: unknown; name: unknown; bundle: unknown; expiresInDays?: unknown }): IssueTokenCommand {
+  static create(input: { customerDomain?: unknown; email?: unknown; name?: unknown; bundle?: unknown; expiresInDays?: unknown }): IssueTokenCommand {
+    const request = checkRequest({
+      ...input,
+      customerDomain: typeof input.customerDomain === 'string' ? input.customerDomain.trim().toLowerCase() : input.customerDomain,
+      email: typeof input.email === 'string' ? input.email.trim() : input.email,
+      expiresInDays: input.expiresInDays ?? undefined,
+    });
     return new IssueTokenCommand(
-      validDomain(input.customerDomain, 'customer domain'),
-      validEmail(input.email),
-      validText(input.name, 'name', 1, 100),
-      validBundle(input.bundle),
-      input.expiresInDays === undefined || input.expiresInDays === null
-        ? API_TOKEN_DEFAULT_DAYS
-        : validInteger(input.expiresInDays, 'expires_in_days', 1, API_TOKEN_MAX_DAYS),
+      request.customerDomain,
+      normalizeEmail(request.email),
+      request.name,
+      request.bundle,
+      request.expiresInDays ?? API_TOKEN_DEFAULT_DAYS,
     );
   }
 }

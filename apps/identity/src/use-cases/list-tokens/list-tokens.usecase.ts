@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { requireTenant, type RequestContext, type TokenRecord } from '@app/contracts';
-import { canSeeAllTokens } from '../../domain/access.js';
+import type { TokenRecord } from '@app/contracts';
 import { toTokenRecord } from '../../domain/views.js';
 import { IdentityStore } from '../../repositories/identity.store.js';
 import { Clock } from '../../services/clock.js';
-import { requirePrincipal } from '../shared/principal.js';
+import type { ListTokensCommand } from './list-tokens.command.js';
 
 /** GET /tokens: every token of the customer for members:manage and administrators, otherwise the caller's own. */
 @Injectable()
@@ -14,12 +13,10 @@ export class ListTokensUseCase {
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
-  async execute(ctx: RequestContext): Promise<{ items: TokenRecord[] }> {
-    const principal = requirePrincipal(ctx);
-    const { customer } = requireTenant(ctx);
+  async execute(command: ListTokensCommand): Promise<{ items: TokenRecord[] }> {
     const tokens = await this.store.repos.tokens.listInCustomer({
-      customerId: customer.id,
-      ...(canSeeAllTokens(principal) ? {} : { createdBy: principal.userId }),
+      customerId: command.customerId,
+      ...(command.createdBy === null ? {} : { createdBy: command.createdBy }),
     });
     const now = this.clock.now();
     return { items: tokens.map((t) => toTokenRecord(t, now)) };

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IdentityErrors, type RequestContext } from '@app/contracts';
-import { requirePrincipal } from '../shared/principal.js';
+import { requirePrincipal } from '../../domain/access.js';
 import { EndSessionUseCase } from '../end-session/end-session.usecase.js';
 
 /** POST /auth/logout: ends the calling session (the endpoint clears the three cookies). */

@@ -1,5 +1,5 @@
 import { CommonErrors, type CustomerId, PEOPLE_MAX_IDS, type RequestContext, requireTenant, UUID_UNANCHORED } from '@app/contracts';
-import { requirePrincipal } from '../shared/principal.js';
+import { requirePrincipal } from '../../domain/access.js';
 
 const USER_ACTOR = new RegExp(`^user:(${UUID_UNANCHORED})$`, 'i');
 

@@ -11,7 +11,7 @@ import { Clock } from '../../services/clock.js';
 import type { InvitationMail } from '../../services/identity-mail.service.js';
 import { InviteMemberCommand } from '../invite-member/invite-member.command.js';
 import { InviteMemberUseCase } from '../invite-member/invite-member.usecase.js';
-import { SandboxTokensUseCase } from '../sandbox-tokens/sandbox-tokens.usecase.js';
+import { EnsureSandboxTokensUseCase } from '../ensure-sandbox-tokens/ensure-sandbox-tokens.usecase.js';
 
 const PROVISIONING_LOCK = 'identity.provisioning';
 const SYSTEM_ACTOR = 'system';
@@ -38,7 +38,7 @@ export class ProvisionOperatorUseCase {
   constructor(
     @Inject(IdentityStore) private readonly store: IdentityStore,
     @Inject(InviteMemberUseCase) private readonly invite: InviteMemberUseCase,
-    @Inject(SandboxTokensUseCase) private readonly sandboxTokens: SandboxTokensUseCase,
+    @Inject(EnsureSandboxTokensUseCase) private readonly ensureSandboxTokens: EnsureSandboxTokensUseCase,
     @Inject(MessageBus) private readonly bus: MessageBus,
     @Inject(AuditTrail) private readonly audit: AuditTrail,
     @Inject(Clock) private readonly clock: Clock,
@@ -85,7 +85,7 @@ export class ProvisionOperatorUseCase {
     }
     if (invitation) await this.invite.deliver(invitation.command, invitation.mail);
     // The sandbox's public tokens (read-only, uploader, full), shown on /docs.
-    const sandboxTokens = sandbox?.isSandbox ? await this.sandboxTokens.ensure(sandbox) : [];
+    const sandboxTokens = sandbox?.isSandbox ? await this.ensureSandboxTokens.execute(sandbox) : [];
     return { operator, sandbox, createdDomains: created.map((c) => c.domain), invitedOwner: invitation?.mail.to ?? null, sandboxTokensIssued: sandboxTokens };
   }
 

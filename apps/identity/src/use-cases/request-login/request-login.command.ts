@@ -1,6 +1,10 @@
-import { validEmail } from '../shared/validate.js';
+import { LoginRequest } from '@app/contracts';
+import { contractCheck } from '@app/platform';
+import { normalizeEmail } from '../../domain/email.js';
 
-/** POST /auth/login: send a code and a magic link to an invited address. */
+const checkBody = contractCheck(LoginRequest, { where: 'body property' });
+
+/** POST /auth/login: send a code and a magic link to an invited address (the contract's LoginRequest). */
 export class RequestLoginCommand {
   private constructor(
     readonly email: string,
@@ -8,7 +12,7 @@ export class RequestLoginCommand {
     readonly ip: string | null,
   ) {}
 
-  static create(input: { email: unknown; ip?: string | null }): RequestLoginCommand {
-    return new RequestLoginCommand(validEmail(input.email), input.ip || null);
+  static create(input: { body: unknown; ip?: string | null }): RequestLoginCommand {
+    return new RequestLoginCommand(normalizeEmail(checkBody(input.body).email), input.ip || null);
   }
 }

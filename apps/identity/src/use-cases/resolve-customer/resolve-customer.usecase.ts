@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { asCustomerId, type CorsOriginsOfAll, isUuid, type CustomerInfo, type CustomerLookup } from '@app/contracts';
+import { asCustomerId, isUuid, type CustomerInfo, type CustomerLookup } from '@app/contracts';
 import { toCustomerInfo } from '../../domain/views.js';
 import { IdentityStore } from '../../repositories/identity.store.js';
 
@@ -20,10 +20,5 @@ export class ResolveCustomerUseCase {
       return customer ? toCustomerInfo(customer) : null;
     }
     return null;
-  }
-
-  /** Every origin an active customer allows (the gateway checks preflights against it). */
-  async corsOriginsOfAll(): Promise<CorsOriginsOfAll> {
-    return { origins: await this.store.repos.customers.corsOriginsOfActive() };
   }
 }

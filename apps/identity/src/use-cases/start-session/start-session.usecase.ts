@@ -9,7 +9,7 @@ import { Administrators } from '../../services/administrators.service.js';
 import { AuditTrail } from '../../services/audit-trail.service.js';
 import { Clock } from '../../services/clock.js';
 import { SessionAccess } from '../../services/session-access.service.js';
-import { identityObject } from '../shared/identity-object.js';
+import { identityObject } from '../../domain/views.js';
 import type { StartSessionCommand } from './start-session.command.js';
 
 /**

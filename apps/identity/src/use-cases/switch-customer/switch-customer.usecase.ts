@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CommonErrors, IdentityErrors, type RequestContext, type SwitchedSession } from '@app/contracts';
+import { CommonErrors, IdentityErrors, type SwitchedSession } from '@app/contracts';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../domain/limits.js';
 import { IdentityStore } from '../../repositories/identity.store.js';
 import { Clock } from '../../services/clock.js';
 import { CredentialEvents } from '../../services/credential-events.service.js';
 import { SessionAccess } from '../../services/session-access.service.js';
-import { validDomain } from '../shared/validate.js';
-import { identityObject } from '../shared/identity-object.js';
-import { requirePrincipal } from '../shared/principal.js';
+import type { SwitchCustomerCommand } from './switch-customer.command.js';
+import { identityObject } from '../../domain/views.js';
+import { requirePrincipal } from '../../domain/access.js';
 
 /**
  * POST /auth/switch: the session moves to another customer its person belongs to (404 for an
@@ -25,15 +25,11 @@ export class SwitchCustomerUseCase {
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
-  async execute(ctx: RequestContext, domainInput: unknown): Promise<SwitchedSession> {
-    const principal = requirePrincipal(ctx);
+  async execute(command: SwitchCustomerCommand): Promise<SwitchedSession> {
+    const principal = requirePrincipal(command.ctx);
     if (principal.kind !== 'session') throw IdentityErrors.switch_session_only();
-    let domain: string;
-    try {
-      domain = validDomain(domainInput);
-    } catch {
-      throw CommonErrors.customer_not_found();
-    }
+    const { domain } = command;
+    if (domain === null) throw CommonErrors.customer_not_found();
     const now = this.clock.now();
     const repos = this.store.repos;
     const customer = await repos.customers.findByDomain(domain);

@@ -1,14 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CommonErrors, type CustomerView, IdentityErrors, IdentityEvents, type UpdateCustomerRequest } from '@app/contracts';
+import { CommonErrors, type CustomerView, IdentityErrors, IdentityEvents } from '@app/contracts';
 import { MessageBus, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
-import type { CustomerStatus } from '../../domain/records.js';
 import { toCustomerView } from '../../domain/views.js';
 import { IdentityStore } from '../../repositories/identity.store.js';
 import { AuditTrail } from '../../services/audit-trail.service.js';
 import { Clock } from '../../services/clock.js';
 import { CredentialEvents } from '../../services/credential-events.service.js';
-import { validCorsOrigins, validDomain, validText } from '../shared/validate.js';
+import type { UpdateCustomerCommand } from './update-customer.command.js';
 
 /**
  * PATCH /admin/customers/{domain}: name, status, cors_origins and the domain itself.
@@ -35,11 +34,11 @@ export class UpdateCustomerUseCase {
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {}
 
-  async execute(input: { domain: string; change: UpdateCustomerRequest; actor: string }): Promise<{ customer: CustomerView }> {
-    const change = this.validate(input.change);
+  async execute(command: UpdateCustomerCommand): Promise<{ customer: CustomerView }> {
+    const { change } = command;
     const now = this.clock.now();
     const result = await this.store.transaction(async (repos) => {
-      const customer = await repos.customers.findByDomain(input.domain.trim().toLowerCase());
+      const customer = await repos.customers.findByDomain(command.domain);
       if (!customer) throw CommonErrors.customer_not_found();
       const configured = customer.domain === this.config.operatorDomain || customer.domain === this.config.sandboxDomain;
       if (change.domain !== undefined && change.domain !== customer.domain && configured) {
@@ -65,7 +64,7 @@ export class UpdateCustomerUseCase {
     this.credentials.revoked('session', result.sessions);
     if (JSON.stringify({ ...result.before, updated_at: '' }) !== JSON.stringify({ ...after, updated_at: '' })) {
       await this.audit.record({
-        actor: input.actor,
+        actor: command.actor,
         domain: after.domain,
         action: 'customer.update',
         targetType: 'customer',
@@ -75,17 +74,5 @@ export class UpdateCustomerUseCase {
       });
     }
     return { customer: after };
-  }
-
-  private validate(change: UpdateCustomerRequest): { name?: string; domain?: string; status?: CustomerStatus; corsOrigins?: string[] } {
-    const out: { name?: string; domain?: string; status?: CustomerStatus; corsOrigins?: string[] } = {};
-    if (change.name !== undefined) out.name = validText(change.name, 'name', 1, 200);
-    if (change.domain !== undefined) out.domain = validDomain(change.domain);
-    if (change.status !== undefined) {
-      if (change.status !== 'active' && change.status !== 'suspended') throw CommonErrors.invalid_request({ detail: 'status must be active or suspended' });
-      out.status = change.status;
-    }
-    if (change.cors_origins !== undefined) out.corsOrigins = validCorsOrigins(change.cors_origins);
-    return out;
   }
 }

@@ -1,7 +1,10 @@
-import { CommonErrors } from '@app/contracts';
-import { validEmail } from '../shared/validate.js';
+import { VerifyRequest } from '@app/contracts';
+import { contractCheck } from '@app/platform';
+import { normalizeEmail } from '../../domain/email.js';
 
-/** POST /auth/verify: prove control of the address with the mailed 6-digit code. */
+const checkBody = contractCheck(VerifyRequest, { where: 'body property' });
+
+/** POST /auth/verify: prove control of the address with the mailed 6-digit code (the contract's VerifyRequest). */
 export class VerifyLoginCommand {
   private constructor(
     readonly email: string,
@@ -9,8 +12,8 @@ export class VerifyLoginCommand {
     readonly ip: string | null,
   ) {}
 
-  static create(input: { email: unknown; code: unknown; ip?: string | null }): VerifyLoginCommand {
-    if (typeof input.code !== 'string' || !/^[0-9]{6}$/.test(input.code)) throw CommonErrors.invalid_request({ detail: 'code must be exactly 6 digits' });
-    return new VerifyLoginCommand(validEmail(input.email), input.code, input.ip ?? null);
+  static create(input: { body: unknown; ip?: string | null }): VerifyLoginCommand {
+    const body = checkBody(input.body);
+    return new VerifyLoginCommand(normalizeEmail(body.email), body.code, input.ip ?? null);
   }
 }

@@ -1,20 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CommonErrors, type CustomerId, IdentityErrors, type MemberView, type RequestContext, type UpdatedUser } from '@app/contracts';
-import { toMemberView } from '../../domain/views.js';
+import { type CustomerId, IdentityErrors, type UpdatedUser } from '@app/contracts';
 import { IdentityStore } from '../../repositories/identity.store.js';
 import { AuditTrail } from '../../services/audit-trail.service.js';
 import { Clock } from '../../services/clock.js';
 import { CredentialEvents } from '../../services/credential-events.service.js';
-import { requirePrincipal } from '../shared/principal.js';
-import { validEmail } from '../shared/validate.js';
+import type { UpdateUserCommand } from './update-user.command.js';
 
 /**
- * GET /admin/users (one entry per membership) and PATCH /admin/users/{email} (a user's states:
- * disabling ends all the person's sessions and revokes every token they created, on every
- * customer; enabling revives none of them). An administrator cannot disable themselves (400).
+ * PATCH /admin/users/{email}: a user's state. Disabling ends all the person's sessions and
+ * revokes every token they created, on every customer; enabling revives none of them. An
+ * administrator cannot disable themselves (400).
  */
 @Injectable()
-export class AdminUsersUseCase {
+export class UpdateUserUseCase {
   constructor(
     @Inject(IdentityStore) private readonly store: IdentityStore,
     @Inject(CredentialEvents) private readonly credentials: CredentialEvents,
@@ -22,15 +20,8 @@ export class AdminUsersUseCase {
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
-  async list(): Promise<{ items: MemberView[] }> {
-    const rows = await this.store.repos.memberships.listAll();
-    return { items: rows.map((row) => toMemberView(row, row.domain)) };
-  }
-
-  async setDisabled(ctx: RequestContext, emailInput: unknown, disabled: unknown): Promise<UpdatedUser> {
-    const principal = requirePrincipal(ctx);
-    const email = validEmail(emailInput);
-    if (typeof disabled !== 'boolean') throw CommonErrors.invalid_request({ detail: 'disabled must be true or false' });
+  async execute(command: UpdateUserCommand): Promise<UpdatedUser> {
+    const { principal, email, disabled } = command;
     const now = this.clock.now();
     const result = await this.store.transaction(async (repos) => {
       const user = await repos.users.findByEmail(email);
@@ -50,7 +41,7 @@ export class AdminUsersUseCase {
     );
     if (result.changed) {
       await this.audit.record({
-        actor: ctx.auditActor,
+        actor: command.actor,
         domain: null,
         action: 'user.update',
         targetType: 'user',
@@ -62,7 +53,7 @@ export class AdminUsersUseCase {
       for (const id of new Set(result.tokens.map((t) => t.customerId))) domains.set(id, (await this.store.repos.customers.findById(id))?.domain ?? null);
       for (const token of result.tokens) {
         await this.audit.record({
-          actor: ctx.auditActor,
+          actor: command.actor,
           domain: domains.get(token.customerId) ?? null,
           action: 'token.revoke',
           targetType: 'token',

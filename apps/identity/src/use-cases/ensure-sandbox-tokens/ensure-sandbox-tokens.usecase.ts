@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type SandboxTokens } from '@app/contracts';
 import { JsonLogger, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
@@ -27,14 +26,14 @@ const SYSTEM_ACTOR = 'system';
  * and documentation"). Tokens are otherwise shown once and only their id is stored; these three are
  * public by design, so their value is kept (identity.sandbox_tokens) for the documentation page.
  *
- * ensure() runs at start-up (after provisioning), idempotent across replicas (advisory lock):
+ * It runs at start-up (after provisioning), idempotent across replicas (advisory lock):
  * a token is issued again when it is missing, revoked, expires within 30 days, was issued for
  * another PUBLIC_URL or by a key no longer published. Each lives 365 days. What sandbox
  * credentials cannot do is the gateway's business (notInSandbox endpoints: the admin API,
  * token and member management; the smaller log-file limit).
  */
 @Injectable()
-export class SandboxTokensUseCase {
+export class EnsureSandboxTokensUseCase {
   private readonly logger = new JsonLogger('identity');
 
   constructor(
@@ -45,7 +44,7 @@ export class SandboxTokensUseCase {
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {}
 
-  async ensure(sandbox: Customer): Promise<SandboxBundle[]> {
+  async execute(sandbox: Customer): Promise<SandboxBundle[]> {
     const published = new Set((await this.keys.jwks()).keys.map((k) => k.kid));
     const issued = await this.store.transaction(
       async (repos) => {
@@ -75,19 +74,6 @@ export class SandboxTokensUseCase {
     for (const { command, record } of issued) await this.createToken.recordCreation(command, record);
     if (issued.length) this.logger.info('sandbox tokens issued', { domain: sandbox.domain, bundles: issued.map((i) => i.bundle) });
     return issued.map((i) => i.bundle);
-  }
-
-  /** GET /docs: the current public tokens (null without a sandbox). */
-  async list(): Promise<SandboxTokens | null> {
-    if (!this.config.sandboxDomain) return null;
-    const sandbox = await this.store.repos.customers.findByDomain(this.config.sandboxDomain);
-    if (!sandbox?.isSandbox) return null;
-    const now = this.clock.now();
-    const tokens = (await this.store.repos.sandboxTokens.list()).filter((t) => !t.revokedAt && t.expiresAt > now);
-    return {
-      domain: sandbox.domain,
-      tokens: tokens.map((t) => ({ bundle: t.bundle, scopes: [...t.scopes], token: t.token, expires_at: t.expiresAt.toISOString() })),
-    };
   }
 
   private stillGood(token: StoredSandboxToken | undefined, published: ReadonlySet<string>, now: Date): boolean {

@@ -7,7 +7,7 @@ import { Administrators } from '../../services/administrators.service.js';
  * administrators (enabled owners and editors of the operator customer).
  */
 @Injectable()
-export class OperatorEmailsUseCase {
+export class FindOperatorEmailsUseCase {
   constructor(
     @Inject(IdentityStore) private readonly store: IdentityStore,
     @Inject(Administrators) private readonly administrators: Administrators,
