@@ -1,5 +1,5 @@
 /**
- * The operator files (docker-compose.yml, k8s/, deploy/Dockerfile, README.md, docs/) checked
+ * The operator files (docker-compose.yml, deploy/Dockerfile, README.md, docs/) checked
  * against the code, since nothing here can run them (no Docker engine, no cluster):
  *
  * - every app a manifest runs exists (apps/<app>/src/main.ts, `npm run start:<app>`), and
@@ -8,8 +8,7 @@
  *   (libs/infra/src/config/config.ts, or a standard OTEL_* / NODE_* variable), the values
  *   pass loadConfig, and each app gets what its entry point asserts at start
  *   (assertDistributedConfig in apps/<app>/src/main.ts or libs/platform/src/run-app.ts);
- * - ports match PORT, gateway probes use /readyz and /healthz, every Deployment has a
- *   Service whose selector matches its pods, HPAs and Ingress backends point at real objects;
+ * - the gateway publishes PORT (k8s/ is rendered and checked by k8s-manifests.medium-spec.ts);
  * - every server image of docker-compose.yml is pinned to one release (no `latest`, no bare
  *   major); deploy/Dockerfile.dockerignore lets in what the Dockerfile copies and only paths
  *   that exist;
@@ -489,228 +488,6 @@ export function checkCompose(compose: Yaml, facts: CodeFacts, file = 'docker-com
 }
 
 // ---------------------------------------------------------------------------------------------
-// k8s/
-
-export interface ManifestFile {
-  readonly file: string;
-  readonly documents: Yaml[];
-}
-
-interface K8sObject {
-  readonly file: string;
-  readonly kind: string;
-  readonly name: string;
-  readonly namespace: string | undefined;
-  readonly body: YamlMap;
-}
-
-const CLUSTER_SCOPED = new Set(['Namespace']);
-/** Files kept out of kustomization.yaml on purpose (see their comments). */
-const NOT_IN_KUSTOMIZATION = new Set(['secret.template.yaml', 'migrate-job.yaml', 'kustomization.yaml']);
-
-function labelsMatch(selector: YamlMap, labels: YamlMap): boolean {
-  const entries = Object.entries(selector);
-  return entries.length > 0 && entries.every(([key, value]) => labels[key] === value);
-}
-
-export function checkKubernetes(files: readonly ManifestFile[], facts: CodeFacts): string[] {
-  const problems: string[] = [];
-  const objects: K8sObject[] = [];
-  for (const { file, documents } of files) {
-    for (const document of documents) {
-      const body = map(document);
-      const kind = text(body.kind);
-      const name = text(map(body.metadata).name);
-      if (kind === 'Kustomization') {
-        const listed = list(body.resources).map(String);
-        for (const resource of listed)
-          if (!files.some((f) => f.file === resource)) problems.push(`kustomization.yaml: lists ${resource}, which does not exist`);
-        for (const f of files) if (!NOT_IN_KUSTOMIZATION.has(f.file) && !listed.includes(f.file)) problems.push(`kustomization.yaml: does not list ${f.file}`);
-        continue;
-      }
-      if (!kind || !name || !text(body.apiVersion)) {
-        problems.push(`${file}: a document without apiVersion, kind or metadata.name`);
-        continue;
-      }
-      objects.push({ file, kind, name, namespace: text(map(body.metadata).namespace), body });
-    }
-  }
-  const ofKind = (kind: string) => objects.filter((o) => o.kind === kind);
-  const named = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.name === name);
-
-  const namespaces = ofKind('Namespace');
-  if (namespaces.length !== 1) problems.push(`k8s: expected one Namespace, found ${namespaces.length}`);
-  const namespace = namespaces[0]?.name;
-  for (const o of objects) {
-    if (!CLUSTER_SCOPED.has(o.kind) && o.namespace !== namespace)
-      problems.push(`${o.file}: ${o.kind} ${o.name} is in namespace ${o.namespace ?? '(none)'}, not ${namespace}`);
-  }
-  for (const o of [...ofKind('ConfigMap'), ...ofKind('Secret')]) {
-    for (const field of ['data', 'stringData']) {
-      for (const [key, value] of Object.entries(map(o.body[field]))) {
-        if (typeof value !== 'string') problems.push(`${o.file}: ${o.kind} ${o.name} ${field}.${key} must be a quoted string`);
-      }
-    }
-  }
-
-  const lookup = (kind: 'ConfigMap' | 'Secret', name: string | undefined): Record<string, Yaml> | null => {
-    const object = name ? named(kind, name) : undefined;
-    if (!object) return null;
-    if (kind === 'ConfigMap') return map(object.body.data);
-    const decoded = Object.fromEntries(Object.entries(map(object.body.data)).map(([k, v]) => [k, Buffer.from(String(v), 'base64').toString('utf8')]));
-    return { ...decoded, ...map(object.body.stringData) };
-  };
-
-  const environmentOf = (where: string, container: YamlMap): Record<string, Yaml> => {
-    const env: Record<string, Yaml> = {};
-    for (const source of list(container.envFrom).map(map)) {
-      const kind = isMap(source.configMapRef) ? 'ConfigMap' : isMap(source.secretRef) ? 'Secret' : null;
-      if (!kind) {
-        problems.push(`${where}: envFrom entry without configMapRef or secretRef`);
-        continue;
-      }
-      const name = text(map(source.configMapRef ?? source.secretRef).name);
-      const values = lookup(kind, name);
-      if (!values) problems.push(`${where}: envFrom names ${kind} ${name}, which is not in k8s/`);
-      else Object.assign(env, values);
-    }
-    for (const item of list(container.env).map(map)) {
-      const name = text(item.name);
-      if (!name) {
-        problems.push(`${where}: env entry without a name`);
-        continue;
-      }
-      if ('value' in item) {
-        env[name] = item.value!;
-        continue;
-      }
-      const from = map(item.valueFrom);
-      const ref = isMap(from.secretKeyRef)
-        ? (['Secret', from.secretKeyRef] as const)
-        : isMap(from.configMapKeyRef)
-          ? (['ConfigMap', from.configMapKeyRef] as const)
-          : null;
-      if (!ref) {
-        problems.push(`${where}: env ${name} has neither value nor a secretKeyRef/configMapKeyRef`);
-        continue;
-      }
-      const values = lookup(ref[0], text(ref[1].name));
-      const key = text(ref[1].key);
-      if (!values || !key || !(key in values)) problems.push(`${where}: env ${name} refers to ${ref[0]} ${text(ref[1].name)} key ${key}, which does not exist`);
-      else env[name] = values[key]!;
-    }
-    return env;
-  };
-
-  const podChecks = (where: string, pod: YamlMap): Array<{ container: YamlMap; where: string }> => {
-    if (map(pod.securityContext).runAsNonRoot !== true) problems.push(`${where}: pod securityContext.runAsNonRoot must be true`);
-    const containers = list(pod.containers).map(map);
-    if (containers.length === 0) problems.push(`${where}: no containers`);
-    return containers.map((container) => {
-      const at = `${where} container ${text(container.name)}`;
-      const security = map(container.securityContext);
-      if (security.readOnlyRootFilesystem !== true) problems.push(`${at}: securityContext.readOnlyRootFilesystem must be true`);
-      if (security.allowPrivilegeEscalation !== false) problems.push(`${at}: securityContext.allowPrivilegeEscalation must be false`);
-      const resources = map(container.resources);
-      for (const kind of ['requests', 'limits']) {
-        for (const resource of ['cpu', 'memory']) if (map(resources[kind])[resource] === undefined) problems.push(`${at}: no resources.${kind}.${resource}`);
-      }
-      return { container, where: at };
-    });
-  };
-
-  const deployments = ofKind('Deployment');
-  const services = ofKind('Service');
-  const runningApps = new Set<string>();
-  const images = new Set<string>();
-  for (const deployment of deployments) {
-    const where = `${deployment.file}: Deployment ${deployment.name}`;
-    const spec = map(deployment.body.spec);
-    const template = map(spec.template);
-    const podLabels = map(map(template.metadata).labels);
-    if (!labelsMatch(map(map(spec.selector).matchLabels), podLabels))
-      problems.push(`${where}: spec.selector.matchLabels does not match the pod template's labels`);
-    for (const { container, where: at } of podChecks(where, map(template.spec))) {
-      if (text(container.image)) images.add(text(container.image)!);
-      const entry = checkCommand(at, list(container.command), facts, problems);
-      if (!entry) continue;
-      runningApps.add(entry.app);
-      const expected = deployment.name === 'update-check' ? 'gateway' : deployment.name;
-      if (runsAs(entry) !== expected && entry.app !== expected) problems.push(`${at}: runs the ${entry.app} app, expected ${expected}`);
-      const config = checkEnvironment(at, entry, environmentOf(at, container), facts, problems);
-      const ports = list(container.ports).map(map);
-      if (entry.app === 'gateway') {
-        if (config && !ports.some((p) => p.containerPort === config.port)) problems.push(`${at}: no containerPort ${config?.port} (PORT)`);
-        for (const [probe, path] of [
-          ['readinessProbe', '/readyz'],
-          ['livenessProbe', '/healthz'],
-        ] as const) {
-          const get = map(map(container[probe]).httpGet);
-          if (get.path !== path) problems.push(`${at}: ${probe} should GET ${path}`);
-          if (!ports.some((p) => p.name === get.port || p.containerPort === get.port))
-            problems.push(`${at}: ${probe} port ${String(get.port)} is not a container port`);
-        }
-      } else if (ports.length > 0 && config) {
-        problems.push(`${at}: the ${entry.app} app listens on no port (it answers over NATS), yet declares ports`);
-      }
-      // The Service(s) in front of these pods.
-      const mine = services.filter((s) => labelsMatch(map(map(s.body.spec).selector), podLabels));
-      if (!mine.some((s) => s.name === deployment.name)) problems.push(`${where}: no Service named ${deployment.name} selects its pods`);
-      for (const service of mine) {
-        for (const port of list(map(service.body.spec).ports).map(map)) {
-          const target = port.targetPort ?? port.port;
-          const containerPort = ports.find((p) => p.name === target || p.containerPort === target);
-          if (!containerPort)
-            problems.push(`${service.file}: Service ${service.name} targets port ${String(target)}, which ${deployment.name}'s pods do not declare`);
-          else if (config && entry.app === 'gateway' && port.port !== config.port)
-            problems.push(`${service.file}: Service ${service.name} port ${String(port.port)} differs from PORT ${config.port}`);
-        }
-      }
-    }
-  }
-  for (const service of services) {
-    const selector = map(map(service.body.spec).selector);
-    const selected = deployments.filter((d) => labelsMatch(selector, map(map(map(map(d.body.spec).template).metadata).labels)));
-    if (selected.length !== 1)
-      problems.push(
-        `${service.file}: Service ${service.name} selects the pods of ${selected.length} Deployments (${selected.map((d) => d.name).join(', ') || 'none'})`,
-      );
-  }
-  for (const hpa of ofKind('HorizontalPodAutoscaler')) {
-    const target = map(map(hpa.body.spec).scaleTargetRef);
-    if (target.kind !== 'Deployment' || !named('Deployment', String(target.name)))
-      problems.push(`${hpa.file}: HPA ${hpa.name} scales ${String(target.kind)} ${String(target.name)}, which is not a Deployment here`);
-  }
-  for (const ingress of ofKind('Ingress')) {
-    for (const rule of list(map(ingress.body.spec).rules).map(map)) {
-      for (const path of list(map(rule.http).paths).map(map)) {
-        const backend = map(map(path.backend).service);
-        const service = named('Service', String(backend.name));
-        const port = map(backend.port);
-        const ports = list(map(service?.body.spec).ports).map(map);
-        if (!service)
-          problems.push(`${ingress.file}: Ingress ${ingress.name} routes ${String(path.path)} to Service ${String(backend.name)}, which does not exist`);
-        else if (!ports.some((p) => p.name === port.name || (port.number !== undefined && p.port === port.number)))
-          problems.push(`${ingress.file}: Ingress ${ingress.name} uses a port Service ${service.name} does not have`);
-      }
-    }
-  }
-  for (const job of ofKind('Job')) {
-    const where = `${job.file}: Job ${job.name}`;
-    const pod = map(map(job.body.spec).template).spec;
-    if (!['Never', 'OnFailure'].includes(String(map(pod).restartPolicy))) problems.push(`${where}: restartPolicy must be Never or OnFailure`);
-    for (const { container, where: at } of podChecks(where, map(pod))) {
-      if (text(container.image)) images.add(text(container.image)!);
-      const entry = checkCommand(at, list(container.command), facts, problems);
-      if (entry) checkEnvironment(at, entry, environmentOf(at, container), facts, problems);
-    }
-  }
-  if (images.size > 1) problems.push(`k8s: the apps run different images: ${[...images].join(', ')}`);
-  for (const app of facts.appNames) if (!runningApps.has(app)) problems.push(`k8s: no Deployment runs the ${app} app`);
-  return problems;
-}
-
-// ---------------------------------------------------------------------------------------------
 // The Node.js runtime: one version everywhere
 
 /** package.json's engines, the pinned `node` devDependency and the entry points' check agree. */
@@ -855,13 +632,6 @@ export function checkDockerignore(ignore: string, dockerfile: string, facts: Cod
   return problems;
 }
 
-function k8sFiles(): ManifestFile[] {
-  return readdirSync(join(ROOT, 'k8s'))
-    .filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'))
-    .sort()
-    .map((file) => ({ file, documents: parseYamlDocuments(readRepoFile(`k8s/${file}`), `k8s/${file}`) }));
-}
-
 // ---------------------------------------------------------------------------------------------
 
 describe('operator files against the code', () => {
@@ -881,10 +651,6 @@ describe('operator files against the code', () => {
   it('docker-compose.yml runs every app, each with the command and configuration the code expects', () => {
     const [compose] = parseYamlDocuments(readRepoFile('docker-compose.yml'), 'docker-compose.yml');
     expect(checkCompose(compose, facts)).toEqual([]);
-  });
-
-  it('k8s/ has a Deployment and a Service per app, with the commands, configuration, ports and probes the code expects', () => {
-    expect(checkKubernetes(k8sFiles(), facts)).toEqual([]);
   });
 
   it('deploy/Dockerfile builds dist/ on the pinned Node.js and runs as a non-root user', () => {
@@ -1003,113 +769,6 @@ services:
       'fixture.yml services.minio: image minio/minio has no tag (that is latest): pin one release',
     ];
     for (const problem of expected) expect(problems).toContain(problem);
-  });
-
-  it('k8s: selector mismatch, missing Service, wrong probe, missing secret key, mutable root fs, stray namespace', () => {
-    const objects = parseYamlDocuments(
-      `
-apiVersion: v1
-kind: Namespace
-metadata:
-  name: "fds"
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: "fds-config"
-  namespace: "fds"
-data:
-  PORT: 8080
-  NATS_URL: "nats://nats:4222"
-  S3_BUCKET: "fds"
-  S3_ENDPOINT: "http://minio:9000"
----
-apiVersion: v1
-kind: Secret
-metadata:
-  name: "fds-secrets"
-  namespace: "fds"
-stringData:
-  DATABASE_URL: "postgres://x@db/fds"
----
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: "gateway"
-  namespace: "fds"
-spec:
-  selector:
-    matchLabels:
-      app.kubernetes.io/name: "gateway"
-  template:
-    metadata:
-      labels:
-        app.kubernetes.io/name: "gateway"
-    spec:
-      securityContext:
-        runAsNonRoot: true
-      containers:
-        - name: "gateway"
-          image: "fds:1"
-          command: ["node", "dist/apps/gateway/src/main.js"]
-          envFrom:
-            - configMapRef:
-                name: "fds-config"
-          env:
-            - name: "DOWNLOAD_LINK_SECRET"
-              valueFrom:
-                secretKeyRef:
-                  name: "fds-secrets"
-                  key: "DOWNLOAD_LINK_SECRET"
-          ports:
-            - name: "http"
-              containerPort: 8080
-          readinessProbe:
-            httpGet:
-              path: "/ready"
-              port: "http"
-          livenessProbe:
-            httpGet:
-              path: "/healthz"
-              port: "web"
-          securityContext:
-            allowPrivilegeEscalation: false
-          resources:
-            requests:
-              cpu: "100m"
-              memory: "128Mi"
-            limits:
-              cpu: "1"
-              memory: "256Mi"
----
-apiVersion: v1
-kind: Service
-metadata:
-  name: "gateway"
-  namespace: "default"
-spec:
-  selector:
-    app.kubernetes.io/name: "gateway-typo"
-  ports:
-    - port: 8080
-      targetPort: "http"
-`,
-      'fixture.yaml',
-    );
-    const problems = checkKubernetes([{ file: 'fixture.yaml', documents: objects }], facts);
-    const expected = [
-      'fixture.yaml: Service gateway is in namespace default, not fds',
-      'fixture.yaml: ConfigMap fds-config data.PORT must be a quoted string',
-      'fixture.yaml: Deployment gateway container gateway: securityContext.readOnlyRootFilesystem must be true',
-      'fixture.yaml: Deployment gateway container gateway: env DOWNLOAD_LINK_SECRET refers to Secret fds-secrets key DOWNLOAD_LINK_SECRET, which does not exist',
-      'fixture.yaml: Deployment gateway container gateway: readinessProbe should GET /readyz',
-      'fixture.yaml: Deployment gateway container gateway: livenessProbe port web is not a container port',
-      'fixture.yaml: Deployment gateway: no Service named gateway selects its pods',
-      'fixture.yaml: Service gateway selects the pods of 0 Deployments (none)',
-      'k8s: no Deployment runs the logdata app',
-    ];
-    for (const problem of expected) expect(problems).toContain(problem);
-    expect(problems.some((p) => p.includes('running as a separate app needs DOWNLOAD_LINK_SECRET'))).toBe(true);
   });
 
   it('variables.ts: a variable config.ts reads but the list lacks, one it lists but nobody reads, wrong defaults', () => {
