@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promis
 import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
 import { JsonLogger } from '../logging/logger.js';
+import { withSmtpSpan } from '../telemetry/telemetry.js';
 import { Mailer, type MailMessage } from './mailer.js';
 
 /** Stable Message-ID for an idempotency key, so receivers (and people) can spot a repeat. */
@@ -54,6 +55,8 @@ class KeyedLock {
  */
 export class SmtpMailer extends Mailer {
   private readonly transport;
+  /** The server, for the send's span (nodemailer's default ports when the URL names none). */
+  private readonly server: { readonly host: string; readonly port: number };
   private readonly sentKeys = new Set<string>();
   private readonly lock = new KeyedLock();
   private readonly logger = new JsonLogger('mail');
@@ -66,6 +69,7 @@ export class SmtpMailer extends Mailer {
     super();
     const url = new URL(smtpUrl);
     if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error(`SMTP_URL must start with smtp:// or smtps://, got ${url.protocol}`);
+    this.server = { host: url.hostname, port: Number(url.port) || (url.protocol === 'smtps:' ? 465 : 587) };
     // Failing within seconds lets the mail job retry instead of hanging for minutes.
     this.transport = createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
   }
@@ -77,7 +81,7 @@ export class SmtpMailer extends Mailer {
         this.logger.debug('mail already sent, skipped', { kind: kindOf(message), message_id: messageIdFor(key, this.from) });
         return;
       }
-      const info = await this.transport.sendMail(mailOptions(this.from, message));
+      const info = await withSmtpSpan(this.server, () => this.transport.sendMail(mailOptions(this.from, message)));
       this.logger.info('mail sent', { kind: kindOf(message), to: message.to, message_id: info.messageId });
       if (key) {
         this.sentKeys.add(key);

@@ -1,5 +1,16 @@
 import { register } from 'node:module';
-import { context, INVALID_SPAN_CONTEXT, propagation, ProxyTracerProvider, trace, type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import {
+  type Attributes,
+  context,
+  INVALID_SPAN_CONTEXT,
+  propagation,
+  ProxyTracerProvider,
+  trace,
+  type Span,
+  SpanKind,
+  type SpanOptions,
+  SpanStatusCode,
+} from '@opentelemetry/api';
 import { JsonLogger } from '../logging/logger.js';
 import { tracingSettings, type TracingSettings } from './tracing-settings.js';
 
@@ -89,6 +100,30 @@ export function traceHeaders(): Record<string, string> {
 }
 
 /**
+ * Where a NATS message's span sits (OpenTelemetry's messaging conventions): a request sent
+ * (CLIENT) and its handling (SERVER), an event published (PRODUCER) and its handling (CONSUMER).
+ * The subject is the destination. The in-process bus is no messaging system: its spans carry none.
+ */
+export interface MessagingRole {
+  readonly kind: SpanKind;
+  readonly attributes: Attributes;
+}
+
+function natsRole(kind: SpanKind, operation: 'request' | 'publish' | 'process'): MessagingRole {
+  return {
+    kind,
+    attributes: { 'messaging.system': 'nats', 'messaging.operation.type': operation === 'process' ? 'process' : 'send', 'messaging.operation.name': operation },
+  };
+}
+
+export const NATS_SPANS = {
+  request: natsRole(SpanKind.CLIENT, 'request'),
+  reply: natsRole(SpanKind.SERVER, 'process'),
+  publish: natsRole(SpanKind.PRODUCER, 'publish'),
+  consume: natsRole(SpanKind.CONSUMER, 'process'),
+} as const;
+
+/**
  * Runs `fn` in a span that continues the trace found in `headers` (a received message).
  * Without tracing, `fn`'s own result (an immediate value stays immediate).
  */
@@ -99,30 +134,58 @@ export function withRemoteSpan<R>(
   kind: SpanKind = SpanKind.SERVER,
 ): R | Promise<Awaited<R>> {
   if (!tracingEnabled()) return fn(NON_RECORDING_SPAN);
+  return withReceivedSpan(name, headers, { kind, attributes: {} }, fn);
+}
+
+/** withRemoteSpan for a NATS message: its messaging role and attributes, the subject as destination. */
+export function withReceivedSpan<R>(
+  name: string,
+  headers: Record<string, string> | undefined,
+  role: MessagingRole,
+  fn: (span: Span) => R,
+): R | Promise<Awaited<R>> {
+  if (!tracingEnabled()) return fn(NON_RECORDING_SPAN);
   const parent = headers ? propagation.extract(context.active(), headers) : context.active();
-  return tracer().startActiveSpan(name, { kind }, parent, async (span): Promise<Awaited<R>> => {
-    try {
-      return await fn(span);
-    } catch (err) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer().startActiveSpan(name, spanOptions(name, role), parent, (span) => endWith(span, fn));
 }
 
 /** Runs `fn` in a client span (a message being sent) so its headers carry this span as parent. */
 export function withClientSpan<T>(name: string, fn: () => Promise<T>): Promise<T> {
   if (!tracingEnabled()) return fn();
-  return tracer().startActiveSpan(name, { kind: SpanKind.CLIENT }, async (span) => {
-    try {
-      return await fn();
-    } catch (err) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
+  return withSendSpan(name, { kind: SpanKind.CLIENT, attributes: {} }, fn);
+}
+
+/** withClientSpan for a NATS message: a request (CLIENT) or a published event (PRODUCER). */
+export function withSendSpan<T>(name: string, role: MessagingRole, fn: () => Promise<T>): Promise<T> {
+  if (!tracingEnabled()) return fn();
+  return tracer().startActiveSpan(name, spanOptions(name, role), (span) => endWith(span, fn));
+}
+
+function spanOptions(name: string, role: MessagingRole): SpanOptions {
+  return 'messaging.system' in role.attributes
+    ? { kind: role.kind, attributes: { ...role.attributes, 'messaging.destination.name': name } }
+    : { kind: role.kind, attributes: role.attributes };
+}
+
+/** Awaits `fn` in `span`, marks the span failed if `fn` throws, and ends it. */
+async function endWith<R>(span: Span, fn: (span: Span) => R): Promise<Awaited<R>> {
+  try {
+    return await fn(span);
+  } catch (err) {
+    span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
+    throw err;
+  } finally {
+    span.end();
+  }
+}
+
+/**
+ * Runs `fn` (one mail handed to an SMTP server) in a client span. No OpenTelemetry
+ * instrumentation covers nodemailer, so the span is made here, with the server and protocol
+ * attributes of the general conventions; recipients and contents stay out (they carry codes).
+ */
+export function withSmtpSpan<T>(server: { readonly host: string; readonly port: number }, fn: () => Promise<T>): Promise<T> {
+  if (!tracingEnabled()) return fn();
+  const attributes = { 'server.address': server.host, 'server.port': server.port, 'network.protocol.name': 'smtp', 'network.transport': 'tcp' };
+  return withSendSpan('smtp send', { kind: SpanKind.CLIENT, attributes }, fn);
 }

@@ -3,7 +3,7 @@ import { NatsResponseJSONDeserializer, type WritePacket } from '@nestjs/microser
 import { NatsRecordSerializer } from '@nestjs/microservices/serializers/nats-record.serializer.js';
 import { headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { CommonErrors, type EventDef, type MessageDef } from '@app/contracts';
-import { traceHeaders, withClientSpan, withRemoteSpan } from '../telemetry/telemetry.js';
+import { NATS_SPANS, traceHeaders, withReceivedSpan, withSendSpan } from '../telemetry/telemetry.js';
 import { appOfPattern, didNotAnswer, directReply, headerRecord, logError, replyError, transportLogger, unavailable } from './dispatch.js';
 import { requestOfMessage } from '../logging/logger.js';
 import { MessageBus, type SendOptions } from './message-bus.js';
@@ -182,7 +182,7 @@ export class NatsMessageBus extends MessageBus {
   send<Req, Res>(message: MessageDef<Req, Res>, payload: Req, options?: SendOptions): Promise<Res> {
     const app = appOfPattern(message.pattern);
     const timeoutMs = options?.timeoutMs ?? message.timeoutMs;
-    return withClientSpan(message.pattern, async () => {
+    return withSendSpan(message.pattern, NATS_SPANS.request, async () => {
       const nc = await this.usableConnection(Math.min(CONNECT_WAIT_MS, timeoutMs));
       if (!nc) throw unavailable(app);
       const outgoing = this.serializer.serialize({ pattern: message.pattern, data: payload, id: randomUUID() });
@@ -200,7 +200,7 @@ export class NatsMessageBus extends MessageBus {
   }
 
   emit<P>(event: EventDef<P>, payload: P): void {
-    void withClientSpan(event.subject, async () => {
+    void withSendSpan(event.subject, NATS_SPANS.publish, async () => {
       const nc = await this.connect();
       const headers = toNatsHeaders(traceHeaders());
       if (event.delivery === 'queue') {
@@ -226,7 +226,7 @@ export class NatsMessageBus extends MessageBus {
         } catch {
           return transportLogger.warn('unreadable event dropped', { subject: event.subject });
         }
-        withRemoteSpan(event.subject, headerRecord(msg.headers), async () => handler(payload)).catch((error: unknown) => {
+        withReceivedSpan(event.subject, headerRecord(msg.headers), NATS_SPANS.consume, async () => handler(payload)).catch((error: unknown) => {
           logError('event subscriber failed', error, { subject: event.subject });
         });
       },
@@ -268,7 +268,7 @@ export class NatsMessageBus extends MessageBus {
             logError('could not publish a reply', err, { pattern }, requestOfMessage(request.data));
           }
         };
-        const reply = withRemoteSpan(pattern, headerRecord(msg.headers), (span) =>
+        const reply = withReceivedSpan(pattern, headerRecord(msg.headers), NATS_SPANS.reply, (span) =>
           directReply(pattern, handler as (request: unknown) => unknown, request.data, span),
         );
         if (reply instanceof Promise) void reply.then(respond);

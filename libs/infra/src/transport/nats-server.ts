@@ -1,6 +1,6 @@
 import { type MessageHandler, NatsContext, ServerNats, type WritePacket } from '@nestjs/microservices';
 import { type ConnectionOptions, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
-import { withRemoteSpan } from '../telemetry/telemetry.js';
+import { NATS_SPANS, withReceivedSpan } from '../telemetry/telemetry.js';
 import { headerRecord, InFlight, processEvent, processRequest, type ServerHooks } from './dispatch.js';
 import { connectNats, natsServers } from './nats-connect.js';
 
@@ -68,10 +68,10 @@ export class NatsMessageServer extends ServerNats {
     const message = (await this.deserializer.deserialize(natsMsg, { channel, replyTo: natsMsg.reply })) as { id?: string; data?: unknown };
     const headers = headerRecord(natsMsg.headers);
     if (message.id === undefined) {
-      return withRemoteSpan(channel, headers, (span) => processEvent(this.hooks, channel, message.data, context, span));
+      return withReceivedSpan(channel, headers, NATS_SPANS.consume, (span) => processEvent(this.hooks, channel, message.data, context, span));
     }
     const publish = this.getPublisher(natsMsg, message.id, context) as (packet: WritePacket) => unknown;
-    return withRemoteSpan(channel, headers, (span) => processRequest(this.hooks, channel, message.data, context, publish, span));
+    return withReceivedSpan(channel, headers, NATS_SPANS.reply, (span) => processRequest(this.hooks, channel, message.data, context, publish, span));
   }
 
   override async close(): Promise<void> {
