@@ -279,7 +279,7 @@ export function codeFacts(): CodeFacts {
   const config = readRepoFile('libs/infra/src/config/config.ts');
   const configVariables = new Set<string>();
   for (const pattern of [
-    /\b(?:integer|optional|bool|httpUrl)\(env,\s*'([A-Z][A-Z0-9_]*)'/g,
+    /\b(?:integer|optional|bool|httpUrl|secret)\(env,\s*'([A-Z][A-Z0-9_]*)'/g,
     /\benv\.([A-Z][A-Z0-9_]*)\b/g,
     /\benv\[['"]([A-Z][A-Z0-9_]*)['"]\]/g,
   ]) {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import proxyaddr from 'proxy-addr';
 import {
@@ -146,6 +147,42 @@ function optional(env: NodeJS.ProcessEnv, name: string): string | null {
   return raw ? raw : null;
 }
 
+/**
+ * The variables that carry secrets (credentials, keys, addresses with passwords). Each may
+ * instead be read from a file: `NAME_FILE` names a file whose content is the value (a mounted
+ * Secret, a Docker secret), so the value stays out of the environment (docs/configuration.md).
+ */
+export const SECRET_VARIABLES = [
+  'SMTP_URL',
+  'METRICS_TOKEN',
+  'DATABASE_URL',
+  'NATS_URL',
+  'REDIS_URL',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'DOWNLOAD_LINK_SECRET',
+  'BACKUP_S3_ACCESS_KEY_ID',
+  'BACKUP_S3_SECRET_ACCESS_KEY',
+] as const;
+export type SecretVariable = (typeof SECRET_VARIABLES)[number];
+
+/** A secret variable: `NAME`, or the content of the file `NAME_FILE` names, without its final newline. */
+function secret(env: NodeJS.ProcessEnv, name: SecretVariable): string | null {
+  const direct = optional(env, name);
+  const file = optional(env, `${name}_FILE`);
+  if (file === null) return direct;
+  if (direct !== null) throw new ConfigError(`${name} and ${name}_FILE are both set: set one of them`);
+  let content: string;
+  try {
+    content = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`${name}_FILE names ${file}, which cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  const value = content.replace(/\r?\n$/, '');
+  if (value.trim() === '') throw new ConfigError(`${name}_FILE names ${file}, which is empty`);
+  return value;
+}
+
 function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
   const raw = env[name]?.trim().toLowerCase();
   if (!raw) return fallback;
@@ -198,8 +235,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
         publicEndpoint: httpUrl(env, 'S3_PUBLIC_ENDPOINT'),
         bucket,
         region: optional(env, 'S3_REGION') ?? 'us-east-1',
-        accessKeyId: optional(env, 'S3_ACCESS_KEY_ID'),
-        secretAccessKey: optional(env, 'S3_SECRET_ACCESS_KEY'),
+        accessKeyId: secret(env, 'S3_ACCESS_KEY_ID'),
+        secretAccessKey: secret(env, 'S3_SECRET_ACCESS_KEY'),
         forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', false),
       }
     : null;
@@ -213,17 +250,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     operatorDomain: (optional(env, 'OPERATOR_DOMAIN') ?? 'operator.local').toLowerCase(),
     operatorAdminEmail: optional(env, 'OPERATOR_ADMIN_EMAIL')?.toLowerCase() ?? null,
     sandboxDomain: optional(env, 'SANDBOX_DOMAIN')?.toLowerCase() ?? null,
-    smtpUrl: optional(env, 'SMTP_URL'),
+    smtpUrl: secret(env, 'SMTP_URL'),
     mailFrom: optional(env, 'MAIL_FROM') ?? `no-reply@${publicHost}`,
-    metricsToken: optional(env, 'METRICS_TOKEN'),
+    metricsToken: secret(env, 'METRICS_TOKEN'),
     healthPort: optional(env, 'HEALTH_PORT') === null ? null : integer(env, 'HEALTH_PORT', 0, 0, 65535),
     buildCommit: optional(env, 'BUILD_COMMIT'),
-    databaseUrl: optional(env, 'DATABASE_URL'),
+    databaseUrl: secret(env, 'DATABASE_URL'),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 100),
-    natsUrl: optional(env, 'NATS_URL'),
-    redisUrl: optional(env, 'REDIS_URL'),
+    natsUrl: secret(env, 'NATS_URL'),
+    redisUrl: secret(env, 'REDIS_URL'),
     s3,
-    downloadLinkSecret: optional(env, 'DOWNLOAD_LINK_SECRET'),
+    downloadLinkSecret: secret(env, 'DOWNLOAD_LINK_SECRET'),
     firmwareMaxBytes: integer(env, 'FIRMWARE_MAX_BYTES', 512 * 1024 * 1024, 1, FIRMWARE_MAX_BYTES_LIMIT),
     credentialCacheSeconds: Math.min(integer(env, 'CREDENTIAL_CACHE_SECONDS', 15, 0), 30),
     downloadRatePerMinute: integer(env, 'DOWNLOAD_RATE_PER_MINUTE', 120, 1),
@@ -263,8 +300,8 @@ function backupConfig(env: NodeJS.ProcessEnv, dataDir: string): BackupConfig {
           publicEndpoint: null,
           bucket,
           region: optional(env, 'BACKUP_S3_REGION') ?? 'us-east-1',
-          accessKeyId: optional(env, 'BACKUP_S3_ACCESS_KEY_ID'),
-          secretAccessKey: optional(env, 'BACKUP_S3_SECRET_ACCESS_KEY'),
+          accessKeyId: secret(env, 'BACKUP_S3_ACCESS_KEY_ID'),
+          secretAccessKey: secret(env, 'BACKUP_S3_SECRET_ACCESS_KEY'),
           forcePathStyle: bool(env, 'BACKUP_S3_FORCE_PATH_STYLE', false),
         }
       : null,

@@ -4,8 +4,9 @@
  * both ways against what config.ts reads, and checks the table of docs/configuration.md
  * against it (same variables, same order, same defaults), so none of the three drifts.
  *
- * `OTEL_*` stands for the standard OpenTelemetry variables, which config.ts only looks at as a
- * group (any of them switches tracing on).
+ * `OTEL_*` stands for the standard OpenTelemetry variables, which tracing-settings.ts checks and
+ * the OpenTelemetry SDK reads (docs/configuration.md "Tracing"). The `<NAME>_FILE` variants of
+ * the secrets (SECRET_VARIABLES in config.ts) are described there too, not listed here.
  */
 export interface ConfigVariable {
   readonly name: string;
@@ -149,5 +150,9 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   { name: 'BACKUP_S3_SECRET_ACCESS_KEY', default: 'unset', meaning: 'Secret key of the off-site bucket.' },
   { name: 'BACKUP_S3_FORCE_PATH_STYLE', default: 'false', meaning: 'Path-style addressing for the off-site store.' },
   { name: 'LOG_LEVEL', default: 'info', meaning: 'debug, info, warn or error.' },
-  { name: 'OTEL_*', default: 'unset: tracing off', meaning: 'Standard OpenTelemetry variables; any of them switches tracing on.' },
+  {
+    name: 'OTEL_*',
+    default: 'unset: tracing off',
+    meaning: 'Standard OpenTelemetry variables; tracing is on only when a destination is configured (see Tracing).',
+  },
 ];
