@@ -215,6 +215,32 @@ describe('rollouts: audience, update preview, fleet summary', () => {
       expectProblem(await rt.http.get('/fleet/summary', { auth: c.readOnly, query: { versions: '101' } }), 400, 'versions must be an integer from 1 to 100');
     });
 
+    it('each bar is a device list: GET /devices filters by reported version, product line and last-seen age with the same counts', async () => {
+      const hwids = async (query: Record<string, string>) => {
+        const reply = await rt.http.get('/devices', { auth: c.readOnly, query: { status: 'active', ...query } });
+        expect(reply.status).toBe(200);
+        return reply.json<{ items: { hwid: string }[] }>().items.map((device) => device.hwid);
+      };
+      expect(await hwids({ fw_version: '1.0' })).toEqual(['d-beta', 'd-other-line', 'd-plain']);
+      expect(await hwids({ fw_version: '1.0', hw_name: line.hw, hw_version: line.rev, fw_name: line.fw })).toEqual(['d-beta', 'd-plain']);
+      expect(await hwids({ fw_version: '3.0', tag: 'beta' })).toEqual(['d-newer']);
+      const counts = (await summary()).last_seen;
+      for (const age of ['never', 'under_1h', 'under_24h', 'under_7d', 'under_30d', 'older'])
+        expect((await hwids({ last_seen: age })).length).toBe(counts[age]);
+      expect(await hwids({ last_seen: 'never' })).toEqual(['d-never']);
+      expect(await hwids({ last_seen: 'under_1h', fw_version: '3.0' })).toEqual(['d-newer']);
+      expectProblem(
+        await rt.http.get('/devices', { auth: c.readOnly, query: { last_seen: 'yesterday' } }),
+        400,
+        'last_seen must be never, under_1h, under_24h, under_7d, under_30d or older',
+      );
+      expectProblem(
+        await rt.http.get('/devices', { auth: c.readOnly, query: { fw_version: 'a b' } }),
+        400,
+        'fw_version must be 1 to 64 printable ASCII characters without spaces',
+      );
+    });
+
     it("never shows another customer's devices", async () => {
       expect(await summary({}, stranger.full)).toMatchObject({ active: 0, withdrawn: 0, versions: [], never_reported: 0 });
       expect(await summary({ customer: c.domain }, await rt.adminToken())).toMatchObject({ active: 5, withdrawn: 1 });

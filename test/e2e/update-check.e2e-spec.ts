@@ -144,6 +144,23 @@ describe('update check', () => {
       expect((await rt.http.put(`/firmware/${build.id}/tags/gamma`, { auth: c.full })).status).toBe(204);
       expect(await ask()).toEqual(['2.0/AFI']);
     });
+
+    it('general_release changed after upload: offered to every caller from the next check, then only by tags again', async () => {
+      const extra = productLine();
+      const build = await createBuild(rt, c.uploader, extra, '3.0', { tags: ['delta'] });
+      const anyone = async () => versionsOf(await check(updateCheckPath(c.domain, extra, '1')));
+      expect(await anyone()).toEqual([]);
+      const made = await rt.http.request('PATCH', `/firmware/${build.id}`, { auth: c.uploader, json: { general_release: true } });
+      expect(made.status).toBe(200);
+      expect(made.json<FirmwareBuild>()).toMatchObject({ general_release: true, tags: ['delta'] });
+      expect(await anyone()).toEqual(['3.0/AFI']);
+      const unmade = await rt.http.request('PATCH', `/firmware/${build.id}`, { auth: c.uploader, json: { general_release: false } });
+      expect(unmade.json<FirmwareBuild>()).toMatchObject({ general_release: false });
+      expect(await anyone()).toEqual([]);
+      const refused = await rt.http.request('PATCH', `/firmware/${build.id}`, { auth: c.uploader, json: { general_release: 'yes' } });
+      expect(refused.status).toBe(400);
+      expect((await rt.http.get(`/firmware/${build.id}`, { auth: c.uploader })).json<FirmwareBuild>().general_release).toBe(false);
+    });
   });
 
   describe('the answer', () => {

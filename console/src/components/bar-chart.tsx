@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { Link } from '../app/router';
 
 /**
  * A horizontal bar chart that reads as a list: each row has its label, its value as text and a
@@ -12,7 +13,8 @@ export function BarChart({
   empty = 'Nothing to show.',
 }: {
   title: string;
-  rows: readonly { label: string; value: number }[];
+  /** `href`: the list behind the row (its label links there). */
+  rows: readonly { label: string; value: number; href?: string }[];
   unit?: string;
   /** What an empty chart says instead. */
   empty?: ComponentChildren;
@@ -27,7 +29,7 @@ export function BarChart({
         <ul class="chart" aria-label={title}>
           {rows.map((row) => (
             <li key={row.label}>
-              <span class="label">{row.label}</span>
+              <span class="label">{row.href ? <Link href={row.href}>{row.label}</Link> : row.label}</span>
               <span class="bar-track" aria-hidden="true">
                 <span class="bar" style={{ width: `${(row.value / max) * 100}%` }} />
               </span>

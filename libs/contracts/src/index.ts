@@ -59,6 +59,7 @@ export * from './tags/tags.endpoints.js';
 export * from './registry/registry.messages.js';
 export * from './registry/registry.schemas.js';
 export * from './registry/fleet.schemas.js';
+export * from './registry/device-list.schemas.js';
 export * from './registry/registry.endpoints.js';
 export * from './registry/registry.errors.js';
 export * from './backup/app-data.messages.js';

@@ -4,6 +4,8 @@ import type { Build, BuildStatus } from './build.js';
 export interface BuildChanges {
   readonly status?: BuildStatus;
   readonly tagFilterDisabled?: boolean;
+  /** Offered to every caller of its product line (docs/api.md "Release settings"). */
+  readonly generalRelease?: boolean;
   /** The whole new tag set. */
   readonly tags?: readonly string[];
 }

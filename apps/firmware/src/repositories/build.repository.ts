@@ -144,13 +144,15 @@ export class BuildRepository {
     return fromRow({ ...rows[0], tags: tags.rows.map((row) => String(row.tag)) });
   }
 
-  /** Sets status and tag_filter_disabled and counts one more revision; the build as stored now, tags as given. */
-  async saveSettings(query: Tenant<{ id: string; status: BuildStatus; tagFilterDisabled: boolean; tags: readonly string[] }>): Promise<Build> {
+  /** Sets status, general_release and tag_filter_disabled and counts one more revision; the build as stored now, tags as given. */
+  async saveSettings(
+    query: Tenant<{ id: string; status: BuildStatus; generalRelease: boolean; tagFilterDisabled: boolean; tags: readonly string[] }>,
+  ): Promise<Build> {
     const { rows } = await sql(
       this.manager,
-      `UPDATE firmware.build SET status = $3, tag_filter_disabled = $4, revision = revision + 1, updated_at = now()
+      `UPDATE firmware.build SET status = $3, tag_filter_disabled = $4, general_release = $5, revision = revision + 1, updated_at = now()
        WHERE id = $1 AND customer_id = $2 RETURNING *`,
-      [query.id, query.customerId, query.status, query.tagFilterDisabled],
+      [query.id, query.customerId, query.status, query.tagFilterDisabled, query.generalRelease],
     );
     return fromRow({ ...rows[0], tags: [...query.tags] });
   }

@@ -1,4 +1,4 @@
-import type { CustomerId, DeviceStatus } from '@app/contracts';
+import { type CustomerId, type DeviceStatus, LAST_SEEN_BUCKETS, type LastSeenAge } from '@app/contracts';
 import { rowsOf, sql, type Tenant, toInt } from '@app/infra';
 import type { EntityManager } from 'typeorm';
 import type { DeviceRecord } from '../domain/device.js';
@@ -12,6 +12,10 @@ export interface DeviceFilter {
   readonly prefix?: string;
   readonly status?: DeviceStatus;
   readonly hasKeys?: boolean;
+  /** What the device's last check reported (each given value must match exactly). */
+  readonly reported?: { readonly fwVersion?: string; readonly hwName?: string; readonly hwVersion?: string; readonly fwName?: string };
+  /** The age bucket of the last check, as GET /fleet/summary counts it (now). */
+  readonly lastSeen?: LastSeenAge;
   readonly limit: number;
   readonly offset: number;
 }
@@ -35,7 +39,7 @@ export class DeviceListRepository {
     if (tags.length > 1 && filter.tagMode === 'any') return this.listAnyOf(filter);
     const q = new SqlParams(filter.customerId);
     const range = prefixRange(q, filter.prefix);
-    const deviceConditions = devicePredicates(filter)
+    const deviceConditions = devicePredicates(filter, q)
       .map((c) => ` AND ${c}`)
       .join('');
     let keys: string;
@@ -62,7 +66,7 @@ export class DeviceListRepository {
    * rows until the page is full, so a rare filter costs what it scans, never a sort of all.
    */
   private async listAnyOf(filter: Tenant<DeviceFilter>): Promise<DeviceRecord[]> {
-    const conditions = devicePredicates(filter);
+    const filtered = devicePredicates(filter, new SqlParams(filter.customerId)).length > 0;
     const candidates = (q: SqlParams, after: string | null, take: number) => {
       const range = prefixRange(q, filter.prefix);
       const from = after === null ? '' : ` AND hwid > ${q.add(after)}`;
@@ -72,7 +76,7 @@ export class DeviceListRepository {
       );
       return `SELECT DISTINCT u.hwid FROM (${branches.join(' UNION ALL ')}) u ORDER BY u.hwid`;
     };
-    if (conditions.length === 0) {
+    if (!filtered) {
       const q = new SqlParams(filter.customerId);
       const keys = `${candidates(q, null, filter.offset + filter.limit)} LIMIT ${q.add(filter.limit)} OFFSET ${q.add(filter.offset)}`;
       return this.devicesIn(q, keys);
@@ -86,7 +90,9 @@ export class DeviceListRepository {
       const hwids: string[] = (await rowsOf(this.manager.query(`${candidates(q, after, chunk)} LIMIT ${q.add(chunk)}`, q.values))).map((r) => String(r.hwid));
       if (hwids.length === 0) return page;
       const p = new SqlParams(filter.customerId);
-      const keys = `SELECT d.hwid FROM registry.device d WHERE d.customer_id = $1 AND d.hwid = ANY(${p.add(hwids)}::text[])${conditions.map((c) => ` AND ${c}`).join('')} ORDER BY d.hwid`;
+      const ids = p.add(hwids);
+      const conditions = devicePredicates(filter, p);
+      const keys = `SELECT d.hwid FROM registry.device d WHERE d.customer_id = $1 AND d.hwid = ANY(${ids}::text[])${conditions.map((c) => ` AND ${c}`).join('')} ORDER BY d.hwid`;
       for (const device of await this.devicesIn(p, keys)) {
         if (skip > 0) skip--;
         else if (page.push(device) >= filter.limit) return page;
@@ -172,12 +178,32 @@ function prefixRange(q: SqlParams, prefix: string | undefined): (column: string)
   return (column) => ` AND ${column} >= ${low} AND ${column} < ${high}`;
 }
 
-/** Conditions on device `d` for status and has_keys, as literals (see list). */
-function devicePredicates(filter: DeviceFilter): string[] {
+/**
+ * Conditions on device `d`: status and has_keys as literals (see list); the reported version and
+ * product line as parameters of `q`; the last-seen bucket as bounds on last_seen_at from now, the
+ * bounds GET /fleet/summary counts with (each bucket from the previous bound, inclusive, to its own).
+ */
+function devicePredicates(filter: DeviceFilter, q: SqlParams): string[] {
   const conditions: string[] = [];
   if (filter.status) conditions.push(filter.status === 'withdrawn' ? `d.status = 'withdrawn'` : `d.status = 'active'`);
   if (filter.hasKeys !== undefined) conditions.push(filter.hasKeys ? 'd.has_keys' : 'NOT d.has_keys');
+  const reported = filter.reported ?? {};
+  if (reported.fwVersion !== undefined) conditions.push(`d.last_fw_version = ${q.add(reported.fwVersion)}`);
+  if (reported.hwName !== undefined) conditions.push(`d.last_hw_name = ${q.add(reported.hwName)}`);
+  if (reported.hwVersion !== undefined) conditions.push(`d.last_hw_version = ${q.add(reported.hwVersion)}`);
+  if (reported.fwName !== undefined) conditions.push(`d.last_fw_name = ${q.add(reported.fwName)}`);
+  if (filter.lastSeen !== undefined) conditions.push(lastSeenCondition(filter.lastSeen));
   return conditions;
+}
+
+/** last_seen_at within the bucket's bounds (seconds before now; literals from LAST_SEEN_BUCKETS). */
+function lastSeenCondition(age: LastSeenAge): string {
+  if (age === 'never') return 'd.last_seen_at IS NULL';
+  const ago = (seconds: number) => `now() - interval '${seconds} seconds'`;
+  if (age === 'older') return `d.last_seen_at <= ${ago(LAST_SEEN_BUCKETS[LAST_SEEN_BUCKETS.length - 1].below)}`;
+  const index = LAST_SEEN_BUCKETS.findIndex((bucket) => bucket.name === age);
+  const newerThan = `d.last_seen_at > ${ago(LAST_SEEN_BUCKETS[index].below)}`;
+  return index === 0 ? newerThan : `${newerThan} AND d.last_seen_at <= ${ago(LAST_SEEN_BUCKETS[index - 1].below)}`;
 }
 
 /** The smallest string above every string starting with `prefix` (its last character + 1; 0x7F at most). */

@@ -18,6 +18,23 @@ const TAG_MODE_OPTIONS = [
   ['any', 'any of the tags'],
   ['all', 'all of the tags'],
 ] as const;
+const LAST_SEEN_OPTIONS = [
+  ['', 'any time or never'],
+  ['under_1h', 'under an hour ago'],
+  ['under_24h', '1 to 24 hours ago'],
+  ['under_7d', '1 to 7 days ago'],
+  ['under_30d', '7 to 30 days ago'],
+  ['older', 'over 30 days ago'],
+  ['never', 'never'],
+] as const;
+const LAST_SEEN_AGES = LAST_SEEN_OPTIONS.flatMap(([value]) => (value === '' ? [] : [value]));
+/** What the last update check reported: the fleet page's bars link here with these. */
+const REPORTED = [
+  ['fw_version', 'Reported version'],
+  ['hw_name', 'Reported hardware name'],
+  ['hw_version', 'Reported hardware version'],
+  ['fw_name', 'Reported firmware name'],
+] as const;
 const KEYS_OPTIONS = [
   ['', 'with or without'],
   ['true', 'with public keys'],
@@ -30,11 +47,13 @@ export function DevicesPage() {
   const [query, setQuery] = useQueryState();
   const [q, setQ] = useState(query.get('q') ?? '');
   const [tags, setTags] = useState(query.getAll('tag').join(' '));
+  const [reported, setReported] = useState<Record<string, string>>(() => Object.fromEntries(REPORTED.map(([name]) => [name, query.get(name) ?? ''])));
   const [problem, setProblem] = useState<string | null>(null);
   const offset = Number(query.get('offset') ?? '0');
   const devices = useLoad(async () => {
     const status = query.get('status');
     const hasKeys = query.get('has_keys');
+    const lastSeen = LAST_SEEN_AGES.find((age) => age === query.get('last_seen'));
     return ok(
       await api.GET('/devices', {
         params: {
@@ -44,6 +63,8 @@ export function DevicesPage() {
             tag_mode: query.get('tag_mode') === 'all' ? 'all' : undefined,
             status: status === 'active' || status === 'withdrawn' ? status : undefined,
             has_keys: hasKeys === 'true' ? true : hasKeys === 'false' ? false : undefined,
+            ...Object.fromEntries(REPORTED.map(([name]) => [name, query.get(name) || undefined])),
+            last_seen: lastSeen,
             limit: PAGE_SIZE,
             offset,
           },
@@ -53,11 +74,11 @@ export function DevicesPage() {
   }, [query.toString()]);
   const apply = () => {
     const tagList = tags.split(/\s+/).filter(Boolean);
-    const invalid = check(limits.q, q) ?? check(limits.tag, tagList);
+    const invalid = check(limits.q, q) ?? check(limits.tag, tagList) ?? REPORTED.map(([name]) => (reported[name] ? check(limits[name], reported[name]) : null)).find(Boolean) ?? null;
     setProblem(invalid);
-    if (!invalid) setQuery({ q, tag: tagList, offset: null });
+    if (!invalid) setQuery({ q, tag: tagList, ...reported, offset: null });
   };
-  const filtered = ['q', 'tag', 'status', 'has_keys'].some((name) => query.get(name));
+  const filtered = ['q', 'tag', 'status', 'has_keys', 'last_seen', ...REPORTED.map(([name]) => name)].some((name) => query.get(name));
   const canWrite = me.can('devices:write');
   return (
     <section>
@@ -69,7 +90,8 @@ export function DevicesPage() {
         onClear={() => {
           setQ('');
           setTags('');
-          setQuery({ q: null, tag: null, tag_mode: null, status: null, has_keys: null, offset: null });
+          setReported(Object.fromEntries(REPORTED.map(([name]) => [name, ''])));
+          setQuery({ q: null, tag: null, tag_mode: null, status: null, has_keys: null, last_seen: null, ...Object.fromEntries(REPORTED.map(([name]) => [name, null])), offset: null });
         }}
       >
         <Field label="HW id starts with" hint="Case-sensitive">
@@ -81,6 +103,12 @@ export function DevicesPage() {
         <QuerySelect label="Devices with" name="tag_mode" options={TAG_MODE_OPTIONS} />
         <QuerySelect label="Status" name="status" options={anyOf(limits.status.oneOf)} />
         <QuerySelect label="Keys" name="has_keys" options={KEYS_OPTIONS} />
+        <QuerySelect label="Last update check" name="last_seen" options={LAST_SEEN_OPTIONS} />
+        {REPORTED.map(([name, label]) => (
+          <Field key={name} label={label}>
+            <input name={name} value={reported[name]} {...inputLimits(limits[name])} onInput={(e) => setReported({ ...reported, [name]: e.currentTarget.value })} />
+          </Field>
+        ))}
       </FilterForm>
       <ErrorMessage error={devices.error} />
       {/* One element whatever the list shows: the panels below keep their state (an import's report) when it changes. */}

@@ -137,6 +137,56 @@ function WithdrawDialog({
   );
 }
 
+/**
+ * Asks before making the build a general release (or taking that back), with whom that
+ * reaches: counted afresh as a general release (as_general_release), or as it would be after.
+ */
+function GeneralReleaseDialog({
+  build,
+  busy,
+  error,
+  onConfirm,
+  onCancel,
+}: {
+  build: Build;
+  busy: boolean;
+  error: unknown;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const making = !build.general_release;
+  const audience = useLoad(
+    async () => ok(await api.GET('/firmware/{id}/audience', { params: { path: { id: build.id }, query: { limit: 1, as_general_release: making || undefined } } })),
+    [build.id, making],
+  );
+  const a = audience.data;
+  const line = `${build.hw_name} / ${build.hw_version} / ${build.fw_name}`;
+  return (
+    <ConfirmDialog
+      title={making ? `Make ${build.fw_name} ${build.fw_version} a general release?` : `Stop the general release of ${build.fw_name} ${build.fw_version}?`}
+      confirm={making ? 'Make it a general release' : 'Stop the general release'}
+      busy={busy}
+      error={error}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    >
+      {a ? (
+        <p id="general-release-reach">
+          {making
+            ? `Every update check of ${line} with an older version is offered it from its next check: ${devices(a.devices)} known now` +
+              (a.never_checked_in > 0 ? `, ${devices(a.never_checked_in)} once they check in` : '') +
+              ', and every device the registry does not know.'
+            : `Devices without a shared tag stop being offered it; as a tagged build it reaches ${devices(a.devices)} (the audience below, when the general release is off).`}
+        </p>
+      ) : audience.loading ? (
+        <Loading what="whom the build reaches" />
+      ) : (
+        <ErrorMessage error={audience.error} />
+      )}
+    </ConfirmDialog>
+  );
+}
+
 /** A build: its fields, tags, release settings, withdraw/reactivate (If-Match), downloads, and who gets it. */
 export function FirmwareBuildPage({ params }: PageProps) {
   const me = useMe();
@@ -144,16 +194,18 @@ export function FirmwareBuildPage({ params }: PageProps) {
   const [version, setVersion] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
   const [withdrawing, setWithdrawing] = useState(false);
+  const [releasing, setReleasing] = useState(false);
   const build = useLoad(async () => {
     const result = await api.GET('/firmware/{id}', { params: { path: { id } } });
     return { record: ok(result), etag: result.response.headers.get('ETag') ?? '' };
   }, [id, version]);
   const refresh = () => setVersion((n) => n + 1);
-  const patch = useAction(async (change: { status?: 'active' | 'withdrawn'; tag_filter_disabled?: boolean }, done: string) => {
+  const patch = useAction(async (change: { status?: 'active' | 'withdrawn'; tag_filter_disabled?: boolean; general_release?: boolean }, done: string) => {
     // If-Match: the change applies only to the build as shown (412 when someone changed it meanwhile).
     ok(await api.PATCH('/firmware/{id}', { params: { path: { id } }, body: change, headers: { 'If-Match': build.data?.etag ?? '' } }));
     setNotice(done);
     setWithdrawing(false);
+    setReleasing(false);
     refresh();
   });
   if (build.data === undefined) return build.loading ? <Loading what="the build" /> : <ErrorMessage error={build.error} />;
@@ -169,7 +221,7 @@ export function FirmwareBuildPage({ params }: PageProps) {
         {b.fw_name} {b.fw_version} <span class={`status-${b.status}`}>({b.status})</span>
       </h1>
       {notice && <Notice>{notice}</Notice>}
-      <ErrorMessage error={(withdrawing ? null : patch.error) ?? build.error} />
+      <ErrorMessage error={(withdrawing || releasing ? null : patch.error) ?? build.error} />
       <div class="panel">
         <dl class="facts">
           <dt>Product line</dt>
@@ -253,6 +305,9 @@ export function FirmwareBuildPage({ params }: PageProps) {
             >
               {b.tag_filter_disabled ? 'Switch the tag filter on' : 'Switch the tag filter off'}
             </button>
+            <button type="button" id="general-release-toggle" disabled={patch.busy} onClick={() => setReleasing(true)}>
+              {b.general_release ? 'Stop the general release' : 'Make it a general release'}
+            </button>
             {b.status === 'active' ? (
               <button type="button" class="danger" disabled={patch.busy} onClick={() => setWithdrawing(true)}>
                 Withdraw the build
@@ -272,6 +327,20 @@ export function FirmwareBuildPage({ params }: PageProps) {
           error={patch.error}
           onConfirm={() => void patch.run({ status: 'withdrawn' }, 'The build is withdrawn: no update check offers it.')}
           onCancel={() => setWithdrawing(false)}
+        />
+      )}
+      {releasing && (
+        <GeneralReleaseDialog
+          build={b}
+          busy={patch.busy}
+          error={patch.error}
+          onConfirm={() =>
+            void patch.run(
+              { general_release: !b.general_release },
+              b.general_release ? 'The general release is off: devices sharing a tag get the build.' : 'The build is a general release: every device of its line gets it.',
+            )
+          }
+          onCancel={() => setReleasing(false)}
         />
       )}
       {me.can('devices:read') && <BuildAudience id={id} version={version} />}

@@ -44,6 +44,13 @@ export function FleetPage() {
     if (!invalid) setQuery(draft);
   };
   const s = summary.data;
+  /** The device list behind a bar: the same filters, active devices, and the bar's own. */
+  const devicesWhere = (own: Record<string, string>) => {
+    const filters = new URLSearchParams({ status: 'active' });
+    for (const [name] of FILTERS) if (query.get(name)) filters.set(name, query.get(name)!);
+    for (const [name, value] of Object.entries(own)) filters.set(name, value);
+    return `/console/devices?${filters.toString()}`;
+  };
   return (
     <section>
       <h1>Fleet</h1>
@@ -66,12 +73,15 @@ export function FleetPage() {
             <BarChart
               title="Devices by reported firmware version"
               rows={[
-                ...s.versions.map((v) => ({ label: v.fw_version, value: v.devices })),
+                ...s.versions.map((v) => ({ label: v.fw_version, value: v.devices, href: devicesWhere({ fw_version: v.fw_version }) })),
                 ...(s.other_versions ? [{ label: 'other versions', value: s.other_versions }] : []),
-                ...(s.never_reported ? [{ label: 'never reported', value: s.never_reported }] : []),
+                ...(s.never_reported ? [{ label: 'never reported', value: s.never_reported, href: devicesWhere({ last_seen: 'never' }) }] : []),
               ]}
             />
-            <BarChart title="Devices by last update check" rows={AGES.map(([key, label]) => ({ label, value: s.last_seen[key] }))} />
+            <BarChart
+              title="Devices by last update check"
+              rows={AGES.map(([key, label]) => ({ label, value: s.last_seen[key], href: devicesWhere({ last_seen: key }) }))}
+            />
           </div>
         </>
       )}

@@ -218,7 +218,7 @@ export const firmwareEndpoints: AnyEndpointDef[] = [
     method: 'PATCH',
     path: '/firmware/{id}',
     tag,
-    summary: 'Change tags, tag_filter_disabled or status (withdraw, reactivate); If-Match optional (412 when stale)',
+    summary: 'Change tags, tag_filter_disabled, general_release or status (withdraw, reactivate); If-Match optional (412 when stale)',
     auth: { kind: 'principal', scope: 'fw:write', tenant: true },
     errorMode: 'json',
     params: FirmwareIdParams,

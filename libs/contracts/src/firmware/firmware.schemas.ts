@@ -154,6 +154,9 @@ export const FirmwarePatch = Type.Object(
   {
     tags: Type.Optional(BuildTagList),
     tag_filter_disabled: Type.Optional(Type.Boolean()),
+    general_release: Type.Optional(
+      Type.Boolean({ description: 'Offer the build to every caller of its product line (true) or only through its tags and rollout (false)' }),
+    ),
     status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('withdrawn')], { 'x-error': 'status must be active or withdrawn' })),
   },
   { additionalProperties: false },

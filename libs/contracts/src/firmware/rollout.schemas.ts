@@ -24,6 +24,12 @@ export type AudienceRule = (typeof AUDIENCE_RULES)[number];
 
 export const BuildAudienceQuery = Type.Object({
   customer: CustomerQuery,
+  as_general_release: Type.Optional(
+    Type.Boolean({
+      description: 'Count whom the build would reach as a general release (before PATCH general_release true), whatever it is now',
+      'x-error': 'as_general_release must be true or false',
+    }),
+  ),
   limit: Type.Optional(Limit(AUDIENCE_MAX_LIMIT, AUDIENCE_DEFAULT_LIMIT)),
   offset: Type.Optional(Offset),
 });

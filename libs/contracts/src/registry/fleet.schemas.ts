@@ -15,6 +15,17 @@ export const LAST_SEEN_BUCKETS = [
   { name: 'under_30d', below: 30 * 86_400 },
 ] as const;
 
+/** A last-seen age bucket of GET /fleet/summary, as a filter of GET /devices (same bounds). */
+export type LastSeenAge = 'never' | (typeof LAST_SEEN_BUCKETS)[number]['name'] | 'older';
+const LAST_SEEN_AGES: readonly LastSeenAge[] = ['never', ...LAST_SEEN_BUCKETS.map((bucket) => bucket.name), 'older'];
+export const LastSeenAge = Type.Union(
+  LAST_SEEN_AGES.map((name) => Type.Literal(name)),
+  {
+    description: 'The age of the last check: never, under_1h, under_24h, under_7d, under_30d or older (each from the previous bound, inclusive, to its own)',
+    'x-error': 'last_seen must be never, under_1h, under_24h, under_7d, under_30d or older',
+  },
+);
+
 export const FleetSummaryQuery = Type.Object({
   customer: CustomerQuery,
   tag: Type.Optional(TagName),

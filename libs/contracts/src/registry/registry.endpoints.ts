@@ -9,13 +9,13 @@ import {
   DeviceCustomerQuery,
   DeviceImportQuery,
   DeviceImportResult,
-  DeviceListQuery,
   DevicePage,
   DeviceParams,
   DeviceTagParams,
   DeviceTags,
   UpdateDeviceRequest,
 } from './registry.schemas.js';
+import { DeviceListQuery } from './device-list.schemas.js';
 import { FleetSummary, FleetSummaryQuery } from './fleet.schemas.js';
 import { NoParams } from '../schemas.js';
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CustomerQuery, Limit, NullableTimestamp, Offset, Page, Timestamp } from '../schemas.js';
+import { CustomerQuery, NullableTimestamp, Page, Timestamp } from '../schemas.js';
 
 /**
  * The device registry's rules (docs/api.md "Devices") and the schemas the
@@ -72,13 +72,13 @@ export const DeviceKeys = Type.Array(Type.String({ minLength: 1, maxLength: DEVI
 
 export const DEVICE_STATUSES = ['active', 'withdrawn'] as const;
 export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
-const StatusSchema = Type.Union([Type.Literal('active'), Type.Literal('withdrawn')], { 'x-error': 'status must be active or withdrawn' });
+export const DeviceStatusSchema = Type.Union([Type.Literal('active'), Type.Literal('withdrawn')], { 'x-error': 'status must be active or withdrawn' });
 
 /** The device record (docs/api.md "Devices"). */
 export const Device = Type.Object(
   {
     hwid: Type.String(),
-    status: StatusSchema,
+    status: DeviceStatusSchema,
     tags: Type.Array(Type.String(), { description: 'Sorted in byte order, no duplicates.' }),
     attributes: Type.Object({}, { additionalProperties: true }),
     keys: Type.Array(Type.String()),
@@ -115,30 +115,6 @@ export type DeviceTagParams = Static<typeof DeviceTagParams>;
 
 export const DeviceCustomerQuery = Type.Object({ customer: CustomerQuery });
 export type DeviceCustomerQuery = Static<typeof DeviceCustomerQuery>;
-
-export const DeviceListQuery = Type.Object({
-  customer: CustomerQuery,
-  tag: Type.Optional(
-    Type.Array(TagName, {
-      maxItems: DEVICE_LIMITS.maxQueryTags,
-      description: 'Repeatable. Devices carrying any (tag_mode=any, default) or all (tag_mode=all) of these tags.',
-      'x-error': `at most ${DEVICE_LIMITS.maxQueryTags} tag parameters`,
-    }),
-  ),
-  tag_mode: Type.Optional(Type.Union([Type.Literal('any'), Type.Literal('all')], { default: 'any', 'x-error': 'tag_mode must be any or all' })),
-  q: Type.Optional(
-    Type.String({
-      pattern: '^[!-~]{0,64}$',
-      description: 'Case-sensitive HW id prefix.',
-      'x-error': 'q must be at most 64 printable ASCII characters (0x21-0x7E)',
-    }),
-  ),
-  status: Type.Optional(StatusSchema),
-  has_keys: Type.Optional(Type.Boolean({ 'x-error': 'has_keys must be true or false' })),
-  limit: Type.Optional(Limit(DEVICE_LIMITS.listMaxLimit, DEVICE_LIMITS.listDefaultLimit)),
-  offset: Type.Optional(Offset),
-});
-export type DeviceListQuery = Static<typeof DeviceListQuery>;
 
 export const DevicePage = Page(Device);
 export type DevicePage = Static<typeof DevicePage>;

@@ -55,11 +55,13 @@ export class ChangeBuildUseCase {
       const changes = typeof change.changes === 'function' ? change.changes(current) : change.changes;
       const status = changes.status ?? current.status;
       const tagFilterDisabled = changes.tagFilterDisabled ?? current.tagFilterDisabled;
+      const generalRelease = changes.generalRelease ?? current.generalRelease;
       const tags = changes.tags ? [...new Set(changes.tags)].sort(byCodeUnit) : current.tags;
       const tagsChanged = tags.length !== current.tags.length || tags.some((t, i) => t !== current.tags[i]);
-      if (status === current.status && tagFilterDisabled === current.tagFilterDisabled && !tagsChanged) return { kind: 'unchanged', build: current };
+      const settingsKept = status === current.status && tagFilterDisabled === current.tagFilterDisabled && generalRelease === current.generalRelease;
+      if (settingsKept && !tagsChanged) return { kind: 'unchanged', build: current };
       const key = { customerId: change.customerId, id: current.id };
-      const after = await builds.saveSettings({ ...key, status, tagFilterDisabled, tags });
+      const after = await builds.saveSettings({ ...key, status, generalRelease, tagFilterDisabled, tags });
       if (tagsChanged) await builds.replaceTags({ ...key, tags });
       return { kind: 'updated', before: current, after };
     });
@@ -72,5 +74,5 @@ export function staleError(current: Build): ServiceError {
 }
 
 function settingsOf(build: Build): Record<string, unknown> {
-  return { status: build.status, tag_filter_disabled: build.tagFilterDisabled, tags: [...build.tags] };
+  return { status: build.status, general_release: build.generalRelease, tag_filter_disabled: build.tagFilterDisabled, tags: [...build.tags] };
 }

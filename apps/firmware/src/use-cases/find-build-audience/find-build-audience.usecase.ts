@@ -24,7 +24,7 @@ export class FindBuildAudienceUseCase {
     const { customerId, limit, offset } = command;
     const build = await this.store.repos.builds.findById({ customerId, id: command.buildId });
     if (!build) throw FirmwareErrors.build_not_found();
-    const audience = audienceOf(build);
+    const audience = audienceOf(command.asGeneralRelease ? { ...build, generalRelease: true } : build);
     const sharing = audience.rule === 'devices_sharing_tag';
     const reachesDevices = audience.rule !== 'nobody' && (!sharing || audience.tags.length > 0);
     const found = reachesDevices

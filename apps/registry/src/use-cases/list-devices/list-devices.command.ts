@@ -31,6 +31,11 @@ export class ListDevicesCommand {
       q: raw.q,
       status: raw.status,
       has_keys: booleanFromText(raw.has_keys),
+      fw_version: raw.fw_version,
+      hw_name: raw.hw_name,
+      hw_version: raw.hw_version,
+      fw_name: raw.fw_name,
+      last_seen: raw.last_seen,
       limit: integerFromText(raw.limit),
       offset: integerFromText(raw.offset),
     });
@@ -43,6 +48,8 @@ export class ListDevicesCommand {
       prefix: query.q || undefined,
       status: query.status,
       hasKeys: query.has_keys,
+      reported: { fwVersion: query.fw_version, hwName: query.hw_name, hwVersion: query.hw_version, fwName: query.fw_name },
+      lastSeen: query.last_seen,
       limit: (query.limit ?? DEVICE_LIMITS.listDefaultLimit) + 1,
       offset,
     });
