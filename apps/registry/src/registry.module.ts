@@ -1,8 +1,12 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { AppDatabaseOptions, ServiceConfig } from '@app/infra';
-import { appDataController, healthController, InfraModule, outboxRelayProvider } from '@app/platform';
+import { appDataController, CustomerDirectory, healthController, InfraModule, outboxRelayProvider } from '@app/platform';
 import { REGISTRY_APP_DATA } from './registry.app-data.js';
 import { DevicesController } from './controllers/devices.controller.js';
+import { DeviceReportsController } from './controllers/device-reports.controller.js';
+import { RegistryDeviceReports1765200000000 } from './migrations/1765200000000-device-reports.js';
+import { ListDeviceReports } from './use-cases/list-device-reports/list-device-reports.usecase.js';
+import { SubmitDeviceReport } from './use-cases/submit-device-report/submit-device-report.usecase.js';
 import { RegistryController } from './controllers/registry.controller.js';
 import { RegistryRolloutsController } from './controllers/rollouts.controller.js';
 import { CutRolloutStages } from './use-cases/cut-rollout-stages/cut-rollout-stages.usecase.js';
@@ -42,6 +46,7 @@ export const REGISTRY_DATABASE = {
     RegistryOutbox1764400000000,
     RegistryDeviceProductLine1764600000000,
     RegistryRolloutOffers1765110000000,
+    RegistryDeviceReports1765200000000,
   ],
 } satisfies AppDatabaseOptions;
 
@@ -69,8 +74,11 @@ export const REGISTRY_PROVIDERS = [
   CutRolloutStages,
   MeasureRollout,
   GetDeviceHistory,
+  CustomerDirectory,
+  SubmitDeviceReport,
+  ListDeviceReports,
 ];
-export const REGISTRY_CONTROLLERS = [DevicesController, RegistryController, RegistryRolloutsController];
+export const REGISTRY_CONTROLLERS = [DevicesController, RegistryController, RegistryRolloutsController, DeviceReportsController];
 
 @Module({})
 export class RegistryModule {

@@ -62,4 +62,8 @@ export * from './registry/fleet.schemas.js';
 export * from './registry/device-list.schemas.js';
 export * from './registry/registry.endpoints.js';
 export * from './registry/registry.errors.js';
+export * from './registry/device-reports.schemas.js';
+export * from './registry/device-reports.errors.js';
+export * from './registry/device-reports.messages.js';
+export * from './registry/device-reports.endpoints.js';
 export * from './backup/app-data.messages.js';

@@ -94,10 +94,7 @@ export async function downloadVerified(request: DownloadRequest): Promise<Downlo
     const before = resumed ? have : 0;
     try {
       if (!response.body) throw new DeviceClientError('download_failed', 'the download answer has no body');
-      await pipeline(
-        Readable.fromWeb(response.body),
-        createWriteStream(request.destination, { flags: resumed ? 'a' : 'w' }),
-      );
+      await pipeline(Readable.fromWeb(response.body), createWriteStream(request.destination, { flags: resumed ? 'a' : 'w' }));
     } catch (err) {
       lastError = err;
     }

@@ -4,6 +4,7 @@ import { OutboxRepository } from '@app/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DeviceImportRepository } from './device-import.repository.js';
 import { DeviceListRepository } from './device-list.repository.js';
+import { DeviceReportRepository } from './device-report.repository.js';
 import { DeviceRolloutRepository } from './device-rollout.repository.js';
 import { RolloutOfferRepository } from './rollout-offer.repository.js';
 import { DeviceSightingRepository } from './device-sighting.repository.js';
@@ -20,6 +21,8 @@ export interface RegistryRepositories {
   readonly rollouts: DeviceRolloutRepository;
   /** Staged rollouts: offers, outcomes, device reports, version history (rollout_offer, device_history). */
   readonly rolloutOffers: RolloutOfferRepository;
+  /** Devices' signed install reports (device_report). */
+  readonly reports: DeviceReportRepository;
   /** Audit entries on their way to the admin app (OutboxRelay). */
   readonly outbox: OutboxRepository;
 }
@@ -33,6 +36,7 @@ export function createRepositories(manager: EntityManager): RegistryRepositories
     sightings: new DeviceSightingRepository(manager),
     rollouts: new DeviceRolloutRepository(manager),
     rolloutOffers: new RolloutOfferRepository(manager),
+    reports: new DeviceReportRepository(manager),
     outbox: new OutboxRepository(manager, 'registry'),
   };
 }

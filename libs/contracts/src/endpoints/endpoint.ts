@@ -91,7 +91,7 @@ export interface RateLimitSpec {
   readonly bucket: string;
   readonly scope: 'ip';
   /** The ServiceConfig setting that holds the requests allowed per minute. */
-  readonly setting: 'updateCheckRatePerMinute';
+  readonly setting: 'updateCheckRatePerMinute' | 'deviceReportRatePerMinute';
 }
 
 export interface SetCookie {

@@ -13,6 +13,7 @@ import { rolloutEndpoints } from '../firmware/rollout.endpoints.js';
 import { updateSigningEndpoints } from '../firmware/update-signing.endpoints.js';
 import { tagEndpoints } from '../tags/tags.endpoints.js';
 import { deviceEndpoints } from '../registry/registry.endpoints.js';
+import { deviceReportEndpoints } from '../registry/device-reports.endpoints.js';
 import type { AnyEndpointDef, EndpointDef } from './endpoint.js';
 
 const ALL_ENDPOINTS: readonly AnyEndpointDef[] = [
@@ -33,6 +34,7 @@ const ALL_ENDPOINTS: readonly AnyEndpointDef[] = [
   ...firmwareEndpoints,
   ...tagEndpoints,
   ...deviceEndpoints,
+  ...deviceReportEndpoints,
   ...rolloutEndpoints,
   ...updateSigningEndpoints,
 ];

@@ -50,6 +50,8 @@ export interface ServiceConfig {
   readonly downloadRatePerMinute: number;
   /** Per-address public update checks allowed per minute (each gateway counts its own). */
   readonly updateCheckRatePerMinute: number;
+  /** Per-address device reports (POST /firmware/{domain}/reports/{hwid}) allowed per minute (each gateway counts its own). */
+  readonly deviceReportRatePerMinute: number;
   /** Seconds a device is advised to wait between update checks (Poll-After) when its customer sets none. */
   readonly updatePollSeconds: number;
   /** Update-check overload thresholds of a gateway: past either, Poll-After is lengthened (docs/api.md "When to check again"). */
@@ -265,6 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     credentialCacheSeconds: Math.min(integer(env, 'CREDENTIAL_CACHE_SECONDS', 15, 0), 30),
     downloadRatePerMinute: integer(env, 'DOWNLOAD_RATE_PER_MINUTE', 120, 1),
     updateCheckRatePerMinute: integer(env, 'UPDATE_CHECK_RATE_PER_MINUTE', 300, 1),
+    deviceReportRatePerMinute: integer(env, 'DEVICE_REPORT_RATE_PER_MINUTE', 30, 1),
     updatePollSeconds: integer(env, 'UPDATE_POLL_SECONDS', 3600, 60, 604_800),
     updateCheckBusyInFlight: integer(env, 'UPDATE_CHECK_BUSY_IN_FLIGHT', 512, 1),
     updateCheckBusyLagMs: integer(env, 'UPDATE_CHECK_BUSY_LAG_MS', 100, 1),
