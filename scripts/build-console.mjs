@@ -48,12 +48,20 @@ async function generateApiTypes(root) {
   return (await writeIfChanged(target, GENERATED_HEADER + stamp + types)) || limitsChanged;
 }
 
-const LIMIT_KEYS = ['pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'maxItems', 'format', 'x-error'];
+const LIMIT_KEYS = ['pattern', 'minLength', 'maxLength', 'minimum', 'exclusiveMinimum', 'maximum', 'maxItems', 'format', 'x-error'];
 
-/** A property's limits (what the API validates), from a JSON schema; arrays: their items' limits too. */
+/**
+ * A property's limits (what the API validates), from a JSON schema; arrays: their items' limits
+ * too; objects (a rollout's stages): their properties' limits; `decimal` where a number need not
+ * be an integer.
+ */
 function limitsOf(schema) {
   const picked = Object.fromEntries(LIMIT_KEYS.filter((key) => schema?.[key] !== undefined).map((key) => [key === 'x-error' ? 'message' : key, schema[key]]));
+  if (schema?.type === 'number') picked.decimal = true;
   if (schema?.type === 'array' && schema.items) picked.items = limitsOf(schema.items);
+  if (schema?.type === 'object' && schema.properties) {
+    picked.properties = Object.fromEntries(Object.entries(schema.properties).map(([name, property]) => [name, limitsOf(property)]));
+  }
   if (Array.isArray(schema?.anyOf) && schema.anyOf.every((s) => s.const !== undefined)) picked.oneOf = schema.anyOf.map((s) => s.const);
   return picked;
 }
@@ -91,6 +99,8 @@ async function sourceDigest(root) {
   for await (const file of walk(join(root, 'console'))) files.push(file);
   for (const file of files.sort()) hash.update(file).update(await readFile(file));
   hash.update(await readFile(join(root, 'scripts/build-console.mjs')));
+  // The one file of libs/contracts a console bundle imports (the /health script's state rule).
+  hash.update(await readFile(join(root, 'libs/contracts/src/health/part-state.ts')));
   hash.update(await readFile(join(root, 'package-lock.json')));
   return hash.digest('hex');
 }
@@ -131,24 +141,31 @@ export async function buildConsole(root) {
       },
     });
   }
-  // The start script of /docs (console/src/docs/api-reference.ts): one classic script, no HTML
-  // of its own (the gateway renders the page and serves the script from /static/).
-  await build({
-    configFile: false,
-    root: join(root, 'console'),
-    logLevel: 'warn',
-    build: {
-      outDir,
-      emptyOutDir: false,
-      target: 'es2022',
-      reportCompressedSize: false,
-      sourcemap: false,
-      rolldownOptions: {
-        input: { 'api-reference': join(root, 'console/src/docs/api-reference.ts') },
-        output: { format: 'iife', entryFileNames: 'pages/[name].js' },
+  // The scripts of /docs (console/src/docs/api-reference.ts) and /health
+  // (console/src/health/health.ts): each one classic script, no HTML of its own (the gateway
+  // renders the page and serves the script from /static/). One build each: an IIFE has no
+  // shared chunks.
+  for (const [name, source] of [
+    ['api-reference', 'console/src/docs/api-reference.ts'],
+    ['health', 'console/src/health/health.ts'],
+  ]) {
+    await build({
+      configFile: false,
+      root: join(root, 'console'),
+      logLevel: 'warn',
+      build: {
+        outDir,
+        emptyOutDir: false,
+        target: 'es2022',
+        reportCompressedSize: false,
+        sourcemap: false,
+        rolldownOptions: {
+          input: { [name]: join(root, source) },
+          output: { format: 'iife', entryFileNames: 'pages/[name].js' },
+        },
       },
-    },
-  });
+    });
+  }
   await writeFile(stampPath, digest);
   return `console built into dist/console/ (${Date.now() - started} ms)`;
 }

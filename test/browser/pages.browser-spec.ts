@@ -153,4 +153,40 @@ describe('the /docs and /health pages in a browser', () => {
     expect(await seriousViolations(wide.page)).toEqual([]);
     expect(wide.problems).toEqual([]);
   });
+
+  it('/health with JavaScript refreshes the state from /status, and says why when it cannot (in the console wording of Retry-After)', async () => {
+    const { page, problems } = await newPage({ viewport: { width: 1280, height: 900 } });
+    await page.clock.install();
+    await page.goto(`${base}/health`);
+    expect(await page.textContent('#overall')).toBe('All parts are working.');
+    const live = JSON.parse(await (await fetch(`${base}/status`)).text()) as { apps: Record<string, string> };
+    // /status as the gateway would answer it with the worker down (served to this page only).
+    let next: { status: number; headers: Record<string, string>; body: string } = {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...live, status: 'degraded', time: '2030-01-01T00:00:00.000Z', apps: { ...live.apps, worker: 'down' } }),
+    };
+    await page.route(`${base}/status`, (route) => route.fulfill(next));
+    await page.clock.fastForward(30_000);
+    await page.locator('#overall.degraded').waitFor();
+    expect(await page.textContent('#overall')).toBe('Degraded: some parts are not working (see below).');
+    expect(await page.textContent('#as-of')).toBe('2030-01-01T00:00:00.000Z');
+    expect(await page.textContent('tr:has(th:text-is("Worker (mail, background jobs)")) .state')).toBe('Down');
+    expect(await page.textContent('#part-worker .state')).toBe('Down now');
+    expect(await page.textContent('#part-database .state')).toBe('Up now');
+
+    next = {
+      status: 429,
+      headers: { 'content-type': 'application/problem+json', 'retry-after': '90' },
+      body: JSON.stringify({ status: 429, code: 'rate_limited', title: 'Too Many Requests', detail: 'Too many requests' }),
+    };
+    await page.clock.fastForward(30_000);
+    await page.locator('#refresh-note:not([hidden])').waitFor();
+    expect(await page.textContent('#refresh-note')).toBe(
+      'The state could not be refreshed: Too many requests (try again in 90 s). It is shown as of the time above.',
+    );
+    expect(await page.textContent('#overall')).toBe('Degraded: some parts are not working (see below).');
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
 });

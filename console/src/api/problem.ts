@@ -7,6 +7,8 @@ export class ApiError extends Error {
     message: string,
     readonly status: number,
     readonly code?: string,
+    /** A 429's or 503's Retry-After in seconds, when the answer gave one. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -36,7 +38,8 @@ export function messageOf(status: number, body: unknown, retryAfter?: string | n
 /** The ApiError of a failed answer's status, body (problem+json, or a text error line) and Retry-After: every client path builds it here. */
 export function apiError(status: number, body: unknown, retryAfter?: string | null): ApiError {
   const code = typeof body === 'object' && body !== null && typeof (body as ProblemLike).code === 'string' ? ((body as ProblemLike).code as string) : undefined;
-  return new ApiError(messageOf(status, body, retryAfter), status, code);
+  const seconds = retryAfter && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter.trim()) : undefined;
+  return new ApiError(messageOf(status, body, retryAfter), status, code, seconds);
 }
 
 export async function errorOf(response: Response): Promise<ApiError> {

@@ -16,6 +16,7 @@ export * from './endpoints/registry.js';
 export * from './endpoints/error-statuses.js';
 export * from './health/health.messages.js';
 export * from './health/health.schemas.js';
+export * from './health/part-state.js';
 export * from './admin/admin.messages.js';
 export * from './admin/admin.schemas.js';
 export * from './admin/admin.endpoints.js';

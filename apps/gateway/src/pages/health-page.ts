@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { AdminMessages, escapeHtml, HEALTH_PARTS, type HealthHistory, type HealthPart, type PartDayEntry, type StatusDocument } from '@app/contracts';
+import { AdminMessages, escapeHtml, HEALTH_PARTS, type HealthHistory, type HealthPart, partIsUp, type PartDayEntry, type StatusDocument } from '@app/contracts';
 import { JsonLogger, MessageBus, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG, TtlCache } from '@app/platform';
 import { ServiceHealth } from '../health/service-health.js';
@@ -51,10 +51,13 @@ function dayText(day: PartDayEntry): string {
 }
 
 function partState(part: HealthPart, status: StatusDocument): 'up' | 'down' {
-  if (part === 'gateway') return 'up';
-  if (part === 'database') return status.database ? 'up' : 'down';
-  if (part === 'object_store') return status.object_store ? 'up' : 'down';
-  return status.apps[part] === 'up' ? 'up' : 'down';
+  return partIsUp(part, status) ? 'up' : 'down';
+}
+
+/** A part's state mark; the page's script refreshes it from /status with the texts it carries. */
+function stateMark(part: HealthPart, status: StatusDocument, upText: string, downText: string): string {
+  const state = partState(part, status);
+  return `<span class="state ${state}" data-part-state="${part}" data-up-text="${upText}" data-down-text="${downText}">${state === 'up' ? upText : downText}</span>`;
 }
 
 function summary(label: string, days: readonly PartDayEntry[]): string {
@@ -69,13 +72,12 @@ function summary(label: string, days: readonly PartDayEntry[]): string {
 
 function partSection(part: HealthPart, days: readonly PartDayEntry[] | null, status: StatusDocument): string {
   const label = LABELS[part];
-  const state = partState(part, status);
   const oldestFirst = days ? [...days].reverse() : [];
   return [
     `<section class="part" id="part-${part}" aria-labelledby="part-${part}-name">`,
     '<div class="part-head">',
     `<h3 id="part-${part}-name">${escapeHtml(label)}</h3>`,
-    `<span class="state ${state}">${state === 'up' ? 'Up now' : 'Down now'}</span>`,
+    stateMark(part, status, 'Up now', 'Down now'),
     '</div>',
     days
       ? [
@@ -93,20 +95,22 @@ function partSection(part: HealthPart, days: readonly PartDayEntry[] | null, sta
   ].join('\n');
 }
 
-/** GET /health: the public status page, rendered on the server (no script). */
+/**
+ * GET /health: the public status page, complete as rendered on the server; its script
+ * (console/src/health/health.ts, built with the console) only refreshes the current state.
+ */
 export function renderHealthPage(status: StatusDocument, history: HealthHistory | null): string {
   const byPart = new Map(history?.parts.map((p) => [p.part, p.days]) ?? []);
-  const rows = HEALTH_PARTS.map((part) => {
-    const state = partState(part, status);
-    return `<tr><th scope="row">${escapeHtml(LABELS[part])}</th><td><span class="state ${state}">${state === 'up' ? 'Up' : 'Down'}</span></td></tr>`;
-  });
+  const rows = HEALTH_PARTS.map((part) => `<tr><th scope="row">${escapeHtml(LABELS[part])}</th><td>${stateMark(part, status, 'Up', 'Down')}</td></tr>`);
+  const overallTexts = Object.entries(OVERALL).map(([state, text]) => `data-text-${state}="${escapeHtml(text)}"`);
   const body = [
     '<h1>Service health</h1>',
-    `<p class="overall ${status.status}" role="status">${escapeHtml(OVERALL[status.status])}</p>`,
+    `<p class="overall ${status.status}" id="overall" role="status" ${overallTexts.join(' ')}>${escapeHtml(OVERALL[status.status])}</p>`,
     status.maintenance.enabled
       ? `<p class="overall degraded">Maintenance: ${escapeHtml(status.maintenance.message || 'changes are paused for a while; reading works.')}</p>`
       : '',
-    `<p class="hint">As of ${escapeHtml(status.time)} (UTC), version ${escapeHtml(status.version)}. The same data as JSON: <a href="/status">/status</a> and <a href="/health/history">/health/history</a>.</p>`,
+    `<p class="hint">As of <span id="as-of">${escapeHtml(status.time)}</span> (UTC), version <span id="version">${escapeHtml(status.version)}</span>. The same data as JSON: <a href="/status">/status</a> and <a href="/health/history">/health/history</a>.</p>`,
+    '<p class="error" id="refresh-note" role="status" hidden></p>',
     '<h2 id="now">Each part now</h2>',
     '<table aria-labelledby="now"><thead><tr><th scope="col">Part</th><th scope="col">State</th></tr></thead><tbody>',
     ...rows,
@@ -123,7 +127,12 @@ export function renderHealthPage(status: StatusDocument, history: HealthHistory 
     history ? '' : '<p class="error" role="alert">The uptime history cannot be shown right now; the current state above is live.</p>',
     ...HEALTH_PARTS.map((part) => partSection(part, history ? (byPart.get(part) ?? null) : null, status)),
   ];
-  return renderShell({ title: 'Service health', stylesheets: [PAGE_FILE_URLS.healthCss], body: body.filter(Boolean).join('\n') });
+  return renderShell({
+    title: 'Service health',
+    stylesheets: [PAGE_FILE_URLS.healthCss],
+    scripts: [PAGE_FILE_URLS.healthJs],
+    body: body.filter(Boolean).join('\n'),
+  });
 }
 
 /** Gathers what /health shows: the live status (as /status) and the admin app's history. */

@@ -28,13 +28,15 @@ function rendererFile(name: string): Buffer {
 }
 
 /**
- * A page's script built with the console (console/src/docs/<name>.ts, type-checked with it and
- * sharing its API code) into dist/console/pages/; without a build, a script that says so.
+ * A page's script built with the console (console/src/docs/api-reference.ts,
+ * console/src/health/health.ts: type-checked with it and sharing its API code) into
+ * dist/console/pages/; without a build, `unbuilt` (a script that says so, or nothing where the
+ * page is complete without its script).
  */
-function builtScript(name: string): Buffer {
+function builtScript(name: string, unbuilt: string): Buffer {
   const path = join(consoleBuildDir(), 'pages', `${name}.js`);
   if (existsSync(path)) return readFileSync(path);
-  return Buffer.from(`document.getElementById('reference-status').textContent = 'This page\u2019s script is not built: run npm run build.';\n`);
+  return Buffer.from(unbuilt);
 }
 
 function pageFile(name: string, ext: keyof typeof TYPES, body: Buffer | string): PageFile {
@@ -46,9 +48,14 @@ function pageFile(name: string, ext: keyof typeof TYPES, body: Buffer | string):
 const FILES = {
   swaggerUiJs: pageFile('swagger-ui-bundle', 'js', rendererFile('swagger-ui-bundle.js')),
   swaggerUiCss: pageFile('swagger-ui', 'css', rendererFile('swagger-ui.css')),
-  apiReferenceJs: pageFile('api-reference', 'js', builtScript('api-reference')),
+  apiReferenceJs: pageFile(
+    'api-reference',
+    'js',
+    builtScript('api-reference', `document.getElementById('reference-status').textContent = 'This page\u2019s script is not built: run npm run build.';\n`),
+  ),
   apiReferenceCss: pageFile('api-reference', 'css', API_REFERENCE_CSS),
   healthCss: pageFile('health', 'css', HEALTH_CSS),
+  healthJs: pageFile('health', 'js', builtScript('health', '// The /health script is not built (npm run build): the page shows the state as rendered.\n')),
 } as const;
 const BY_NAME = new Map(Object.values(FILES).map((file) => [file.url.slice('/static/'.length), file]));
 
