@@ -110,6 +110,15 @@ CREATE SEQUENCE firmware.tag_sync_op_id_seq
 
 ALTER SEQUENCE firmware.tag_sync_op_id_seq OWNED BY firmware.tag_sync_op.id;
 
+CREATE TABLE firmware.update_signing_keys (
+    kid text NOT NULL,
+    public_x text NOT NULL,
+    private_pkcs8 text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    signs_from timestamp with time zone NOT NULL,
+    published_until timestamp with time zone
+);
+
 ALTER TABLE ONLY firmware.migrations ALTER COLUMN id SET DEFAULT nextval('firmware.migrations_id_seq'::regclass);
 
 ALTER TABLE ONLY firmware.tag_sync_op ALTER COLUMN id SET DEFAULT nextval('firmware.tag_sync_op_id_seq'::regclass);
@@ -137,6 +146,9 @@ ALTER TABLE ONLY firmware.tag_sync_lease
 
 ALTER TABLE ONLY firmware.tag_sync_op
     ADD CONSTRAINT tag_sync_op_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY firmware.update_signing_keys
+    ADD CONSTRAINT update_signing_keys_pkey PRIMARY KEY (kid);
 
 CREATE INDEX build_customer_active_idx ON firmware.build USING btree (customer_id) WHERE (status = 'active'::text);
 

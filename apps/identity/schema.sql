@@ -27,7 +27,9 @@ CREATE TABLE identity.customers (
     is_sandbox boolean DEFAULT false NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    poll_interval_seconds integer,
     CONSTRAINT customers_domain_lower CHECK ((domain = lower(domain))),
+    CONSTRAINT customers_poll_interval_seconds_check CHECK (((poll_interval_seconds >= 60) AND (poll_interval_seconds <= 604800))),
     CONSTRAINT customers_status_check CHECK ((status = ANY (ARRAY['active'::text, 'suspended'::text, 'deleting'::text])))
 );
 

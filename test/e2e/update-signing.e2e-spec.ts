@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generateKeyPairSync } from 'node:crypto';
 import { parseSignatureInput, type PublicJwk, type SignedAnswer, verifyAnswer } from '@app/testing';
+import { eventually } from './support/factories.js';
 import { clientAddress, createBuild, createDevice, productLine, updateCheckPath } from './support/firmware.js';
 import type { HttpReply } from './support/http.js';
 import { startRuntime, type CustomerFixture, type Runtime } from './support/runtime.js';
@@ -63,10 +64,10 @@ describe('update check: signed answers and Poll-After', () => {
   });
 
   it('the path as sent (percent-encoded) and an absent query are what is signed', async () => {
-    const reply = await check(updateCheckPath(c.domain, line, '1.0', 'sig dev/é'));
+    const reply = await check(updateCheckPath(c.domain, line, '1.0', 'sig-dev/1?x#y%z&w=v+'));
     expect(reply.status).toBe(200);
     const answer = signedAnswerOf(reply);
-    expect(answer.path).toContain('sig%20dev%2F%C3%A9');
+    expect(answer.path).toContain('sig-dev%2F1%3Fx%23y%25z%26w%3Dv%2B');
     expect(verifyAnswer(answer, await updateKeys())).toBeNull();
     expect(verifyAnswer({ ...answer, path: decodeURIComponent(answer.path) }, await updateKeys())).toBe('signature does not verify');
   });
@@ -105,6 +106,21 @@ describe('update check: signed answers and Poll-After', () => {
     const spread = new Set<string>();
     for (let i = 0; i < 20; i++) spread.add((await check(updateCheckPath(c.domain, line, '1.0', `spread-${i}`))).header('poll-after')!);
     expect(spread.size).toBeGreaterThan(10);
+  });
+
+  it("the customer's polling interval (PATCH /settings) sets the range; null goes back to the default", async () => {
+    expect((await rt.http.get('/settings', { auth: c.readOnly })).json()).toEqual({ poll_interval_seconds: null, effective_poll_interval_seconds: 3600 });
+    expect((await rt.http.request('PATCH', '/settings', { auth: c.readOnly, json: { poll_interval_seconds: 600 } })).status).toBe(403);
+    expect((await rt.http.request('PATCH', '/settings', { auth: c.full, json: { poll_interval_seconds: 59 } })).status).toBe(400);
+    const changed = await rt.http.request('PATCH', '/settings', { auth: c.full, json: { poll_interval_seconds: 600 } });
+    expect(changed.json()).toEqual({ poll_interval_seconds: 600, effective_poll_interval_seconds: 600 });
+    const pollAfter = await eventually(
+      async () => Number((await check(updateCheckPath(c.domain, line, '1.0', 'sig-dev'))).header('poll-after')),
+      (value) => value < 900, // the cached customer is dropped on customerChanged
+    );
+    expect(pollAfter).toBeGreaterThanOrEqual(300);
+    await rt.http.request('PATCH', '/settings', { auth: c.full, json: { poll_interval_seconds: null } });
+    expect((await rt.http.get('/settings', { auth: c.full })).json()).toEqual({ poll_interval_seconds: null, effective_poll_interval_seconds: 3600 });
   });
 
   it('a rotation publishes a new key that signs; answers signed by the old one still verify during the overlap', async () => {

@@ -63,12 +63,17 @@ import { UpdateCustomerUseCase } from './use-cases/update-customer/update-custom
 import { DeleteCustomerUseCase } from './use-cases/delete-customer/delete-customer.usecase.js';
 import { UpdateUserUseCase } from './use-cases/update-user/update-user.usecase.js';
 import { VerifyLoginUseCase } from './use-cases/verify-login/verify-login.usecase.js';
+import { SettingsController } from './controllers/settings.controller.js';
+import { ReadCustomerSettingsUseCase } from './use-cases/customer-settings/read-customer-settings.usecase.js';
+import { UpdateCustomerSettingsUseCase } from './use-cases/customer-settings/update-customer-settings.usecase.js';
 
 export { IDENTITY_DATABASE };
 
 /** Everything but the infrastructure: what IdentityModule adds on top of InfraModule. */
 export const IDENTITY_PROVIDERS: Provider[] = [
   { provide: Clock, useClass: SystemClock },
+  ReadCustomerSettingsUseCase,
+  UpdateCustomerSettingsUseCase,
   IdentityStore,
   outboxRelayProvider('identity'),
   Administrators,
@@ -126,6 +131,7 @@ export const IDENTITY_PROVIDERS: Provider[] = [
 
 export const IDENTITY_CONTROLLERS: Type<unknown>[] = [
   KeysController,
+  SettingsController,
   AuthController,
   TokensController,
   MembersController,

@@ -15,6 +15,8 @@ export interface Customer {
   readonly status: CustomerStatus;
   readonly corsOrigins: string[];
   readonly isSandbox: boolean;
+  /** Seconds between its devices' update checks (Poll-After); null: UPDATE_POLL_SECONDS. */
+  readonly pollIntervalSeconds: number | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }

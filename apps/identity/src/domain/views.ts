@@ -23,7 +23,14 @@ function publicStatus(customer: Customer): 'active' | 'suspended' {
 }
 
 export function toCustomerInfo(customer: Customer): CustomerInfo {
-  return { id: customer.id, domain: customer.domain, status: publicStatus(customer), isSandbox: customer.isSandbox, corsOrigins: [...customer.corsOrigins] };
+  return {
+    id: customer.id,
+    domain: customer.domain,
+    status: publicStatus(customer),
+    isSandbox: customer.isSandbox,
+    corsOrigins: [...customer.corsOrigins],
+    pollIntervalSeconds: customer.pollIntervalSeconds,
+  };
 }
 
 /** A member / user entry: membership-level `disabled` mirrors the user's state (no per-membership switch exists). */

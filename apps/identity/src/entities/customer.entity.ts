@@ -23,6 +23,9 @@ export class CustomerEntity implements Customer {
   @Column({ name: 'is_sandbox', type: 'boolean' })
   isSandbox!: boolean;
 
+  @Column({ name: 'poll_interval_seconds', type: 'integer', nullable: true })
+  pollIntervalSeconds!: number | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -79,6 +79,11 @@ export class CustomerRepository extends BaseRepository {
     await this.manager.createQueryBuilder().update(CustomerEntity).set({ status, updatedAt: at }).where('id = :id', { id }).execute();
   }
 
+  /** PATCH /settings: the customer's polling interval for its devices (null: the default). */
+  async setPollInterval(id: CustomerId, seconds: number | null, at: Date): Promise<void> {
+    await this.manager.createQueryBuilder().update(CustomerEntity).set({ pollIntervalSeconds: seconds, updatedAt: at }).where('id = :id', { id }).execute();
+  }
+
   /** PATCH /admin/customers: the given fields only. A domain another customer has is refused (customer_exists). */
   async update(id: CustomerId, change: { name?: string; domain?: string; status?: CustomerStatus; corsOrigins?: readonly string[] }, at: Date): Promise<void> {
     await this.manager

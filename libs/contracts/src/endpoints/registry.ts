@@ -7,6 +7,7 @@ import { backupEndpoints } from '../admin/backups.endpoints.js';
 import { consoleEndpoints } from '../identity/console.endpoints.js';
 import { pageEndpoints } from '../pages/pages.endpoints.js';
 import { identityEndpoints, memberEndpoints } from '../identity/identity.endpoints.js';
+import { settingsEndpoints } from '../identity/settings.endpoints.js';
 import { logdataEndpoints } from '../logdata/logdata.endpoints.js';
 import { firmwareEndpoints } from '../firmware/firmware.endpoints.js';
 import { rolloutEndpoints } from '../firmware/rollout.endpoints.js';
@@ -22,6 +23,7 @@ const ALL_ENDPOINTS: readonly AnyEndpointDef[] = [
   ...identityEndpoints,
   ...adminAccountEndpoints,
   ...memberEndpoints,
+  ...settingsEndpoints,
   ...customerAuditEndpoints,
   ...adminEndpoints,
   ...protectionEndpoints,
