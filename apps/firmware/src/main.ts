@@ -10,4 +10,6 @@ const { startTracingAtEntry } = await import('../../../libs/infra/src/telemetry/
 await startTracingAtEntry(firmwareServiceName(role));
 const { runDistributedApp } = await import('@app/platform');
 const { FirmwareModule } = await import('./firmware.module.js');
-await runDistributedApp('firmware', (config) => FirmwareModule.register(config, { role }));
+// The update-check role answers from memory: named apart in metrics, ready without the database.
+const probing = role === 'update-check' ? ({ source: 'firmware-update-check', readinessNeedsDatabase: false } as const) : {};
+await runDistributedApp('firmware', (config) => FirmwareModule.register(config, { role }), probing);

@@ -3,6 +3,8 @@ export * from './infra.module.js';
 export * from './rpc-exception.filter.js';
 export * from './health.controller.js';
 export * from './run-app.js';
+export * from './probes/app-probes.js';
+export * from './probes/health-listener.js';
 export * from './clients/index.js';
 export * from './validation/contract-check.js';
 export * from './validation/schema-validation.js';

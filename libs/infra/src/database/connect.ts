@@ -5,6 +5,7 @@ import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 import type { AppDatabaseOptions } from './database.js';
 import { type MigrationReport, runMigrationsLocked, undoLastMigrationLocked, warnAboutPendingMigrations } from './migrations.js';
 import { EmbeddedDatabase } from './pglite-driver.js';
+import { measurePool } from './pool-metrics.js';
 import { assertSchemaName } from './sql.js';
 
 export type { MigrationReport } from './migrations.js';
@@ -79,8 +80,10 @@ function dataSourceOptions(config: ServiceConfig, options: AppDatabaseOptions, d
  * PGlite under DATA_DIR (one instance per process, shared by the apps of a standalone run,
  * guarded by DATA_DIR's lock file). Creates the schema and runs migrations unless told not to.
  */
-export function openAppDatabase(config: ServiceConfig, options: AppDatabaseOptions): Promise<DataSource> {
-  return openDataSource(config, options, options.migrate === false ? 'check' : 'migrate');
+export async function openAppDatabase(config: ServiceConfig, options: AppDatabaseOptions): Promise<DataSource> {
+  const dataSource = await openDataSource(config, options, options.migrate === false ? 'check' : 'migrate');
+  measurePool(options.schema, dataSource, config.databasePoolSize);
+  return dataSource;
 }
 
 /** migrate: run pending migrations; check: only warn about them; none: neither (the caller migrates). */

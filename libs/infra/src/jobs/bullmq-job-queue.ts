@@ -12,6 +12,7 @@ import {
   type JobRecord,
   type JobStatus,
   payloadOf,
+  type QueueDepth,
   SCHEDULED_RUNS_KEPT,
   splitTraceContext,
   withTraceContext,
@@ -27,6 +28,9 @@ const STATUS_OF_STATE: ReadonlyArray<readonly [JobType, JobStatus]> = [
   ['completed', 'succeeded'],
   ['failed', 'failed'],
 ];
+
+/** The states fds_job_queue_depth reports (finished successes are not a backlog). */
+const DEPTH_STATES = ['waiting', 'delayed', 'active', 'failed'] as const;
 
 export interface BullMqJobQueueOptions {
   /** Redis key prefix of every queue (default `fds`). Tests use a unique one per run. */
@@ -63,6 +67,8 @@ const KEEP_FAILED = { count: 5000, age: 7 * 24 * 3600 };
 export class BullMqJobQueue extends JobQueue {
   private readonly queues = new Map<string, Queue>();
   private readonly workers: Worker[] = [];
+  /** The queues this process works on (process()). */
+  private readonly processed = new Set<string>();
   private readonly connections: Redis[] = [];
   private readonly queueConnection: Redis;
   private readonly prefix: string;
@@ -123,6 +129,7 @@ export class BullMqJobQueue extends JobQueue {
 
   process<T>(queue: string, handler: JobHandler<T>, options: { concurrency?: number } = {}): void {
     if (this.closing) throw new Error('job queue is closed');
+    this.processed.add(queue);
     const worker = new Worker(
       queue,
       async (job: Job) => {
@@ -197,6 +204,16 @@ export class BullMqJobQueue extends JobQueue {
       for (const key of keys) names.add(key.slice(head.length, -':meta'.length));
     } while (cursor !== '0');
     return [...names].sort();
+  }
+
+  override async depths(): Promise<QueueDepth[]> {
+    if (this.closing) return [];
+    const depths: QueueDepth[] = [];
+    for (const name of this.processed) {
+      const counts = await this.queue(name).getJobCounts(...DEPTH_STATES);
+      for (const state of DEPTH_STATES) depths.push({ queue: name, state, count: counts[state] ?? 0 });
+    }
+    return depths;
   }
 
   /** Stops the workers (letting running jobs finish), then the queues and the connections. */

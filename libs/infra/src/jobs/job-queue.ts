@@ -71,6 +71,18 @@ export abstract class JobQueue {
   abstract list(limit: number): Promise<JobRecord[]>;
 
   abstract close(): Promise<void>;
+
+  /** Jobs per state of the queues this process works on (fds_job_queue_depth); none where not known. */
+  depths(): Promise<QueueDepth[]> {
+    return Promise.resolve([]);
+  }
+}
+
+/** How many jobs of a queue are in a state (`waiting`, `delayed`, `active`, `failed`). */
+export interface QueueDepth {
+  readonly queue: string;
+  readonly state: string;
+  readonly count: number;
 }
 
 /** A job's data as stored, with the trace context of the caller when tracing is on. */

@@ -36,4 +36,9 @@ export abstract class MessageBus {
    * are handled with Nest's @EventPattern in the app instead. Returns an unsubscribe function.
    */
   abstract subscribe<P>(event: EventDef<P>, handler: (payload: P) => void | Promise<void>): () => void;
+
+  /** Whether messages can be sent and events arrive now (readiness); the in-process bus always can. */
+  connected(): boolean {
+    return true;
+  }
 }

@@ -6,6 +6,7 @@ import { CommonErrors, type EventDef, type MessageDef } from '@app/contracts';
 import { NATS_SPANS, traceHeaders, withReceivedSpan, withSendSpan } from '../telemetry/telemetry.js';
 import { appOfPattern, didNotAnswer, directReply, headerRecord, logError, replyError, transportLogger, unavailable } from './dispatch.js';
 import { requestOfMessage } from '../logging/logger.js';
+import { natsRequestMetrics } from '../telemetry/metrics.js';
 import { MessageBus, type SendOptions } from './message-bus.js';
 import { connectNats, natsServers } from './nats-connect.js';
 
@@ -44,7 +45,7 @@ interface Subscriber {
 export class NatsMessageBus extends MessageBus {
   private connection: Promise<NatsConnection> | null = null;
   private client: NatsConnection | null = null;
-  private connected = false;
+  private up = false;
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
   private readonly subscribers = new Set<Subscriber>();
@@ -79,7 +80,7 @@ export class NatsMessageBus extends MessageBus {
           throw new Error('message bus closed');
         }
         this.client = nc;
-        this.connected = true;
+        this.up = true;
         void this.watch(nc);
         for (const subscriber of this.subscribers) this.attach(nc, subscriber);
         return nc;
@@ -104,14 +105,14 @@ export class NatsMessageBus extends MessageBus {
   private async watch(nc: NatsConnection): Promise<void> {
     for await (const status of nc.status()) {
       if (status.type === 'disconnect') {
-        this.connected = false;
+        this.up = false;
         transportLogger.warn('NATS disconnected', { app: this.app });
       } else if (status.type === 'reconnect') {
-        this.connected = true;
+        this.up = true;
         transportLogger.info('NATS reconnected', { app: this.app });
       }
     }
-    this.connected = false;
+    this.up = false;
   }
 
   /**
@@ -163,7 +164,7 @@ export class NatsMessageBus extends MessageBus {
   /** The connection if it is usable within `waitMs`, else null (NATS down). */
   private async usableConnection(waitMs: number): Promise<NatsConnection | null> {
     if (this.closed) return null;
-    if (this.client) return this.connected && !this.client.isClosed() ? this.client : null;
+    if (this.client) return this.up && !this.client.isClosed() ? this.client : null;
     let timer: NodeJS.Timeout | undefined;
     try {
       return await Promise.race([
@@ -182,11 +183,23 @@ export class NatsMessageBus extends MessageBus {
   send<Req, Res>(message: MessageDef<Req, Res>, payload: Req, options?: SendOptions): Promise<Res> {
     const app = appOfPattern(message.pattern);
     const timeoutMs = options?.timeoutMs ?? message.timeoutMs;
+    const metrics = natsRequestMetrics(message.pattern);
     return withSendSpan(message.pattern, NATS_SPANS.request, async () => {
+      const started = performance.now();
       const nc = await this.usableConnection(Math.min(CONNECT_WAIT_MS, timeoutMs));
-      if (!nc) throw unavailable(app);
+      if (!nc) {
+        metrics.errors.inc();
+        throw unavailable(app);
+      }
       const outgoing = this.serializer.serialize({ pattern: message.pattern, data: payload, id: randomUUID() });
-      const reply = await this.request(nc, message.pattern, outgoing.data as Uint8Array, timeoutMs, app);
+      let reply: Msg;
+      try {
+        reply = await this.request(nc, message.pattern, outgoing.data as Uint8Array, timeoutMs, app);
+      } catch (err) {
+        metrics.errors.inc(); // no responder, no answer in time, or not sent
+        throw err;
+      }
+      metrics.duration.observe((performance.now() - started) / 1000);
       let packet: WritePacket;
       try {
         packet = (await this.deserializer.deserialize(reply)) as WritePacket;
@@ -197,6 +210,13 @@ export class NatsMessageBus extends MessageBus {
       if (error) throw error;
       return packet.response as Res;
     });
+  }
+
+  /** Usable, or not opened yet (it opens on the first use); false while NATS is unreachable. */
+  override connected(): boolean {
+    if (this.closed) return false;
+    if (this.client) return this.up && !this.client.isClosed();
+    return this.connection === null;
   }
 
   emit<P>(event: EventDef<P>, payload: P): void {
@@ -296,7 +316,7 @@ export class NatsMessageBus extends MessageBus {
     this.subscribers.clear();
     const nc = this.client;
     this.client = null;
-    this.connected = false;
+    this.up = false;
     if (nc && !nc.isClosed()) await nc.drain().catch(() => nc.close());
   }
 }

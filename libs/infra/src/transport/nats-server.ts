@@ -19,6 +19,8 @@ export class NatsMessageServer extends ServerNats {
   private readonly hooks: ServerHooks;
 
   private readonly connectionOptions: ConnectionOptions;
+  /** Whether the connection is up, so the subscriptions take messages (the app's readiness). */
+  connected = false;
 
   constructor(
     natsUrl: string,
@@ -46,6 +48,16 @@ export class NatsMessageServer extends ServerNats {
       const onMessage = this.getMessageHandler(channel) as (err: Error | null, msg: Msg) => void;
       this.subs.push(client.subscribe(channel, { queue, callback: onMessage.bind(this) }));
     }
+    this.connected = true;
+    void this.watch(client);
+  }
+
+  private async watch(client: NatsConnection): Promise<void> {
+    for await (const status of client.status()) {
+      if (status.type === 'disconnect') this.connected = false;
+      else if (status.type === 'reconnect') this.connected = true;
+    }
+    this.connected = false;
   }
 
   /** Nest's lookup JSON.parses (and throws for) every plain subject: once per subject is enough. */

@@ -1,6 +1,6 @@
 import { type OnApplicationShutdown, type OnModuleInit, type Provider } from '@nestjs/common';
 import { AdminMessages } from '@app/contracts';
-import { JsonLogger, MessageBus } from '@app/infra';
+import { JsonLogger, MessageBus, processMetrics, ServiceMetrics, sharedReading } from '@app/infra';
 import { DataSource } from 'typeorm';
 import { OutboxRepository, outboxWritten } from './outbox.repository.js';
 
@@ -53,6 +53,9 @@ export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
     this.stopped = false;
     outboxWritten.on(this.schema, this.wake);
     this.schedule(0); // what an earlier run left behind
+    const backlog = sharedReading(() => this.outbox.backlog());
+    processMetrics.collected(ServiceMetrics.outboxBacklog).collect([this.schema], async () => (await backlog()).pending);
+    processMetrics.collected(ServiceMetrics.outboxOldestAge).collect([this.schema], async () => (await backlog()).oldestSeconds);
   }
 
   async onApplicationShutdown(): Promise<void> {
