@@ -1,4 +1,3 @@
-import { timingSafeEqual, createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   CommonErrors,
@@ -15,7 +14,7 @@ import {
   SESSION_COOKIES,
   type SetCookie,
 } from '@app/contracts';
-import type { ServiceConfig } from '@app/infra';
+import { MetricsToken, type ServiceConfig } from '@app/infra';
 import { CustomerDirectory, SERVICE_CONFIG } from '@app/platform';
 import { AuthErrors } from './auth-errors.js';
 import { type Authentication, Authenticator, type Credentials } from './authenticator.js';
@@ -65,14 +64,14 @@ export function anonymousAccess(auth: AuthRequirement, credentials: Pick<Credent
  */
 @Injectable()
 export class AccessPolicy {
-  private readonly metricsTokenHash: Buffer | null;
+  private readonly metricsToken: MetricsToken;
 
   constructor(
     @Inject(SERVICE_CONFIG) config: ServiceConfig,
     private readonly authenticator: Authenticator,
     private readonly customers: CustomerDirectory,
   ) {
-    this.metricsTokenHash = config.metricsToken ? sha256(config.metricsToken) : null;
+    this.metricsToken = new MetricsToken(config.metricsToken);
   }
 
   /** Settled at once (no promise) for a public endpoint called without credentials: the update check. */
@@ -157,8 +156,7 @@ export class AccessPolicy {
   }
 
   private async checkMetrics(credentials: Credentials): Promise<Access> {
-    const bearer = credentials.authorization && /^Bearer +([^\s]+) *$/i.exec(credentials.authorization)?.[1];
-    if (bearer && this.metricsTokenHash && timingSafeEqual(sha256(bearer), this.metricsTokenHash)) {
+    if (this.metricsToken.matches(MetricsToken.bearerOf(credentials.authorization))) {
       return { principal: null, customer: null, actingAsAdmin: false };
     }
     let principal: Principal | null = null;
@@ -170,8 +168,4 @@ export class AccessPolicy {
     if (!principal || principal.admin === '') throw AuthErrors.metrics();
     return { principal, customer: null, actingAsAdmin: false };
   }
-}
-
-function sha256(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
 }

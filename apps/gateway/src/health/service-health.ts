@@ -10,7 +10,7 @@ import {
   type Readiness,
   type StatusDocument,
 } from '@app/contracts';
-import { MessageBus, ObjectStore, type ServiceConfig } from '@app/infra';
+import { MessageBus, ObjectStore, processMetrics, registerAppMetrics, type ServiceConfig, ServiceMetrics } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 import { GatewayMetrics } from '../observability/metrics.js';
 import { GatewayProtection } from '../protection/gateway-protection.js';
@@ -18,7 +18,7 @@ import { GatewayProtection } from '../protection/gateway-protection.js';
 const VERSION = '1.0.0';
 
 /**
- * Readiness and status from the apps' health answers and the object store. `/status` is
+ * Readiness (the bus) and status from the apps' health answers and the object store. `/status` is
  * ok when everything answers, degraded when an app or the object store does not, and down
  * (503) when no app can reach the database. Every HEALTH_SAMPLE_INTERVAL_SECONDS a sample (the
  * status and each part's state) goes to the admin app for /health/history.
@@ -35,7 +35,11 @@ export class ServiceHealth implements OnModuleInit, OnModuleDestroy {
     private readonly protection: GatewayProtection,
     metrics: GatewayMetrics,
   ) {
-    for (const app of BACKEND_APPS) metrics.gauge(`fds_app_up{app="${app}"}`, () => (this.lastUp.get(app) ? 1 : 0));
+    for (const app of BACKEND_APPS) {
+      metrics.gauge(`fds_app_up{app="${app}"}`, () => (this.lastUp.get(app) ? 1 : 0));
+      processMetrics.collected(ServiceMetrics.up).collect([app], () => (this.lastUp.get(app) ? 1 : 0));
+    }
+    registerAppMetrics('gateway', config.buildCommit, () => this.bus.connected());
   }
 
   onModuleInit(): void {
@@ -47,9 +51,15 @@ export class ServiceHealth implements OnModuleInit, OnModuleDestroy {
     clearInterval(this.timer);
   }
 
+  /**
+   * Ready while the gateway reaches the bus: every answer goes through it. The database and the
+   * object store are reported but do not decide: a failover of either must not take every gateway
+   * out of service, update checks included, which the update-check role answers from memory
+   * (docs/operations.md "Probes and metrics").
+   */
   async readiness(): Promise<Readiness> {
     const status = await this.status();
-    return { ready: status.database && status.object_store, database: status.database, object_store: status.object_store };
+    return { ready: this.bus.connected(), database: status.database, object_store: status.object_store };
   }
 
   async status(): Promise<StatusDocument> {

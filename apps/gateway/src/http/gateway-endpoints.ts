@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
 import { type EndpointDef, ENDPOINTS, FirmwareMessages, IdentityMessages, type Jwks } from '@app/contracts';
-import { MessageBus, type ServiceConfig } from '@app/infra';
+import { MessageBus, METRICS_CONTENT_TYPE, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 import { DownloadServer } from '../downloads/download-server.js';
 import { ServiceHealth } from '../health/service-health.js';
@@ -46,7 +46,7 @@ export class GatewayEndpoints {
         return sendJson(res, status.status === 'down' ? 503 : 200, status, head);
       }
       case 'metrics':
-        return sendText(res, 200, this.metrics.render(), 'text/plain; version=0.0.4; charset=utf-8', head);
+        return sendText(res, 200, await this.metrics.render(), METRICS_CONTENT_TYPE, head);
       case 'openapi':
         this.openApiText ??= JSON.stringify(buildOpenApiDocument(ENDPOINTS, this.config.publicUrl));
         return sendText(res, 200, this.openApiText, 'application/json', head);

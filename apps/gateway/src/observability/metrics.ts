@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { DURATION_BUCKETS, processMetrics } from '@app/infra';
 
-const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const BUCKETS = DURATION_BUCKETS;
 
 interface Histogram {
   counts: number[];
@@ -8,12 +9,21 @@ interface Histogram {
   count: number;
 }
 
-/** Prometheus text exposition of the gateway's request metrics plus process figures. */
+/**
+ * Prometheus text exposition of the gateway's request metrics (kept here, without a label
+ * string built per request), followed by the process's registry (libs/infra metrics.ts):
+ * prom-client's process and Node.js metrics, build info, readiness, bus requests, request log.
+ */
 @Injectable()
 export class GatewayMetrics {
+  constructor() {
+    processMetrics.declare('gateway');
+  }
+
   /** Request counts by route label, then method, then status (no label string built per request). */
   private readonly requests = new Map<string, Map<string, Map<number, number>>>();
-  private readonly durations = new Map<string, Histogram>();
+  /** Durations by route label, then method. */
+  private readonly durations = new Map<string, Map<string, Histogram>>();
   private readonly bytes = { in: 0, out: 0 };
   private readonly gauges = new Map<string, () => number>();
 
@@ -31,11 +41,12 @@ export class GatewayMetrics {
     let byStatus = byMethod.get(method);
     if (!byStatus) byMethod.set(method, (byStatus = new Map<number, number>()));
     byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
-    const hKey = routeLabel;
-    let histogram = this.durations.get(hKey);
+    let byMethodDurations = this.durations.get(routeLabel);
+    if (!byMethodDurations) this.durations.set(routeLabel, (byMethodDurations = new Map<string, Histogram>()));
+    let histogram = byMethodDurations.get(method);
     if (!histogram) {
       histogram = { counts: BUCKETS.map(() => 0), sum: 0, count: 0 };
-      this.durations.set(hKey, histogram);
+      byMethodDurations.set(method, histogram);
     }
     for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]) histogram.counts[i]++;
     histogram.sum += seconds;
@@ -44,12 +55,16 @@ export class GatewayMetrics {
     this.bytes.out += bytesOut;
   }
 
-  /** A gauge read at scrape time (e.g. `fds_app_up{app="logdata"}`). */
+  /** A gauge read at scrape time, in the gateway's own part (`fds_app_up{app="logdata"}`, kept for existing dashboards). */
   gauge(nameWithLabels: string, read: () => number): void {
     this.gauges.set(nameWithLabels, read);
   }
 
-  render(): string {
+  async render(): Promise<string> {
+    return this.renderOwn() + (await processMetrics.render()) + '\n';
+  }
+
+  private renderOwn(): string {
     const lines: string[] = [];
     lines.push('# HELP fds_http_requests_total HTTP requests by method, route pattern and status.', '# TYPE fds_http_requests_total counter');
     for (const [routeLabel, byMethod] of this.requests) {
@@ -57,16 +72,19 @@ export class GatewayMetrics {
         for (const [status, value] of byStatus) lines.push(`fds_http_requests_total{method="${escape(method)}",${routeLabel},status="${status}"} ${value}`);
       }
     }
-    lines.push('# HELP fds_http_request_duration_seconds Time to answer, by route pattern.', '# TYPE fds_http_request_duration_seconds histogram');
-    for (const [labels, h] of this.durations) {
-      BUCKETS.forEach((le, i) => lines.push(`fds_http_request_duration_seconds_bucket{${labels},le="${le}"} ${h.counts[i]}`));
-      lines.push(`fds_http_request_duration_seconds_bucket{${labels},le="+Inf"} ${h.count}`);
-      lines.push(`fds_http_request_duration_seconds_sum{${labels}} ${h.sum}`, `fds_http_request_duration_seconds_count{${labels}} ${h.count}`);
+    lines.push('# HELP fds_http_request_duration_seconds Time to answer, by route pattern and method.', '# TYPE fds_http_request_duration_seconds histogram');
+    for (const [routeLabel, byMethod] of this.durations) {
+      for (const [method, h] of byMethod) {
+        const labels = `${routeLabel},method="${escape(method)}"`;
+        BUCKETS.forEach((le, i) => lines.push(`fds_http_request_duration_seconds_bucket{${labels},le="${le}"} ${h.counts[i]}`));
+        lines.push(`fds_http_request_duration_seconds_bucket{${labels},le="+Inf"} ${h.count}`);
+        lines.push(`fds_http_request_duration_seconds_sum{${labels}} ${h.sum}`, `fds_http_request_duration_seconds_count{${labels}} ${h.count}`);
+      }
     }
     lines.push('# TYPE fds_http_received_bytes_total counter', `fds_http_received_bytes_total ${this.bytes.in}`);
     lines.push('# TYPE fds_http_sent_bytes_total counter', `fds_http_sent_bytes_total ${this.bytes.out}`);
+    // process_resident_memory_bytes comes from prom-client now (same name and meaning).
     const memory = process.memoryUsage();
-    lines.push('# TYPE process_resident_memory_bytes gauge', `process_resident_memory_bytes ${memory.rss}`);
     lines.push('# TYPE nodejs_heap_used_bytes gauge', `nodejs_heap_used_bytes ${memory.heapUsed}`);
     lines.push('# TYPE process_uptime_seconds gauge', `process_uptime_seconds ${Math.round(process.uptime())}`);
     const seen = new Set<string>();

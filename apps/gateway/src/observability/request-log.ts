@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { type AcknowledgedRequestLogBatch, AdminMessages, type RequestLogEntry } from '@app/contracts';
-import { JsonLogger, MessageBus } from '@app/infra';
+import { JsonLogger, MessageBus, processMetrics, ServiceMetrics } from '@app/infra';
 import { GatewayMetrics } from './metrics.js';
 
 const FLUSH_INTERVAL_MS = 1_000;
@@ -56,6 +56,8 @@ export class RequestLog implements OnModuleInit, OnApplicationShutdown {
   ) {
     metrics.gauge('fds_request_log_pending', () => this.pending);
     metrics.gauge('fds_request_log_dropped', () => this.dropped);
+    processMetrics.collected(ServiceMetrics.requestLogBacklog).collect([], () => this.pending);
+    processMetrics.counter(ServiceMetrics.requestLogDropped).collect([], () => this.dropped);
   }
 
   onModuleInit(): void {
