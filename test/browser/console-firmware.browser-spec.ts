@@ -147,6 +147,33 @@ describe('console: firmware', () => {
     expect(harness.problems).toEqual([]);
   });
 
+  it('makes a tagged build a general release after saying how many devices that reaches, and takes it back', async () => {
+    const { page } = owner;
+    const put = await owner.context.request.put(`${harness.base}/firmware/board-x/rev2/main`, {
+      headers: { 'X-CSRF-Token': ((await owner.api.get('/auth/me')) as { csrf_token: string }).csrf_token, Accept: 'application/json' },
+      multipart: { firmware: { name: 'fw.bin', mimeType: 'application/octet-stream', buffer: Buffer.from('code\0@(#)1.7.0, 2026-11-22, AFI\0') } },
+    });
+    expect(put.status()).toBe(201);
+    const id = ((await put.json()) as { id: string }).id;
+    await page.goto(`${harness.base}/console/firmware/${id}`);
+    await page.getByRole('heading', { name: 'main 1.7.0 (active)' }).waitFor();
+    await page.getByRole('button', { name: 'Make it a general release' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Make main 1.7.0 a general release?' });
+    // Without tags it reaches nobody now; as a general release both devices on 1.4.0 of the line.
+    await confirm
+      .locator('#general-release-reach')
+      .getByText(/offered it from its next check: 2 devices known now, and every device the registry does not know\./)
+      .waitFor();
+    await confirm.getByRole('button', { name: 'Make it a general release' }).click();
+    await page.locator('#general-release').getByText('yes: offered to every device').waitFor();
+    expect(((await owner.api.get(`/firmware/${id}`)) as { general_release: boolean }).general_release).toBe(true);
+    await page.getByRole('button', { name: 'Stop the general release' }).click();
+    await page.getByRole('dialog', { name: 'Stop the general release of main 1.7.0?' }).getByRole('button', { name: 'Stop the general release' }).click();
+    await page.locator('#general-release').getByText('no').waitFor();
+    expect(((await owner.api.get(`/firmware/${id}`)) as { general_release: boolean }).general_release).toBe(false);
+    expect(harness.problems).toEqual([]);
+  });
+
   it('shows a viewer the build without the controls their role may not use', async () => {
     expect((await owner.api.send('POST', '/members', { email: VIEWER, role: 'viewer' })).status).toBe(201);
     const viewer = await harness.login(VIEWER, { width: 390, height: 844 });

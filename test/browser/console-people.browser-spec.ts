@@ -144,6 +144,15 @@ describe('console: tokens, members, tags, log files, usage, fleet', () => {
     const ages = page.getByRole('list', { name: 'Devices by last update check' });
     expect(await ages.getByRole('listitem').filter({ hasText: 'under an hour' }).textContent()).toContain('1');
     await harness.check(page, 'fleet');
+    // Each bar is a list: the version's bar opens the devices reporting it.
+    await versions.getByRole('link', { name: '1.4.0' }).click();
+    await page.waitForURL(/\/console\/devices\?status=active&fw_version=1\.4\.0$/);
+    await page.getByRole('link', { name: 'SN-1' }).waitFor();
+    expect(await page.locator('input[name=fw_version]').inputValue()).toBe('1.4.0');
+    await page.goto(`${harness.base}/console/fleet`);
+    await ages.getByRole('link', { name: 'never' }).click();
+    await page.waitForURL(/\/console\/devices\?status=active&last_seen=never$/);
+    await page.getByRole('link', { name: 'SN-1' }).waitFor({ state: 'detached' });
     // At 390 px the menu folds away behind a button.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('button', { name: 'Menu' }).click();

@@ -46,6 +46,12 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.Timeout]: 504,
 };
 
+/**
+ * Retry-After of a 503 that names no time of its own (an app unavailable, builds not loaded):
+ * clients and devices back off rather than retry at once (docs/api.md "Limits and errors").
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
+
 /** Extra response headers an error may carry (WWW-Authenticate, Retry-After, Allow). */
 export type ErrorHeaders = Record<string, string>;
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '@app/contracts';
 import { letters, randomLogName } from '../support/factories.js';
 import { type HttpReply, PROBLEM_TYPE } from '../support/http.js';
 import { startRuntime, waitForStatus, type CustomerFixture, type Runtime } from '../support/runtime.js';
@@ -58,6 +59,8 @@ describe('an app process down (distributed)', () => {
     expect(reply.status).toBe(503);
     expect(reply.contentType).toMatch(/^text\/plain\b/);
     expect(reply.text.trimEnd()).toBe('503 Service Unavailable: logdata unavailable');
+    // No time of its own: clients back off for the documented default.
+    expect(reply.header('retry-after')).toBe(String(UNAVAILABLE_RETRY_AFTER_SECONDS));
   });
 
   it('answers 503 problem+json within 2 s with Accept: application/json and on JSON endpoints', async () => {

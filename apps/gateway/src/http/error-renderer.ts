@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
-import { type EndpointDef, ERROR_STATUS, ServiceError, type ErrorMode } from '@app/contracts';
+import { type EndpointDef, ERROR_STATUS, ServiceError, type ErrorMode, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@app/contracts';
 import { errorPage } from '../pages/error-page.js';
 import { PAGE_HEADERS } from '../pages/page-headers.js';
 import { endAtTurnEnd } from './end-of-turn.js';
@@ -30,6 +30,7 @@ export function renderError(res: ServerResponse, error: ServiceError, ctx: Error
   const status = ERROR_STATUS[error.code];
   const reason = STATUS_CODES[status] ?? 'Error';
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
+  if (status === 503 && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
   let body: string;
   if (ctx.mode === 'page') {
     for (const [name, value] of Object.entries(PAGE_HEADERS)) res.setHeader(name, value);
