@@ -5,6 +5,10 @@ CREATE SCHEMA registry;
 
 COMMENT ON SCHEMA registry IS 'device registry: devices and device tags';
 
+CREATE FUNCTION registry.rollout_bucket(hwid text) RETURNS smallint
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$ SELECT ((('x' || encode(substring(sha256(textsend(hwid)) FROM 1 FOR 4), 'hex'))::bit(32)::bigint % 10000))::smallint $$;
+
 CREATE TABLE registry.device (
     customer_id uuid NOT NULL,
     hwid text NOT NULL COLLATE pg_catalog."C",
@@ -21,6 +25,7 @@ CREATE TABLE registry.device (
     last_hw_version text COLLATE pg_catalog."C",
     last_fw_name text COLLATE pg_catalog."C",
     last_version_key bytea,
+    rollout_bucket smallint GENERATED ALWAYS AS (registry.rollout_bucket(hwid)) STORED NOT NULL,
     CONSTRAINT device_attributes_check CHECK ((jsonb_typeof(attributes) = 'object'::text)),
     CONSTRAINT device_hwid_check CHECK ((hwid ~ '^[!-~]{1,64}$'::text)),
     CONSTRAINT device_keys_check CHECK ((cardinality(keys) <= 8)),
@@ -28,6 +33,31 @@ CREATE TABLE registry.device (
     CONSTRAINT device_tags_check CHECK ((cardinality(tags) <= 64))
 )
 WITH (fillfactor='90');
+
+CREATE TABLE registry.device_history (
+    customer_id uuid NOT NULL,
+    hwid text NOT NULL COLLATE pg_catalog."C",
+    fw_version text NOT NULL,
+    hw_name text,
+    hw_version text,
+    fw_name text,
+    seen_at timestamp with time zone NOT NULL
+);
+
+CREATE TABLE registry.device_report (
+    customer_id uuid NOT NULL,
+    hwid text NOT NULL COLLATE pg_catalog."C",
+    report_id text NOT NULL COLLATE pg_catalog."C",
+    build_id uuid NOT NULL,
+    fw_version text NOT NULL,
+    outcome text NOT NULL,
+    reason text,
+    reported_at timestamp with time zone NOT NULL,
+    received_at timestamp with time zone DEFAULT now() NOT NULL,
+    client_ip text,
+    rollout_offers integer DEFAULT 0 NOT NULL,
+    CONSTRAINT device_report_outcome_check CHECK ((outcome = ANY (ARRAY['installed'::text, 'failed'::text, 'rolled_back'::text])))
+);
 
 CREATE TABLE registry.device_tag (
     customer_id uuid NOT NULL,
@@ -73,13 +103,34 @@ ALTER TABLE registry.outbox ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY (
     CACHE 1
 );
 
+CREATE TABLE registry.rollout_offer (
+    customer_id uuid NOT NULL,
+    rollout_id uuid NOT NULL,
+    hwid text NOT NULL COLLATE pg_catalog."C",
+    build_id uuid NOT NULL,
+    version_key bytea NOT NULL,
+    stage smallint NOT NULL,
+    offered_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone,
+    reported_outcome text,
+    reported_reason text,
+    reported_at timestamp with time zone,
+    CONSTRAINT rollout_offer_reported_check CHECK ((reported_outcome = ANY (ARRAY['installed'::text, 'failed'::text, 'rolled_back'::text])))
+);
+
 ALTER TABLE ONLY registry.migrations ALTER COLUMN id SET DEFAULT nextval('registry.migrations_id_seq'::regclass);
 
 ALTER TABLE ONLY registry.migrations
     ADD CONSTRAINT "PK_8c82d7f526340ab734260ea46be" PRIMARY KEY (id);
 
+ALTER TABLE ONLY registry.device_history
+    ADD CONSTRAINT device_history_pkey PRIMARY KEY (customer_id, hwid, seen_at);
+
 ALTER TABLE ONLY registry.device
     ADD CONSTRAINT device_pkey PRIMARY KEY (customer_id, hwid);
+
+ALTER TABLE ONLY registry.device_report
+    ADD CONSTRAINT device_report_pkey PRIMARY KEY (customer_id, hwid, report_id);
 
 ALTER TABLE ONLY registry.device_tag
     ADD CONSTRAINT device_tag_pkey PRIMARY KEY (customer_id, tag, hwid);
@@ -90,7 +141,14 @@ ALTER TABLE ONLY registry.outbox
 ALTER TABLE ONLY registry.outbox
     ADD CONSTRAINT outbox_pkey PRIMARY KEY (seq);
 
+ALTER TABLE ONLY registry.rollout_offer
+    ADD CONSTRAINT rollout_offer_pkey PRIMARY KEY (rollout_id, hwid);
+
+CREATE INDEX device_bucket_idx ON registry.device USING btree (customer_id, rollout_bucket) INCLUDE (last_hw_name, last_hw_version, last_fw_name) WHERE (status = 'active'::text);
+
 CREATE INDEX device_line_idx ON registry.device USING btree (customer_id, last_hw_name, last_hw_version, last_fw_name, hwid) INCLUDE (last_version_key, last_fw_version, last_seen_at) WHERE (status = 'active'::text);
+
+CREATE INDEX device_report_recent_idx ON registry.device_report USING btree (customer_id, hwid, received_at DESC);
 
 CREATE INDEX device_with_keys_idx ON registry.device USING btree (customer_id, hwid) WHERE has_keys;
 
@@ -99,3 +157,5 @@ CREATE INDEX device_withdrawn_idx ON registry.device USING btree (customer_id, h
 CREATE INDEX device_without_keys_idx ON registry.device USING btree (customer_id, hwid) WHERE (NOT has_keys);
 
 CREATE INDEX outbox_claimable_idx ON registry.outbox USING btree (claimed_until, seq);
+
+CREATE INDEX rollout_offer_device_idx ON registry.rollout_offer USING btree (customer_id, hwid);
