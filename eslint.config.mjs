@@ -6,6 +6,7 @@ import boundaries from './scripts/lint/app-boundaries.mjs';
 import { errorCatalogConfig } from './scripts/lint/error-catalog.mjs';
 import { ormBoundaryConfig } from './scripts/lint/orm-boundary.mjs';
 import { handlersConfig } from './scripts/lint/handlers.mjs';
+import { rawSqlConfig } from './scripts/lint/raw-sql.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'test-results/**', 'console/src/api/*.gen.ts', '**/*.cjs', '**/*.mjs'] },
@@ -69,4 +70,6 @@ export default tseslint.config(
   ormBoundaryConfig,
   // A message or event handler is one statement that delegates to a use case.
   handlersConfig,
+  // Raw SQL only through sql() of libs/infra (no query(), no query builders).
+  rawSqlConfig,
 );

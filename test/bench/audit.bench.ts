@@ -3,7 +3,7 @@ import { closeDatabases, configureLogging, copyRows, type CopyValue, openAppData
 import { type AuditPage, type AuditQuery, type CustomerAuditQuery, type CustomerRef, IdentityMessages, SERVICE_ADMINISTRATOR } from '@app/contracts';
 import { randomUUID } from 'node:crypto';
 import { ADMIN_DATABASE } from '../../apps/admin/src/admin.module.js';
-import { AuditRepository } from '../../apps/admin/src/audit/audit.repository.js';
+import { AdminStore } from '../../apps/admin/src/repositories/admin.store.js';
 import { AuditLogFilters1765060000000 } from '../../apps/admin/src/migrations/1765060000000-audit-log-filters.js';
 import { ListAuditCommand } from '../../apps/admin/src/use-cases/list-audit/list-audit.command.js';
 import { ListAudit } from '../../apps/admin/src/use-cases/list-audit/list-audit.usecase.js';
@@ -163,7 +163,7 @@ async function main(): Promise<void> {
 
     const bus = new FakeBus();
     bus.respond(IdentityMessages.userEmails, ({ ids }) => ({ emails: Object.fromEntries(ids.map((id) => [id, `${id.slice(0, 8)}@people.example`])) }));
-    const audit = new ListAudit(new AuditRepository(dataSource), bus);
+    const audit = new ListAudit(new AdminStore(dataSource), bus);
     const admin = (query: Partial<AuditQuery>) => audit.execute(ListAuditCommand.forAdministrators({ limit: 100, offset: 0, ...query }));
     const customer = (domain: string, query: Partial<CustomerAuditQuery>) =>
       audit.execute(ListAuditCommand.forCustomer({ id: randomUUID(), domain, isSandbox: false } as CustomerRef, { limit: 100, offset: 0, ...query }));

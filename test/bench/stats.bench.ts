@@ -21,11 +21,10 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { ADMIN_DATABASE } from '../../apps/admin/src/admin.module.js';
 import type { RequestLogRow } from '../../apps/admin/src/dtos/request-log-entry.js';
-import { RequestLogRepository } from '../../apps/admin/src/repositories/request-log.repository.js';
+import { AdminStore } from '../../apps/admin/src/repositories/admin.store.js';
 import { RequestLogService } from '../../apps/admin/src/services/request-log.service.js';
-import { RequestLogPartitionRepository } from '../../apps/admin/src/stats/request-log-partitions.repository.js';
-import { type RequestLogFilter, StatsRepository } from '../../apps/admin/src/stats/stats.repository.js';
-import { UsageCounterRepository } from '../../apps/admin/src/stats/usage-counter.repository.js';
+import { RequestLogPartitionRepository } from '../../apps/admin/src/repositories/request-log-partitions.repository.js';
+import { type RequestLogFilter, StatsRepository } from '../../apps/admin/src/repositories/stats.repository.js';
 import { UsageRollup } from '../../apps/admin/src/stats/usage-rollup.service.js';
 import { FakeJobQueue } from '../../apps/identity/test/fakes.js';
 import { createThrowaway } from '../medium/logdata.support.js';
@@ -134,10 +133,10 @@ async function main(): Promise<void> {
   const throwaway = await createThrowaway('benchstats');
   const dataSource = await openAppDatabase(throwaway.config, ADMIN_DATABASE);
   try {
-    const rollup = new UsageRollup(new UsageCounterRepository(dataSource), new FakeJobQueue());
-    const store = new RequestLogService(new RequestLogRepository(dataSource), rollup);
-    const stats = new StatsRepository(dataSource);
-    const partitions = new RequestLogPartitionRepository(dataSource);
+    const rollup = new UsageRollup(new AdminStore(dataSource), new FakeJobQueue());
+    const store = new RequestLogService(new AdminStore(dataSource), rollup);
+    const stats = new StatsRepository(dataSource.manager);
+    const partitions = new RequestLogPartitionRepository(dataSource.manager);
     for (let d = 0; d <= DAYS + 1; d++) await partitions.create(new Date(START + d * DAY_MS));
     await dataSource.query(`CREATE TABLE admin.request_log_baseline (LIKE admin.request_log INCLUDING DEFAULTS)`);
     if (INDEXED) {

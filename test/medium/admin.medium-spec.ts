@@ -9,7 +9,7 @@ import { ADMIN_DATABASE } from '../../apps/admin/src/admin.module.js';
 import { AdminController } from '../../apps/admin/src/controllers/admin.controller.js';
 import { ScheduledJobs } from '../../apps/admin/src/jobs/scheduled-jobs.service.js';
 import { RequestLogService } from '../../apps/admin/src/services/request-log.service.js';
-import { StatsRepository } from '../../apps/admin/src/stats/stats.repository.js';
+import { AdminStore } from '../../apps/admin/src/repositories/admin.store.js';
 import { NO_CUSTOMER } from '../../apps/admin/src/stats/usage-counters.js';
 import { UsageRollup } from '../../apps/admin/src/stats/usage-rollup.service.js';
 import { makeFixedClock, makeHealthSample, makeRequestLogEntry } from '../../apps/admin/test/factories.js';
@@ -230,7 +230,7 @@ describe('usage counters', () => {
     ];
     const batch = { batch_id: randomUUID(), entries };
     const service = moduleRef.get(RequestLogService);
-    const stats = moduleRef.get(StatsRepository);
+    const stats = moduleRef.get(AdminStore).repos.stats;
     const expected = [
       [
         DAY1,
@@ -270,7 +270,7 @@ describe('usage counters', () => {
       [`${DAY1}T08:00:00.000Z`, `${DAY1}T08:01:00.000Z`],
       [`${DAY2}T20:00:00.000Z`, `${DAY2}T20:00:00.000Z`],
     ]);
-    const stats = moduleRef.get(StatsRepository);
+    const stats = moduleRef.get(AdminStore).repos.stats;
     const of = async () => (await stats.days(DAY1, DAY2, 'apart.example')).map((d) => [d.day, d.requests, d.errors, d.update_checks]);
     const expected = [
       [DAY1, 3, 0, 3],
@@ -286,7 +286,7 @@ describe('usage counters', () => {
     const service = moduleRef.get(RequestLogService);
     await service.store({ entries: [on(at, 'GET', '/firmware', 200, 'charged.example'), on(at, 'GET', '/firmware', 401, null)] });
     await service.storeOnce({ batch_id: randomUUID(), entries: [on(at, 'GET', '/firmware', 404, 'gone.example', REFUSAL_CUSTOMER_NOT_FOUND)] });
-    const stats = moduleRef.get(StatsRepository);
+    const stats = moduleRef.get(AdminStore).repos.stats;
     const of = async (domain: string) => (await stats.days(DAY1, DAY1, domain)).map((d) => [d.requests, d.errors]);
     for (const fold of [false, true]) {
       if (fold) await moduleRef.get(UsageRollup).run();

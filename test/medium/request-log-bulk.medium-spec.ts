@@ -5,11 +5,10 @@ import { REFUSAL_CUSTOMER_NOT_FOUND, type RequestLogEntry, type RequestLogEntryV
 import { closeDatabases, configureLogging, openAppDatabase } from '@app/infra';
 import { DataSource } from 'typeorm';
 import { ADMIN_DATABASE } from '../../apps/admin/src/admin.module.js';
-import { RequestLogRepository } from '../../apps/admin/src/repositories/request-log.repository.js';
+import { AdminStore } from '../../apps/admin/src/repositories/admin.store.js';
 import { RequestLogService } from '../../apps/admin/src/services/request-log.service.js';
-import { partitionName, RequestLogPartitionRepository } from '../../apps/admin/src/stats/request-log-partitions.repository.js';
-import { type RequestLogFilter, StatsRepository } from '../../apps/admin/src/stats/stats.repository.js';
-import { UsageCounterRepository } from '../../apps/admin/src/stats/usage-counter.repository.js';
+import { partitionName, RequestLogPartitionRepository } from '../../apps/admin/src/repositories/request-log-partitions.repository.js';
+import { type RequestLogFilter, StatsRepository } from '../../apps/admin/src/repositories/stats.repository.js';
 import { BULK_ENTRY_AS_COUNTED, CELL_OF_ENTRIES, COUNTER_NAMES, NO_CUSTOMER, UPDATE_CHECK_ROUTES } from '../../apps/admin/src/stats/usage-counters.js';
 import { UsageRollup } from '../../apps/admin/src/stats/usage-rollup.service.js';
 import { FakeJobQueue } from '../../apps/identity/test/fakes.js';
@@ -40,10 +39,10 @@ let partitions: RequestLogPartitionRepository;
 beforeAll(async () => {
   throwaway = await createThrowaway('bulk');
   dataSource = await openAppDatabase(throwaway.config, ADMIN_DATABASE);
-  rollup = new UsageRollup(new UsageCounterRepository(dataSource), new FakeJobQueue());
-  store = new RequestLogService(new RequestLogRepository(dataSource), rollup);
-  stats = new StatsRepository(dataSource);
-  partitions = new RequestLogPartitionRepository(dataSource);
+  rollup = new UsageRollup(new AdminStore(dataSource), new FakeJobQueue());
+  store = new RequestLogService(new AdminStore(dataSource), rollup);
+  stats = new StatsRepository(dataSource.manager);
+  partitions = new RequestLogPartitionRepository(dataSource.manager);
   for (let d = -3; d <= 1; d++) await partitions.create(new Date(TODAY + d * DAY_MS));
 });
 

@@ -5,9 +5,8 @@ import type { TestingModule } from '@nestjs/testing';
 import { closeDatabases, configureLogging, openAppDatabase, revertLastMigration } from '@app/infra';
 import { DataSource } from 'typeorm';
 import { ADMIN_DATABASE } from '../../apps/admin/src/admin.module.js';
-import { RequestLogRepository } from '../../apps/admin/src/repositories/request-log.repository.js';
+import { AdminStore } from '../../apps/admin/src/repositories/admin.store.js';
 import { RequestLogRetention } from '../../apps/admin/src/stats/request-log-retention.service.js';
-import { StatsRepository } from '../../apps/admin/src/stats/stats.repository.js';
 import { UsageRollup } from '../../apps/admin/src/stats/usage-rollup.service.js';
 import { RequestLogService } from '../../apps/admin/src/services/request-log.service.js';
 import { makeRequestLogEntry } from '../../apps/admin/test/factories.js';
@@ -90,7 +89,7 @@ describe('request log partitions', () => {
     expect(run.created).toEqual([day(1).slice(0, 10), day(2).slice(0, 10), day(3).slice(0, 10)]);
     expect(run.dropped).toEqual([]);
     const entry = makeRequestLogEntry({ ts: day(2), domain: 'part.example' });
-    await moduleRef.get(RequestLogRepository).insertBatch([entry]);
+    await moduleRef.get(AdminStore).repos.requestLog.insertBatch([entry]);
     expect(await partitionOf(entry.request_id)).toBe(`admin.request_log_p${day(2).slice(0, 10).replaceAll('-', '')}`);
     const [{ id }] = await dataSource.query<Array<{ id: string }>>(`SELECT id::text FROM admin.request_log WHERE request_id = $1`, [entry.request_id]);
     expect(Number(id)).toBeGreaterThan(2);
@@ -99,8 +98,8 @@ describe('request log partitions', () => {
     expect(requests).toBe('1');
     // The event filters read across partitions.
     const found = await moduleRef
-      .get(StatsRepository)
-      .events({ domain: 'part.example', from: new Date(day(-90)), to: new Date(day(10)), limit: 10, offset: 0 });
+      .get(AdminStore)
+      .repos.stats.events({ domain: 'part.example', from: new Date(day(-90)), to: new Date(day(10)), limit: 10, offset: 0 });
     expect(found.map((e) => e.request_id)).toEqual([entry.request_id]);
   });
 
@@ -112,7 +111,8 @@ describe('request log partitions', () => {
     };
     const service = moduleRef.get(RequestLogService);
     expect(await service.storeOnce(batch)).toEqual({ stored: 2 });
-    const counted = async () => (await moduleRef.get(StatsRepository).days(day(1).slice(0, 10), day(1).slice(0, 10), odd)).map((d) => [d.requests, d.errors]);
+    const counted = async () =>
+      (await moduleRef.get(AdminStore).repos.stats.days(day(1).slice(0, 10), day(1).slice(0, 10), odd)).map((d) => [d.requests, d.errors]);
     expect(await counted()).toEqual([[2, 1]]); // unfolded or folded: the summary reads both
     expect(await service.storeOnce(batch)).toEqual({ stored: 0 });
     await moduleRef.get(UsageRollup).run();
@@ -123,7 +123,7 @@ describe('request log partitions', () => {
 
   it('takes an entry no day partition covers into the default partition, and moves it when its day is made', async () => {
     const early = makeRequestLogEntry({ ts: day(10), domain: 'skew.example' });
-    await moduleRef.get(RequestLogRepository).insertBatch([early]);
+    await moduleRef.get(AdminStore).repos.requestLog.insertBatch([early]);
     expect(await partitionOf(early.request_id)).toBe('admin.request_log_default');
     clockNow = new Date(day(9));
     const run = await moduleRef.get(RequestLogRetention).run();
@@ -149,7 +149,7 @@ describe('request log partitions', () => {
 
   it('reverts to one table with every remaining entry and its id (down) — runs last', async () => {
     // Batches not yet counted when the later migrations are reverted are folded into the daily counters, not lost.
-    await moduleRef.get(RequestLogRepository).insertBatch([makeRequestLogEntry({ ts: day(3), domain: 'pending.example' })]);
+    await moduleRef.get(AdminStore).repos.requestLog.insertBatch([makeRequestLogEntry({ ts: day(3), domain: 'pending.example' })]);
     const [{ remaining }] = await dataSource.query<Array<{ remaining: number }>>(`SELECT count(*)::int AS remaining FROM admin.request_log`);
     await moduleRef.close();
     await closeDatabases();

@@ -5,9 +5,9 @@ import { IdentityMessages, RegistryMessages, type RequestLogEntry } from '@app/c
 import { closeDatabases, configureLogging, loadConfig, openAppDatabase, revertLastMigration, type ServiceConfig } from '@app/infra';
 import { DataSource } from 'typeorm';
 import { ADMIN_DATABASE } from '../../apps/admin/src/admin.module.js';
-import { DetectorRepository } from '../../apps/admin/src/detectors/detector.repository.js';
 import { SecurityDetectors } from '../../apps/admin/src/detectors/security-detectors.service.js';
-import { RequestLogRepository } from '../../apps/admin/src/repositories/request-log.repository.js';
+import { AdminStore } from '../../apps/admin/src/repositories/admin.store.js';
+import type { RequestLogRepository } from '../../apps/admin/src/repositories/request-log.repository.js';
 import { Clock } from '../../apps/admin/src/services/clock.js';
 import { FakeBus, FakeJobQueue } from '../../apps/identity/test/fakes.js';
 import { createThrowaway, type Throwaway } from './logdata.support.js';
@@ -47,7 +47,7 @@ beforeAll(async () => {
   config = { ...throwaway.config, publicUrl: 'https://fw.example.test' };
   moduleRef = await compileAdminModule({ dataSource, config, clock: { now: () => now }, bus, controllers: false });
   detectors = moduleRef.get(SecurityDetectors);
-  log = moduleRef.get(RequestLogRepository);
+  log = moduleRef.get(AdminStore).repos.requestLog;
 });
 
 afterAll(async () => {
@@ -166,8 +166,8 @@ describe('episodes', () => {
   });
 
   it('replicas finding the same thing at once raise one event', async () => {
-    const repository = moduleRef.get(DetectorRepository);
-    const claims = await Promise.all(Array.from({ length: 8 }, () => repository.sighted('auth_failures', '198.51.100.2', at(0), 900_000)));
+    const repository = moduleRef.get(AdminStore);
+    const claims = await Promise.all(Array.from({ length: 8 }, () => repository.repos.detectors.sighted('auth_failures', '198.51.100.2', at(0), 900_000)));
     expect(claims.filter(Boolean)).toHaveLength(1);
     // Two runs of the job at once (two replicas): one event.
     await log.insertBatch(spread(30, at(10), 10, () => ({ status: 401, ip: '198.51.100.3' })));
@@ -281,7 +281,7 @@ describe('settings', () => {
   it('a detector switched off raises nothing', async () => {
     const off = loadConfig({ DATA_DIR: throwaway.config.dataDir, SECURITY_DETECTOR_AUTH_FAILURES: 'off' }).securityDetectors;
     const quiet = new SecurityDetectors(
-      moduleRef.get(DetectorRepository),
+      moduleRef.get(AdminStore),
       moduleRef.get(SecurityDetectors)['events'],
       bus,
       new FakeJobQueue(),

@@ -1,6 +1,6 @@
 import { ProtectionEvents } from '@app/contracts';
 import type { AppDataDeclaration } from '@app/platform';
-import { bumpProtectionRevision } from './protection/protection.repository.js';
+import { bumpProtectionRevision } from './repositories/protection.repository.js';
 
 /**
  * The admin app's data in a backup (docs/architecture.md "Backups: each app's data"). The

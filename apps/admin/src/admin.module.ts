@@ -2,16 +2,15 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { type AppDatabaseOptions, BackupStore, createBackupStore, type ServiceConfig } from '@app/infra';
 import { appDataController, healthController, InfraModule, SERVICE_CONFIG } from '@app/platform';
 import { ADMIN_APP_DATA } from './admin.app-data.js';
+import { AdminStore } from './repositories/admin.store.js';
 import { BackupJobs } from './backups/backup-jobs.service.js';
 import { BackupKeys } from './backups/backup-keys.js';
-import { BackupRunRepository } from './backups/backup-run.repository.js';
 import { BackupRuns } from './backups/backup-runs.service.js';
 import { BackupsController } from './controllers/backups.controller.js';
 import { BackupRuns1764800000000 } from './migrations/1764800000000-backup-runs.js';
 import { RestoreBackup } from './use-cases/restore-backup/restore-backup.usecase.js';
 import { RunBackup } from './use-cases/run-backup/run-backup.usecase.js';
 import { VerifyBackup } from './use-cases/verify-backup/verify-backup.usecase.js';
-import { AuditRepository } from './audit/audit.repository.js';
 import { AuditService } from './audit/audit.service.js';
 import { ListAudit } from './use-cases/list-audit/list-audit.usecase.js';
 import { RelayedRecordsService } from './audit/relayed-records.service.js';
@@ -20,7 +19,6 @@ import { AuditController } from './controllers/audit.controller.js';
 import { JobsController } from './controllers/jobs.controller.js';
 import { ProtectionController } from './controllers/protection.controller.js';
 import { StatsController } from './controllers/stats.controller.js';
-import { DetectorRepository } from './detectors/detector.repository.js';
 import { SecurityDetectors } from './detectors/security-detectors.service.js';
 import { AdminJobsService } from './jobs/admin-jobs.service.js';
 import { ScheduledJobs } from './jobs/scheduled-jobs.service.js';
@@ -31,30 +29,22 @@ import { AdminSchema1763700000000 } from './migrations/1763700000000-admin-schem
 import { AdminAuditSecurity1763800000000 } from './migrations/1763800000000-admin-audit-security.js';
 import { RequestLogBrin1764100000000 } from './migrations/1764100000000-request-log-brin.js';
 import { Protection1764300000000 } from './migrations/1764300000000-protection.js';
-import { ProtectionRepository } from './protection/protection.repository.js';
 import { ProtectionService } from './protection/protection.service.js';
 import { AdminDeliveryIds1764400000000 } from './migrations/1764400000000-admin-delivery-ids.js';
 import { DetectorEpisodes1764350000000 } from './migrations/1764350000000-detector-episodes.js';
 import { UsageDaily1764500000000 } from './migrations/1764500000000-usage-daily.js';
 import { RequestLogPartitions1764600000000 } from './migrations/1764600000000-request-log-partitions.js';
 import { HealthDaily1764700000000 } from './migrations/1764700000000-health-daily.js';
-import { HealthDailyRepository } from './repositories/health-daily.repository.js';
 import { RequestLogLeanIngest1764850000000 } from './migrations/1764850000000-request-log-lean-ingest.js';
 import { UsageFromStoredEntries1764900000000 } from './migrations/1764900000000-usage-from-stored-entries.js';
 import { RequestLogBulk1765000000000 } from './migrations/1765000000000-request-log-bulk.js';
 import { AuditLogFilters1765060000000 } from './migrations/1765060000000-audit-log-filters.js';
-import { HealthSampleRepository } from './repositories/health-sample.repository.js';
-import { RequestLogRepository } from './repositories/request-log.repository.js';
 import { Clock } from './services/clock.js';
 import { HealthService } from './services/health.service.js';
 import { RequestLogService } from './services/request-log.service.js';
-import { SecurityEventRepository } from './security/security-event.repository.js';
 import { SecurityEventsService } from './security/security-events.service.js';
-import { RequestLogPartitionRepository } from './stats/request-log-partitions.repository.js';
 import { RequestLogRetention } from './stats/request-log-retention.service.js';
-import { StatsRepository } from './stats/stats.repository.js';
 import { StatsService } from './stats/stats.service.js';
-import { UsageCounterRepository } from './stats/usage-counter.repository.js';
 import { UsageRollup } from './stats/usage-rollup.service.js';
 
 export const ADMIN_DATABASE = {
@@ -81,36 +71,26 @@ export const ADMIN_DATABASE = {
 /** The app's own providers (infrastructure comes from InfraModule); tests compose them with test adapters. */
 export const ADMIN_PROVIDERS = [
   Clock,
-  RequestLogRepository,
-  HealthSampleRepository,
-  HealthDailyRepository,
+  AdminStore,
   RequestLogService,
   HealthService,
-  AuditRepository,
   AuditService,
   ListAudit,
-  SecurityEventRepository,
   SecurityEventsService,
-  ProtectionRepository,
   ProtectionService,
   RelayedRecordsService,
-  DetectorRepository,
   SecurityDetectors,
   AdminJobsService,
   ScheduledJobs,
-  StatsRepository,
   StatsService,
-  RequestLogPartitionRepository,
   RequestLogRetention,
   { provide: BackupStore, useFactory: (config: ServiceConfig) => createBackupStore(config), inject: [SERVICE_CONFIG] },
   BackupKeys,
-  BackupRunRepository,
   BackupRuns,
   RunBackup,
   VerifyBackup,
   RestoreBackup,
   BackupJobs,
-  UsageCounterRepository,
   UsageRollup,
 ];
 export const ADMIN_CONTROLLERS = [AdminController, AuditController, ProtectionController, JobsController, StatsController, BackupsController];

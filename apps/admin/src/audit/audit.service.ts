@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type AuditEntryInput, recordedJson, recordedText } from '@app/contracts';
 import { JsonLogger } from '@app/infra';
-import { AuditRepository, type AuditRow } from './audit.repository.js';
+import { type AuditRow } from '../repositories/audit.repository.js';
+import { AdminStore } from '../repositories/admin.store.js';
 
 const MAX = { domain: 253, actor: 256, action: 128, target_type: 64, target_id: 512 } as const;
 const MAX_STATE_BYTES = 64 * 1024;
@@ -38,7 +39,7 @@ function state(value: unknown): Record<string, unknown> | null {
 export class AuditService {
   private readonly logger = new JsonLogger('admin');
 
-  constructor(@Inject(AuditRepository) private readonly repository: AuditRepository) {}
+  constructor(@Inject(AdminStore) private readonly adminStore: AdminStore) {}
 
   /** `eventId`: the producer's id (relayed entries): stored once however often it arrives. True when stored now. */
   async store(entry: AuditEntryInput, eventId: string | null = null): Promise<boolean> {
@@ -47,6 +48,6 @@ export class AuditService {
       this.logger.write('warn', 'ignored malformed audit entry', { entry: entry as unknown as Record<string, unknown> });
       return false;
     }
-    return this.repository.insert(row, eventId);
+    return this.adminStore.repos.audit.insert(row, eventId);
   }
 }

@@ -5,8 +5,9 @@ import { SERVICE_CONFIG } from '@app/platform';
 import { Clock } from '../services/clock.js';
 import { RunBackup } from '../use-cases/run-backup/run-backup.usecase.js';
 import { BACKUPS_NOT_CONFIGURED, BackupKeys } from './backup-keys.js';
-import { ABANDONED_AFTER_MS, BackupRunRepository } from './backup-run.repository.js';
+import { ABANDONED_AFTER_MS } from '../repositories/backup-run.repository.js';
 import { BACKUP_JOB, BackupRuns } from './backup-runs.service.js';
+import { AdminStore } from '../repositories/admin.store.js';
 
 /**
  * The scheduled backup (BACKUP_SCHEDULE) and the archive retention (BACKUP_KEEP), as named
@@ -32,7 +33,7 @@ export class BackupJobs implements OnModuleInit, OnModuleDestroy {
     @Inject(BackupRuns) private readonly runs: BackupRuns,
     @Inject(RunBackup) private readonly runBackup: RunBackup,
     @Inject(BackupStore) private readonly store: BackupStore,
-    @Inject(BackupRunRepository) private readonly runRecords: BackupRunRepository,
+    @Inject(AdminStore) private readonly adminStore: AdminStore,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
     @Inject(BackupKeys) private readonly keys: BackupKeys,
     @Inject(Clock) private readonly clock: Clock,
@@ -73,7 +74,7 @@ export class BackupJobs implements OnModuleInit, OnModuleDestroy {
     const everyMs = this.config.backup.everyMs;
     if (!everyMs) return;
     if (!this.keys.configured) return this.logger.warn('scheduled backup not made: backups are not configured', { fix: BACKUPS_NOT_CONFIGURED });
-    const since = (await this.runRecords.latestBackupAt()) ?? this.startedAt;
+    const since = (await this.adminStore.repos.backupRuns.latestBackupAt()) ?? this.startedAt;
     if (this.clock.now().getTime() - since.getTime() < everyMs) return;
     try {
       await this.runs.queue('schedule');
@@ -86,7 +87,7 @@ export class BackupJobs implements OnModuleInit, OnModuleDestroy {
   /** Removes the archives beyond BACKUP_KEEP, oldest first, and fails abandoned runs; returns how many archives. */
   async prune(): Promise<number> {
     const now = this.clock.now();
-    await this.runRecords.failAbandoned(new Date(now.getTime() - ABANDONED_AFTER_MS), now);
+    await this.adminStore.repos.backupRuns.failAbandoned(new Date(now.getTime() - ABANDONED_AFTER_MS), now);
     const archives = await this.store.list();
     const surplus = archives.slice(this.config.backup.keep);
     for (const archive of surplus) await this.store.delete(archive.name);

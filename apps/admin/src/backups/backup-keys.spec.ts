@@ -8,7 +8,8 @@ import { Clock } from '../services/clock.js';
 import type { RunBackup } from '../use-cases/run-backup/run-backup.usecase.js';
 import { BackupJobs, BACKUP_SCHEDULE_JOB } from './backup-jobs.service.js';
 import { BACKUPS_NOT_CONFIGURED, BackupKeys } from './backup-keys.js';
-import type { BackupRunRepository } from './backup-run.repository.js';
+import type { AdminStore } from '../repositories/admin.store.js';
+import type { BackupRunRepository } from '../repositories/backup-run.repository.js';
 import type { BackupRuns } from './backup-runs.service.js';
 
 async function failure(work: () => unknown): Promise<ServiceError> {
@@ -87,7 +88,16 @@ describe('the backup schedule without a key', () => {
     const runs = { queue: async () => void queued++ } as unknown as BackupRuns;
     const records = { latestBackupAt: async () => new Date(0) } as unknown as BackupRunRepository;
     const config: ServiceConfig = loadConfig({ DATA_DIR: '/nonexistent', BACKUP_SCHEDULE: '24h' });
-    const service = new BackupJobs(jobs, runs, {} as RunBackup, {} as BackupStore, records, config, new BackupKeys(config), new Clock());
+    const service = new BackupJobs(
+      jobs,
+      runs,
+      {} as RunBackup,
+      {} as BackupStore,
+      { repos: { backupRuns: records } } as unknown as AdminStore,
+      config,
+      new BackupKeys(config),
+      new Clock(),
+    );
     await service.onModuleInit();
     expect(scheduled).toContain(BACKUP_SCHEDULE_JOB.queue);
     expect(lines).toContainEqual(
@@ -102,7 +112,7 @@ describe('the backup schedule without a key', () => {
     const { publicKey } = await generateBackupKeyPair();
     const keyed = loadConfig({ DATA_DIR: '/nonexistent', BACKUP_PUBLIC_KEY: publicKey });
     lines.length = 0;
-    await new BackupJobs(jobs, runs, {} as RunBackup, {} as BackupStore, records, keyed, new BackupKeys(keyed), new Clock()).onModuleInit();
+    await new BackupJobs(jobs, runs, {} as RunBackup, {} as BackupStore, { repos: { backupRuns: records } } as unknown as AdminStore, keyed, new BackupKeys(keyed), new Clock()).onModuleInit();
     await handlers.get(BACKUP_SCHEDULE_JOB.queue)!();
     expect(queued).toBe(1);
     expect(lines.filter((l) => l.level === 'warn')).toEqual([]);

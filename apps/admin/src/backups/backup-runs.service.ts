@@ -17,7 +17,7 @@ import { AuditService } from '../audit/audit.service.js';
 import { Clock } from '../services/clock.js';
 import { auditBackup } from './backup-audit.js';
 import { BackupKeys } from './backup-keys.js';
-import { BackupRunRepository } from './backup-run.repository.js';
+import { AdminStore } from '../repositories/admin.store.js';
 
 /** The job queue of backups: its data is the run id only. */
 export const BACKUP_JOB = { queue: 'backup' } as const;
@@ -26,7 +26,7 @@ export const BACKUP_JOB = { queue: 'backup' } as const;
 @Injectable()
 export class BackupRuns {
   constructor(
-    @Inject(BackupRunRepository) private readonly runs: BackupRunRepository,
+    @Inject(AdminStore) private readonly adminStore: AdminStore,
     @Inject(BackupStore) private readonly store: BackupStore,
     @Inject(JobQueue) private readonly jobs: JobQueue,
     @Inject(AuditService) private readonly audit: AuditService,
@@ -35,11 +35,11 @@ export class BackupRuns {
   ) {}
 
   async list(call: EndpointCall<NoParams, BackupsQuery, undefined>): Promise<BackupList> {
-    return { backend: this.store.kind, key: this.keys.view(), items: await this.runs.list(call.query?.limit ?? 50) };
+    return { backend: this.store.kind, key: this.keys.view(), items: await this.adminStore.repos.backupRuns.list(call.query?.limit ?? 50) };
   }
 
   async get(call: EndpointCall<BackupRunIdParams, NoParams, undefined>): Promise<BackupRunDetail> {
-    const run = isUuid(call.params.id) ? await this.runs.get(call.params.id.toLowerCase()) : null;
+    const run = isUuid(call.params.id) ? await this.adminStore.repos.backupRuns.get(call.params.id.toLowerCase()) : null;
     if (!run) throw AdminErrors.backup_run_not_found();
     return run;
   }
@@ -49,7 +49,14 @@ export class BackupRuns {
     this.keys.assertConfigured();
     const id = randomUUID();
     const createdAt = this.clock.now();
-    const inserted = await this.runs.insert({ id, kind: 'backup', status: 'queued', archiveName: archiveName(createdAt, id), initiatedBy, createdAt });
+    const inserted = await this.adminStore.repos.backupRuns.insert({
+      id,
+      kind: 'backup',
+      status: 'queued',
+      archiveName: archiveName(createdAt, id),
+      initiatedBy,
+      createdAt,
+    });
     if (!inserted) throw AdminErrors.backup_run_busy();
     await auditBackup(this.audit, initiatedBy, 'backup.start', id, { archive_name: archiveName(createdAt, id) });
     await this.jobs.add(BACKUP_JOB.queue, BACKUP_JOB.queue, { runId: id }, { jobId: `backup:${id}`, attempts: 1 });
@@ -62,12 +69,12 @@ export class BackupRuns {
     const now = this.clock.now();
     const { archive_name, ok } = call.body;
     const detail = call.body.detail?.trim() ?? '';
-    await this.runs.insert(
+    await this.adminStore.repos.backupRuns.insert(
       { id, kind: 'verify', status: ok ? 'succeeded' : 'failed', archiveName: archive_name, initiatedBy: `verify-report:${call.ctx.actor}`, createdAt: now },
       { startedAt: now, finishedAt: now, error: ok ? null : detail || 'the outside verifier reported a failure', log: ok && detail ? `${detail}\n` : '' },
     );
     await auditBackup(this.audit, call.ctx.actor, 'backup.verify_report', id, { archive_name, ok });
-    const run = await this.runs.get(id);
+    const run = await this.adminStore.repos.backupRuns.get(id);
     const { log: _log, ...view } = run!;
     return view;
   }

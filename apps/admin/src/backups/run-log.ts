@@ -1,7 +1,7 @@
 import { APP_DATA_OBJECT_PREFIX } from '@app/contracts';
 import type { ObjectStore } from '@app/infra';
 import type { Clock } from '../services/clock.js';
-import type { BackupRunRepository } from './backup-run.repository.js';
+import type { BackupRunRepository } from '../repositories/backup-run.repository.js';
 
 /**
  * Where runs keep their working objects in the files' object store (the apps' dumps and the

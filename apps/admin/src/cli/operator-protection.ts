@@ -1,9 +1,8 @@
 import type { IpBlockView, MaintenanceSetting } from '@app/contracts';
 import { createMessageBus, openAppDatabase, type ServiceConfig } from '@app/infra';
 import { ADMIN_DATABASE } from '../admin.module.js';
-import { AuditRepository } from '../audit/audit.repository.js';
+import { AdminStore } from '../repositories/admin.store.js';
 import { AuditService } from '../audit/audit.service.js';
-import { ProtectionRepository } from '../protection/protection.repository.js';
 import { ProtectionService } from '../protection/protection.service.js';
 import { Clock } from '../services/clock.js';
 
@@ -31,21 +30,16 @@ export interface OperatorProtection {
 export async function withOperatorProtection<T>(config: ServiceConfig, auditActor: string, work: (protection: OperatorProtection) => Promise<T>): Promise<T> {
   const dataSource = await openAppDatabase(config, { ...ADMIN_DATABASE, migrate: false });
   try {
-    const repository = new ProtectionRepository(dataSource);
+    const store = new AdminStore(dataSource);
     const clock = new Clock();
-    const service = new ProtectionService(
-      repository,
-      new AuditService(new AuditRepository(dataSource)),
-      createMessageBus({ ...config, natsUrl: null }, 'admin'),
-      clock,
-    );
+    const service = new ProtectionService(store, new AuditService(store), createMessageBus({ ...config, natsUrl: null }, 'admin'), clock);
     return await work({
       maintenance: () => service.maintenance(),
       switchMaintenance: async (enabled, message) => {
         await service.switchMaintenance({ enabled, message }, auditActor, auditActor);
         return service.maintenance();
       },
-      listBlocks: (all) => repository.listBlocks(all, clock.now()),
+      listBlocks: (all) => store.repos.protection.listBlocks(all, clock.now()),
       liftBlock: (cidr) => service.liftBlock(cidr, auditActor),
     });
   } finally {

@@ -1,6 +1,6 @@
 import type { SecurityEventInput } from '@app/contracts';
 import type { DetectorKind, DetectorSetting } from '@app/infra';
-import type { AddressCount, CredentialCount } from './detector.repository.js';
+import type { AddressCount, CredentialCount } from '../repositories/detector.repository.js';
 
 /**
  * What the detectors decide, apart from the database: whether counts reach a threshold and the

@@ -4,8 +4,9 @@ import { type DetectorSetting, JobQueue, JsonLogger, MessageBus, type SecurityDe
 import { SERVICE_CONFIG } from '@app/platform';
 import { SecurityEventsService } from '../security/security-events.service.js';
 import { Clock } from '../services/clock.js';
-import { DetectorRepository, type Window } from './detector.repository.js';
+import { type Window } from '../repositories/detector.repository.js';
 import { decodeSegment, enumerationFinding, type Finding, probingFinding, refusalFinding, scanningFinding, spikeFinding } from './detector-rules.js';
+import { AdminStore } from '../repositories/admin.store.js';
 
 /** The named repeating job of the detectors (JobQueue.schedule: one run per period across replicas). */
 export const DETECTOR_QUEUE = 'security-detectors';
@@ -29,7 +30,7 @@ export class SecurityDetectors implements OnModuleInit, OnModuleDestroy {
   private stopped = false;
 
   constructor(
-    @Inject(DetectorRepository) private readonly repository: DetectorRepository,
+    @Inject(AdminStore) private readonly adminStore: AdminStore,
     @Inject(SecurityEventsService) private readonly events: SecurityEventsService,
     @Inject(MessageBus) private readonly bus: MessageBus,
     @Inject(JobQueue) private readonly jobs: JobQueue,
@@ -77,20 +78,20 @@ export class SecurityDetectors implements OnModuleInit, OnModuleDestroy {
         this.logger.warn('security detector failed', { detector: name, error: err instanceof Error ? err.message : String(err) });
       }
     }
-    await this.repository.forget(new Date(now.getTime() - this.settings.cooldownSeconds * 1000 - FORGET_AFTER_MS)).catch(() => undefined);
+    await this.adminStore.repos.detectors.forget(new Date(now.getTime() - this.settings.cooldownSeconds * 1000 - FORGET_AFTER_MS)).catch(() => undefined);
     return opened;
   }
 
   /** Raises the finding's event if it opens a new episode; true when it did. */
   private async open(finding: Finding, now: Date): Promise<boolean> {
-    if (!(await this.repository.sighted(finding.kind, finding.key, now, this.settings.cooldownSeconds * 1000))) return false;
+    if (!(await this.adminStore.repos.detectors.sighted(finding.kind, finding.key, now, this.settings.cooldownSeconds * 1000))) return false;
     try {
       const row = await this.events.record(finding.event);
       if (!row) throw new Error('security event refused');
-      await this.repository.attachEvent(finding.kind, finding.key, row.id);
+      await this.adminStore.repos.detectors.attachEvent(finding.kind, finding.key, row.id);
       return true;
     } catch (err) {
-      await this.repository.release(finding.kind, finding.key).catch(() => undefined);
+      await this.adminStore.repos.detectors.release(finding.kind, finding.key).catch(() => undefined);
       throw err;
     }
   }
@@ -102,28 +103,28 @@ export class SecurityDetectors implements OnModuleInit, OnModuleDestroy {
   private async rateLimited(now: Date): Promise<Finding[]> {
     const setting = this.settings.kinds.rate_limited;
     if (!setting.enabled) return [];
-    const seen = await this.repository.refusalsByAddress(429, this.window(setting, now), setting.threshold);
+    const seen = await this.adminStore.repos.detectors.refusalsByAddress(429, this.window(setting, now), setting.threshold);
     return seen.map((s) => refusalFinding('rate_limited', setting, now, s)).filter((f): f is Finding => f !== null);
   }
 
   private async authFailures(now: Date): Promise<Finding[]> {
     const setting = this.settings.kinds.auth_failures;
     if (!setting.enabled) return [];
-    const seen = await this.repository.refusalsByAddress(401, this.window(setting, now), setting.threshold);
+    const seen = await this.adminStore.repos.detectors.refusalsByAddress(401, this.window(setting, now), setting.threshold);
     return seen.map((s) => refusalFinding('auth_failures', setting, now, s)).filter((f): f is Finding => f !== null);
   }
 
   private async logdataScanning(now: Date): Promise<Finding[]> {
     const setting = this.settings.kinds.logdata_scanning;
     if (!setting.enabled) return [];
-    const seen = await this.repository.missingLogFilesByAddress(this.window(setting, now), setting.threshold);
+    const seen = await this.adminStore.repos.detectors.missingLogFilesByAddress(this.window(setting, now), setting.threshold);
     return seen.map((s) => scanningFinding(setting, now, s)).filter((f): f is Finding => f !== null);
   }
 
   private async tenantProbing(now: Date): Promise<Finding[]> {
     const setting = this.settings.kinds.tenant_probing;
     if (!setting.enabled) return [];
-    const seen = await this.repository.customerRefusalsByCredential(this.window(setting, now), setting.threshold);
+    const seen = await this.adminStore.repos.detectors.customerRefusalsByCredential(this.window(setting, now), setting.threshold);
     return seen.map((s) => probingFinding(setting, now, s)).filter((f): f is Finding => f !== null);
   }
 
@@ -137,9 +138,9 @@ export class SecurityDetectors implements OnModuleInit, OnModuleDestroy {
     if (!setting.enabled) return [];
     const window = this.window(setting, now);
     const findings: Finding[] = [];
-    for (const candidate of await this.repository.deviceChecksByAddress(window, setting.threshold)) {
+    for (const candidate of await this.adminStore.repos.detectors.deviceChecksByAddress(window, setting.threshold)) {
       const byDomain = new Map<string, Set<string>>();
-      for (const { domain, hwid } of await this.repository.devicesCheckedBy(candidate.ip, window)) {
+      for (const { domain, hwid } of await this.adminStore.repos.detectors.devicesCheckedBy(candidate.ip, window)) {
         const name = decodeSegment(domain).toLowerCase();
         let hwids = byDomain.get(name);
         if (!hwids) byDomain.set(name, (hwids = new Set()));
@@ -172,8 +173,8 @@ export class SecurityDetectors implements OnModuleInit, OnModuleDestroy {
     const setting = this.settings.kinds.traffic_spike;
     if (!setting.enabled) return [];
     const window = this.window(setting, now);
-    const counts = await this.repository.requestCounts(new Date(window.from.getTime() - setting.baselineSeconds * 1000), window);
-    const finding = await spikeFinding(setting, now, counts, () => this.repository.topAddresses(window));
+    const counts = await this.adminStore.repos.detectors.requestCounts(new Date(window.from.getTime() - setting.baselineSeconds * 1000), window);
+    const finding = await spikeFinding(setting, now, counts, () => this.adminStore.repos.detectors.topAddresses(window));
     return finding ? [finding] : [];
   }
 }

@@ -1,9 +1,9 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { JobQueue, JsonLogger, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
-import { HealthDailyRepository } from '../repositories/health-daily.repository.js';
 import { Clock } from '../services/clock.js';
 import { HISTORY_MAX_DAYS } from '../services/health.service.js';
+import { AdminStore } from '../repositories/admin.store.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -26,7 +26,7 @@ export class ScheduledJobs implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     @Inject(JobQueue) private readonly jobs: JobQueue,
-    @Inject(HealthDailyRepository) private readonly healthDaily: HealthDailyRepository,
+    @Inject(AdminStore) private readonly adminStore: AdminStore,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {}
@@ -50,10 +50,10 @@ export class ScheduledJobs implements OnModuleInit, OnModuleDestroy {
    */
   async rollUpHealth(): Promise<{ moved: number; removedDays: number }> {
     const now = this.clock.now();
-    const moved = await this.healthDaily.rollUp(now);
+    const moved = await this.adminStore.repos.healthDaily.rollUp(now);
     const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
     const oldestKept = new Date(todayStart - HISTORY_MAX_DAYS * DAY_MS).toISOString().slice(0, 10);
-    const removedDays = await this.healthDaily.deleteBefore(oldestKept);
+    const removedDays = await this.adminStore.repos.healthDaily.deleteBefore(oldestKept);
     if (moved || removedDays) this.logger.debug('health samples rolled up', { moved, removedDays });
     return { moved, removedDays };
   }

@@ -19,7 +19,8 @@ import {
 import { type IpNetwork, MessageBus, networkContains, parseIpNetwork } from '@app/infra';
 import { AuditService } from '../audit/audit.service.js';
 import { Clock } from '../services/clock.js';
-import { blockView, type IpBlockRow, type MaintenanceRow, ProtectionRepository } from './protection.repository.js';
+import { blockView, type IpBlockRow, type MaintenanceRow } from '../repositories/protection.repository.js';
+import { AdminStore } from '../repositories/admin.store.js';
 
 /**
  * Maintenance mode and IP blocks (docs/api.md "Maintenance mode and IP blocks"): stored here,
@@ -31,14 +32,14 @@ import { blockView, type IpBlockRow, type MaintenanceRow, ProtectionRepository }
 @Injectable()
 export class ProtectionService {
   constructor(
-    @Inject(ProtectionRepository) private readonly repository: ProtectionRepository,
+    @Inject(AdminStore) private readonly adminStore: AdminStore,
     @Inject(AuditService) private readonly audit: AuditService,
     @Inject(MessageBus) private readonly bus: MessageBus,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
   async maintenance(): Promise<MaintenanceSetting> {
-    return setting(await this.repository.maintenance());
+    return setting(await this.adminStore.repos.protection.maintenance());
   }
 
   async setMaintenance(call: EndpointCall<NoParams, NoParams, UpdateMaintenanceRequest>): Promise<ProtectionChange<MaintenanceSetting>> {
@@ -48,7 +49,7 @@ export class ProtectionService {
 
   /** The stored setting (message null: the default), as a restore remembers it to put it back. */
   maintenanceRow(): Promise<MaintenanceRow> {
-    return this.repository.maintenance();
+    return this.adminStore.repos.protection.maintenance();
   }
 
   /**
@@ -57,14 +58,14 @@ export class ProtectionService {
    */
   async switchMaintenance(value: MaintenanceRow, actor: string, auditActor = `admin:${actor}`): Promise<MaintenanceRow> {
     const now = this.clock.now();
-    const { before, after, revision } = await this.repository.setMaintenance(value, actor, now);
+    const { before, after, revision } = await this.adminStore.transaction((repos) => repos.protection.setMaintenance(value, actor, now));
     await this.record(auditActor, now, 'maintenance.update', 'maintenance', 'maintenance', setting(before), setting(after));
     this.bus.emit(ProtectionEvents.changed, { revision });
     return after;
   }
 
   async listBlocks(call: EndpointCall<NoParams, IpBlocksQuery, undefined>): Promise<{ items: IpBlockView[] }> {
-    return { items: await this.repository.listBlocks(call.query?.all === true, this.clock.now()) };
+    return { items: await this.adminStore.repos.protection.listBlocks(call.query?.all === true, this.clock.now()) };
   }
 
   /**
@@ -85,7 +86,7 @@ export class ProtectionService {
       createdAt: now,
       expiresAt: ttl === undefined ? null : new Date(now.getTime() + ttl * 1000),
     };
-    const { before, revision } = await this.repository.putBlock(block);
+    const { before, revision } = await this.adminStore.transaction((repos) => repos.protection.putBlock(block));
     const after = blockView(block);
     await this.record(`admin:${call.ctx.actor}`, now, 'ip_block.create', 'ip_block', cidr, before ? blockView(before) : null, after);
     this.bus.emit(ProtectionEvents.changed, { revision });
@@ -100,7 +101,7 @@ export class ProtectionService {
   /** Removes the block of a network (404 when there is none), audited with `auditActor` and announced; returns the block removed. */
   async liftBlock(input: string, auditActor: string): Promise<IpBlockView> {
     const cidr = normalisedCidr(input);
-    const removed = await this.repository.deleteBlock(cidr);
+    const removed = await this.adminStore.transaction((repos) => repos.protection.deleteBlock(cidr));
     if (!removed) throw AdminErrors.ip_block_not_found({ cidr });
     const before = blockView(removed.before);
     await this.record(auditActor, this.clock.now(), 'ip_block.delete', 'ip_block', cidr, before, null);
@@ -110,12 +111,12 @@ export class ProtectionService {
 
   /** What the gateways enforce; nothing but the revision when theirs is current. */
   async state(knownRevision: string | null): Promise<ProtectionState> {
-    if (knownRevision !== null && (await this.repository.revision()) === knownRevision) return { changed: false, revision: knownRevision };
+    if (knownRevision !== null && (await this.adminStore.repos.protection.revision()) === knownRevision) return { changed: false, revision: knownRevision };
     return this.enforced();
   }
 
   private async enforced(): Promise<EnforcedProtection> {
-    const { revision, maintenance, blocks } = await this.repository.enforced(this.clock.now());
+    const { revision, maintenance, blocks } = await this.adminStore.repos.protection.enforced(this.clock.now());
     return { changed: true, revision, maintenance: setting(maintenance), blocks };
   }
 

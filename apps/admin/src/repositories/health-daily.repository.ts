@@ -1,22 +1,21 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { BaseRepository, sql } from '@app/infra';
 import type { DailyPartCounts } from '../dtos/health-history.js';
 
 /**
  * Every query of admin.health_daily, the samples counted per UTC day and part (`service`: the
  * whole service, whose `up` counts ok samples).
  */
-@Injectable()
-export class HealthDailyRepository {
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
-
+export class HealthDailyRepository extends BaseRepository {
   /**
    * Moves every sample taken before `before` into the daily counts, in one statement: the
    * samples it deletes are exactly the ones it adds, so a run repeated (or racing another)
    * finds only what is left and never counts a sample twice. How many samples moved.
    */
   async rollUp(before: Date): Promise<number> {
-    const [row] = await this.dataSource.query<[{ moved: number; days: number }]>(
+    const {
+      rows: [row],
+    } = await sql(
+      this.manager,
       `WITH moved AS (
          DELETE FROM admin.health_sample WHERE ts < $1 RETURNING ts, status, parts
        ), states AS (
@@ -36,21 +35,23 @@ export class HealthDailyRepository {
        SELECT (SELECT count(*) FROM moved)::int AS moved, (SELECT count(*) FROM added)::int AS days`,
       [before],
     );
-    return row.moved;
+    return Number(row.moved);
   }
 
   /** Removes the days before `day` (YYYY-MM-DD); how many rows went. */
   async deleteBefore(day: string): Promise<number> {
-    const result = await this.dataSource.query<[{ n: number }]>(
+    const { rows: result } = await sql(
+      this.manager,
       `WITH gone AS (DELETE FROM admin.health_daily WHERE day < $1::date RETURNING 1) SELECT count(*)::int AS n FROM gone`,
       [day],
     );
-    return result[0].n;
+    return Number(result[0].n);
   }
 
   /** The rows of the days in [from, to] (YYYY-MM-DD). Days without samples are absent. */
   async between(from: string, to: string): Promise<DailyPartCounts[]> {
-    const rows = await this.dataSource.query<Array<Record<keyof DailyPartCounts, unknown>>>(
+    const { rows: rows } = await sql(
+      this.manager,
       `SELECT to_char(day, 'YYYY-MM-DD') AS day, part, samples, up, degraded, down
          FROM admin.health_daily WHERE day BETWEEN $1::date AND $2::date`,
       [from, to],

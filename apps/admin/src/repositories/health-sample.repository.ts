@@ -1,18 +1,13 @@
-import { Inject, Injectable } from '@nestjs/common';
 import type { HealthPart, HealthSample, PartState } from '@app/contracts';
-import { DataSource, type Repository } from 'typeorm';
-import { HealthSampleEntity } from '../entities/health-sample.entity.js';
+import { BaseRepository, sql } from '@app/infra';
 
 /** Every query of admin.health_sample: the samples the roll-up has not moved yet. */
-@Injectable()
-export class HealthSampleRepository {
-  private readonly samples: Repository<HealthSampleEntity>;
-
-  constructor(@Inject(DataSource) dataSource: DataSource) {
-    this.samples = dataSource.getRepository(HealthSampleEntity);
-  }
-
+export class HealthSampleRepository extends BaseRepository {
   async insert(sample: { ts: Date; status: HealthSample['status']; parts: Partial<Record<HealthPart, PartState>> }): Promise<void> {
-    await this.samples.insert({ ts: sample.ts, status: sample.status, parts: sample.parts });
+    await sql(this.manager, `INSERT INTO admin.health_sample (ts, status, parts) VALUES ($1, $2, $3::jsonb)`, [
+      sample.ts.toISOString(),
+      sample.status,
+      JSON.stringify(sample.parts),
+    ]);
   }
 }

@@ -1,6 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { copyField, CopyLines, copyRows, sqlLiteral } from '@app/infra';
-import { DataSource } from 'typeorm';
+import { BaseRepository, copyField, CopyLines, copyRows, sql, sqlLiteral } from '@app/infra';
+import type { EntityManager } from 'typeorm';
 import type { RequestLogRow } from '../dtos/request-log-entry.js';
 import { bulkInserts, isBulkEntry, LINE_FIELDS } from './request-log-bulk.js';
 
@@ -81,21 +80,21 @@ function isSeenBatch(err: unknown): boolean {
 /** About one batch in this many prunes the seen batch ids (a cheap indexed delete). */
 const PRUNE_CHANCE = 1 / 1000;
 
-/** Every query of admin.request_log. Cross-customer by nature (operator data). */
-@Injectable()
-export class RequestLogRepository {
+/**
+ * Numbers for stored batches, from blocks of admin.request_log_batch_no this process took (a
+ * round trip per BATCH_NUMBERS_PER_TAKE batches). One per process: AdminStore holds it and
+ * hands it to every RequestLogRepository it makes.
+ */
+export class RequestLogBatchNumbers {
   private nextBatch = 0;
   private batchesEnd = 0;
   private taking: Promise<void> | null = null;
 
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
-
-  /** A number no other batch has, from a block of the sequence this process took (a round trip per BATCH_NUMBERS_PER_TAKE batches). */
-  private async batchNumber(): Promise<number> {
+  /** A number no other batch has; `manager` takes the next block when this one is used up. */
+  async next(manager: EntityManager): Promise<number> {
     while (this.nextBatch >= this.batchesEnd) {
-      this.taking ??= this.dataSource
-        .query<Array<{ first: string }>>(`SELECT nextval('admin.request_log_batch_no')::text AS first`)
-        .then(([{ first }]) => {
+      this.taking ??= sql(manager, `SELECT nextval('admin.request_log_batch_no')::text AS first`)
+        .then(({ rows: [{ first }] }) => {
           this.nextBatch = Number(first);
           this.batchesEnd = this.nextBatch + BATCH_NUMBERS_PER_TAKE;
         })
@@ -103,6 +102,20 @@ export class RequestLogRepository {
       await this.taking;
     }
     return this.nextBatch++;
+  }
+}
+
+/** Every query of admin.request_log. Cross-customer by nature (operator data). */
+export class RequestLogRepository extends BaseRepository {
+  constructor(
+    manager: EntityManager,
+    private readonly batchNumbers: RequestLogBatchNumbers,
+  ) {
+    super(manager);
+  }
+
+  private batchNumber(): Promise<number> {
+    return this.batchNumbers.next(this.manager);
   }
 
   /**
@@ -114,7 +127,7 @@ export class RequestLogRepository {
    */
   async insertBatch(rows: readonly RequestLogRow[]): Promise<void> {
     const { lines, statements } = storedBatchOf(rows, await this.batchNumber());
-    await copyRows(this.dataSource, REQUEST_LOG, lines, { first: statements });
+    await copyRows(this.manager.connection, REQUEST_LOG, lines, { first: statements });
   }
 
   /**
@@ -128,13 +141,13 @@ export class RequestLogRepository {
     const claim = `INSERT INTO admin.request_log_batch (id) VALUES (${sqlLiteral(batchId)})`;
     let copied = true;
     try {
-      await copyRows(this.dataSource, REQUEST_LOG, lines, { first: [claim, ...statements] });
+      await copyRows(this.manager.connection, REQUEST_LOG, lines, { first: [claim, ...statements] });
     } catch (err) {
       if (!isSeenBatch(err)) throw err;
       copied = false;
     }
     if (Math.random() < PRUNE_CHANCE) {
-      await this.dataSource.query(`DELETE FROM admin.request_log_batch WHERE received_at < now() - interval '1 day'`);
+      await sql(this.manager, `DELETE FROM admin.request_log_batch WHERE received_at < now() - interval '1 day'`);
     }
     return copied;
   }

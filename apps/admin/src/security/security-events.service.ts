@@ -14,7 +14,8 @@ import { JobQueue, JsonLogger, MAIL_JOB, MAIL_QUEUE, type MailMessage, MessageBu
 import { SERVICE_CONFIG } from '@app/platform';
 import { AuditService } from '../audit/audit.service.js';
 import { Clock } from '../services/clock.js';
-import { SecurityEventRepository, type SecurityEventRow } from './security-event.repository.js';
+import { type SecurityEventRow } from '../repositories/security-event.repository.js';
+import { AdminStore } from '../repositories/admin.store.js';
 
 const SEVERITIES: ReadonlySet<string> = new Set(['info', 'warn', 'critical']);
 /** Unmailed critical events are retried this often, for this long. */
@@ -36,7 +37,7 @@ export class SecurityEventsService implements OnModuleInit, OnModuleDestroy {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    @Inject(SecurityEventRepository) private readonly repository: SecurityEventRepository,
+    @Inject(AdminStore) private readonly adminStore: AdminStore,
     @Inject(AuditService) private readonly audit: AuditService,
     @Inject(MessageBus) private readonly bus: MessageBus,
     @Inject(JobQueue) private readonly jobs: JobQueue,
@@ -64,7 +65,7 @@ export class SecurityEventsService implements OnModuleInit, OnModuleDestroy {
       this.logger.write('warn', 'ignored malformed security event', { event: event as unknown as Record<string, unknown> });
       return null;
     }
-    const row = await this.repository.insert(
+    const row = await this.adminStore.repos.securityEvents.insert(
       {
         ts: ts.toISOString(),
         kind: recordedText(event.kind, 100),
@@ -82,7 +83,7 @@ export class SecurityEventsService implements OnModuleInit, OnModuleDestroy {
 
   async list(call: EndpointCall<Record<string, never>, SecurityEventsQuery, undefined>): Promise<{ items: SecurityEventView[] }> {
     const q = call.query ?? ({} as SecurityEventsQuery);
-    const items = await this.repository.list({ kind: q.kind, severity: q.severity, unacked: q.unacked, limit: q.limit ?? 100 });
+    const items = await this.adminStore.repos.securityEvents.list({ kind: q.kind, severity: q.severity, unacked: q.unacked, limit: q.limit ?? 100 });
     return { items };
   }
 
@@ -90,7 +91,7 @@ export class SecurityEventsService implements OnModuleInit, OnModuleDestroy {
     const id = Number(call.params.id);
     if (!Number.isSafeInteger(id) || id < 1) throw AdminErrors.security_event_id_invalid();
     const actor = call.ctx.actor;
-    const result = await this.repository.ack(id, actor, this.clock.now());
+    const result = await this.adminStore.repos.securityEvents.ack(id, actor, this.clock.now());
     if (!result) throw AdminErrors.security_event_not_found();
     if (!result.changed) return;
     await this.audit.store({
@@ -107,7 +108,7 @@ export class SecurityEventsService implements OnModuleInit, OnModuleDestroy {
 
   /** Mails a critical event to the operators; true when it was handed to the mail queue. */
   async notify(event: SecurityEventRow): Promise<boolean> {
-    if (!(await this.repository.claimNotification(event.id, this.clock.now()))) return false;
+    if (!(await this.adminStore.repos.securityEvents.claimNotification(event.id, this.clock.now()))) return false;
     try {
       const { emails } = await this.bus.send(IdentityMessages.operatorEmails, {}, { timeoutMs: OPERATORS_TIMEOUT_MS });
       if (emails.length === 0) throw new Error('no enabled owner or editor in the operator customer');
@@ -116,7 +117,7 @@ export class SecurityEventsService implements OnModuleInit, OnModuleDestroy {
       }
       return true;
     } catch (err) {
-      await this.repository.releaseNotification(event.id).catch(() => undefined);
+      await this.adminStore.repos.securityEvents.releaseNotification(event.id).catch(() => undefined);
       this.logger.warn('critical security event not mailed yet; retried every minute', {
         id: event.id,
         kind: event.kind,
@@ -128,7 +129,7 @@ export class SecurityEventsService implements OnModuleInit, OnModuleDestroy {
 
   async retryNotifications(): Promise<void> {
     try {
-      const pending = await this.repository.unnotifiedCritical(new Date(this.clock.now().getTime() - NOTIFY_RETRY_WINDOW_MS));
+      const pending = await this.adminStore.repos.securityEvents.unnotifiedCritical(new Date(this.clock.now().getTime() - NOTIFY_RETRY_WINDOW_MS));
       for (const event of pending) await this.notify(event);
     } catch (err) {
       this.logger.warn('security event notification retry failed', { error: err instanceof Error ? err.message : String(err) });

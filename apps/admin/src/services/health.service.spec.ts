@@ -5,6 +5,7 @@ import { makeFixedClock, makeHealthSample } from '../../test/factories.js';
 import type { DailyPartCounts } from '../dtos/health-history.js';
 import type { HealthDailyRepository } from '../repositories/health-daily.repository.js';
 import type { HealthSampleRepository } from '../repositories/health-sample.repository.js';
+import type { AdminStore } from '../repositories/admin.store.js';
 import { HealthService } from './health.service.js';
 
 configureLogging({ sink: () => undefined });
@@ -19,7 +20,7 @@ function setup() {
       return [];
     },
   } as unknown as HealthDailyRepository;
-  const service = new HealthService(samples, daily, makeFixedClock('2026-11-21T10:00:00Z'));
+  const service = new HealthService({ repos: { healthSamples: samples, healthDaily: daily } } as unknown as AdminStore, makeFixedClock('2026-11-21T10:00:00Z'));
   return { service, inserted, windows };
 }
 

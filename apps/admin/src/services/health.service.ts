@@ -11,9 +11,8 @@ import {
 } from '@app/contracts';
 import { JsonLogger } from '@app/infra';
 import { historyDays, toHealthHistory } from '../dtos/health-history.js';
-import { HealthDailyRepository } from '../repositories/health-daily.repository.js';
-import { HealthSampleRepository } from '../repositories/health-sample.repository.js';
 import { Clock } from './clock.js';
+import { AdminStore } from '../repositories/admin.store.js';
 
 export const HISTORY_DEFAULT_DAYS = 90;
 export const HISTORY_MAX_DAYS = 400;
@@ -26,8 +25,7 @@ export class HealthService {
   private readonly logger = new JsonLogger('admin');
 
   constructor(
-    @Inject(HealthSampleRepository) private readonly samples: HealthSampleRepository,
-    @Inject(HealthDailyRepository) private readonly daily: HealthDailyRepository,
+    @Inject(AdminStore) private readonly adminStore: AdminStore,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
@@ -44,7 +42,7 @@ export class HealthService {
         if (PARTS.has(part) && PART_STATES.has(state)) parts[part as HealthPart] = state;
       }
     }
-    await this.samples.insert({ ts, status: sample.status, parts });
+    await this.adminStore.repos.healthSamples.insert({ ts, status: sample.status, parts });
   }
 
   /**
@@ -58,6 +56,6 @@ export class HealthService {
     }
     const now = this.clock.now();
     const window = historyDays(days, now);
-    return toHealthHistory(await this.daily.between(window[window.length - 1], window[0]), days, now);
+    return toHealthHistory(await this.adminStore.repos.healthDaily.between(window[window.length - 1], window[0]), days, now);
   }
 }

@@ -2,21 +2,21 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type AcknowledgedRequestLogBatch, isDeliveryId, type RequestLogBatch } from '@app/contracts';
 import { JsonLogger } from '@app/infra';
 import { type RequestLogRow, toRequestLogRow } from '../dtos/request-log-entry.js';
-import { RequestLogRepository } from '../repositories/request-log.repository.js';
 import { UsageRollup } from '../stats/usage-rollup.service.js';
+import { AdminStore } from '../repositories/admin.store.js';
 
 @Injectable()
 export class RequestLogService {
   private readonly logger = new JsonLogger('admin');
 
   constructor(
-    @Inject(RequestLogRepository) private readonly repository: RequestLogRepository,
+    @Inject(AdminStore) private readonly adminStore: AdminStore,
     @Inject(UsageRollup) private readonly rollup: UsageRollup,
   ) {}
 
   /** Stores a gateway's batch with one COPY; unusable entries are dropped and counted in a log line. */
   async store(batch: RequestLogBatch): Promise<void> {
-    await this.repository.insertBatch(this.rows(batch));
+    await this.adminStore.repos.requestLog.insertBatch(this.rows(batch));
     this.rollup.afterBatch();
   }
 
@@ -28,8 +28,8 @@ export class RequestLogService {
     const rows = this.rows(batch);
     let stored = rows.length;
     if (!isDeliveryId(batch?.batch_id))
-      await this.repository.insertBatch(rows); // no usable id: stored, without the guard
-    else if (!(await this.repository.insertBatchOnce(batch.batch_id, rows))) stored = 0;
+      await this.adminStore.repos.requestLog.insertBatch(rows); // no usable id: stored, without the guard
+    else if (!(await this.adminStore.repos.requestLog.insertBatchOnce(batch.batch_id, rows))) stored = 0;
     this.rollup.afterBatch();
     return { stored };
   }

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@ne
 import { JobQueue, JsonLogger, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 import { Clock } from '../services/clock.js';
-import { RequestLogPartitionRepository } from './request-log-partitions.repository.js';
+import { AdminStore } from '../repositories/admin.store.js';
 
 /** The named repeating job of the request log's partitions and retention (JobQueue.schedule: one run per period across replicas). */
 export const RETENTION_QUEUE = 'request-log-retention';
@@ -32,7 +32,7 @@ export class RequestLogRetention implements OnModuleInit, OnModuleDestroy {
   private stopped = false;
 
   constructor(
-    @Inject(RequestLogPartitionRepository) private readonly partitions: RequestLogPartitionRepository,
+    @Inject(AdminStore) private readonly adminStore: AdminStore,
     @Inject(JobQueue) private readonly jobs: JobQueue,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
@@ -64,19 +64,19 @@ export class RequestLogRetention implements OnModuleInit, OnModuleDestroy {
     const created: string[] = [];
     for (let d = 0; d <= DAYS_AHEAD; d++) {
       const day = new Date(today.getTime() + d * DAY_MS);
-      if (await this.partitions.create(day)) created.push(day.toISOString().slice(0, 10));
+      if (await this.adminStore.transaction((repos) => repos.requestLogPartitions.create(day))) created.push(day.toISOString().slice(0, 10));
     }
     // Kept: the entries of the last REQUEST_LOG_RETENTION_DAYS days (today counted), so a partition goes once it ends before that.
     const cutoff = new Date(today.getTime() - (this.config.requestLogRetentionDays - 1) * DAY_MS);
     const dropped: string[] = [];
-    for (const partition of await this.partitions.list()) {
+    for (const partition of await this.adminStore.repos.requestLogPartitions.list()) {
       if (partition.before !== null && partition.before.getTime() <= cutoff.getTime()) {
-        await this.partitions.drop(partition.name);
+        await this.adminStore.transaction((repos) => repos.requestLogPartitions.drop(partition.name));
         dropped.push(partition.name);
       }
     }
-    const trimmed = await this.partitions.trimDefault(cutoff);
-    await this.partitions.settleBulkIndexes(today);
+    const trimmed = await this.adminStore.repos.requestLogPartitions.trimDefault(cutoff);
+    await this.adminStore.repos.requestLogPartitions.settleBulkIndexes(today);
     if (created.length || dropped.length || trimmed) this.logger.write('info', 'request-log partitions maintained', { created, dropped, trimmed });
     return { created, dropped, trimmed };
   }

@@ -16,8 +16,9 @@ import {
 import { instant } from '../dtos/range-bound.js';
 import { Clock } from '../services/clock.js';
 import { networkOf } from './network-of.js';
-import { type RequestLogFilter, StatsRepository } from './stats.repository.js';
+import { type RequestLogFilter } from '../repositories/stats.repository.js';
 import { COUNTER_NAMES } from './usage-counters.js';
+import { AdminStore } from '../repositories/admin.store.js';
 
 /** Defaults of the ranges (docs/api.md "Usage statistics"). */
 const SUMMARY_DEFAULT_DAYS = 30;
@@ -34,20 +35,20 @@ function dayOf(date: Date): string {
 @Injectable()
 export class StatsService {
   constructor(
-    @Inject(StatsRepository) private readonly repository: StatsRepository,
+    @Inject(AdminStore) private readonly adminStore: AdminStore,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
   async adminSummary(call: EndpointCall<NoParams, StatsSummaryQuery, undefined>): Promise<AdminStatsSummary> {
     const range = this.summaryRange(call.query ?? {});
-    const { days, customers } = await this.repository.summary(range.from, range.to);
+    const { days, customers } = await this.adminStore.repos.stats.summary(range.from, range.to);
     return { ...range, days: everyDay(range, days), customers };
   }
 
   async customerSummary(call: EndpointCall<NoParams, CustomerStatsSummaryQuery, undefined>): Promise<CustomerStatsSummary> {
     const { customer } = requireTenant(call.ctx);
     const range = this.summaryRange(call.query ?? {});
-    return { ...range, days: everyDay(range, await this.repository.days(range.from, range.to, customer.domain)) };
+    return { ...range, days: everyDay(range, await this.adminStore.repos.stats.days(range.from, range.to, customer.domain)) };
   }
 
   async adminEvents(call: EndpointCall<NoParams, AdminStatsEventsQuery, undefined>): Promise<RequestLogPage> {
@@ -64,7 +65,7 @@ export class StatsService {
   }
 
   private async page(filter: RequestLogFilter): Promise<RequestLogPage> {
-    const rows = await this.repository.events(filter);
+    const rows = await this.adminStore.repos.stats.events(filter);
     const more = rows.length > filter.limit;
     return { items: more ? rows.slice(0, filter.limit) : rows, next_offset: more ? filter.offset + filter.limit : null };
   }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { JobQueue, JsonLogger } from '@app/infra';
-import { UsageCounterRepository } from './usage-counter.repository.js';
+import { AdminStore } from '../repositories/admin.store.js';
 
 /**
  * The named repeating job of the usage counters' roll-up (JobQueue.schedule: one run per period
@@ -26,7 +26,7 @@ export class UsageRollup implements OnModuleInit, OnModuleDestroy {
   private stopped = false;
 
   constructor(
-    @Inject(UsageCounterRepository) private readonly counters: UsageCounterRepository,
+    @Inject(AdminStore) private readonly adminStore: AdminStore,
     @Inject(JobQueue) private readonly jobs: JobQueue,
   ) {}
 
@@ -67,7 +67,7 @@ export class UsageRollup implements OnModuleInit, OnModuleDestroy {
     let total = 0;
     let folded: number;
     do {
-      folded = await this.counters.foldBatches(FOLD_BATCHES);
+      folded = await this.adminStore.repos.usageCounters.foldBatches(FOLD_BATCHES);
       total += folded;
     } while (folded === FOLD_BATCHES && !this.stopped);
     return total;

@@ -1,5 +1,5 @@
 import { AdminErrors, AUDIT_CURSOR_PATTERN, type AuditQuery, type CustomerAuditQuery, type CustomerRef, SERVICE_ADMINISTRATOR } from '@app/contracts';
-import type { AuditFilter, AuditPosition } from '../../audit/audit.repository.js';
+import type { AuditFilter, AuditPosition } from '../../repositories/audit.repository.js';
 import { instant } from '../../dtos/range-bound.js';
 
 const CURSOR = new RegExp(AUDIT_CURSOR_PATTERN);

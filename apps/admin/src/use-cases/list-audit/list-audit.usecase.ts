@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type AuditEntryView, type AuditPage, IdentityMessages, SERVICE_ADMINISTRATOR, UUID_UNANCHORED } from '@app/contracts';
 import { JsonLogger, MessageBus } from '@app/infra';
-import { AuditRepository, type ListedAuditRow } from '../../audit/audit.repository.js';
+import { type ListedAuditRow } from '../../repositories/audit.repository.js';
 import { ListAuditCommand } from './list-audit.command.js';
+import { AdminStore } from '../../repositories/admin.store.js';
 
 /** How long a page waits for the actors' emails; past it the page is answered without them. */
 const EMAILS_TIMEOUT_MS = 2_000;
@@ -18,7 +19,7 @@ export class ListAudit {
   private readonly logger = new JsonLogger('admin');
 
   constructor(
-    @Inject(AuditRepository) private readonly repository: AuditRepository,
+    @Inject(AdminStore) private readonly adminStore: AdminStore,
     @Inject(MessageBus) private readonly bus: MessageBus,
   ) {}
 
@@ -27,8 +28,8 @@ export class ListAudit {
     const { audience, filter } = command;
     const rows =
       audience.kind === 'customer'
-        ? await this.repository.listOfCustomer({ ...filter, customer: audience.customer })
-        : await this.repository.list({ ...filter, domain: audience.domain });
+        ? await this.adminStore.repos.audit.listOfCustomer({ ...filter, customer: audience.customer })
+        : await this.adminStore.repos.audit.list({ ...filter, domain: audience.domain });
     const more = rows.length > filter.limit;
     const page = more ? rows.slice(0, filter.limit) : rows;
     const entries = audience.kind === 'customer' ? page.map(asMembersSeeIt) : page;

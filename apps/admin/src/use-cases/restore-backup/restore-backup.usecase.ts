@@ -16,12 +16,12 @@ import {
 import { AuditService } from '../../audit/audit.service.js';
 import { auditBackup } from '../../backups/backup-audit.js';
 import { BackupKeys, keyUsed } from '../../backups/backup-keys.js';
-import { BackupRunRepository } from '../../backups/backup-run.repository.js';
 import { BACKUP_WORK_PREFIX, errorText, removeWork, RunLog, stagedFileKey, workKey } from '../../backups/run-log.js';
-import type { MaintenanceRow } from '../../protection/protection.repository.js';
+import type { MaintenanceRow } from '../../repositories/protection.repository.js';
 import { ProtectionService } from '../../protection/protection.service.js';
 import { Clock } from '../../services/clock.js';
 import type { RestoreBackupCommand } from './restore-backup.command.js';
+import { AdminStore } from '../../repositories/admin.store.js';
 
 /** Staging the archive's files: small ones put in the background, several at a time (each put waits for the disk or S3). */
 const STAGING = { concurrency: 8, maxObjectBytes: 1024 * 1024, maxBufferedBytes: 32 * 1024 * 1024, put: { durable: false } } as const;
@@ -54,7 +54,7 @@ export class RestoreBackup {
   private readonly logger = new JsonLogger('admin');
 
   constructor(
-    @Inject(BackupRunRepository) private readonly runs: BackupRunRepository,
+    @Inject(AdminStore) private readonly adminStore: AdminStore,
     @Inject(BackupStore) private readonly store: BackupStore,
     @Inject(ObjectStore) private readonly objects: ObjectStore,
     @Inject(MessageBus) private readonly bus: MessageBus,
@@ -70,7 +70,7 @@ export class RestoreBackup {
     }
     const identity = await this.keys.identity(command.identity);
     const id = randomUUID();
-    const inserted = await this.runs.insert({
+    const inserted = await this.adminStore.repos.backupRuns.insert({
       id,
       kind: 'restore',
       status: 'queued',
@@ -85,13 +85,13 @@ export class RestoreBackup {
   }
 
   private async run(id: string, command: RestoreBackupCommand, identity: string): Promise<void> {
-    const log = new RunLog(this.runs, id, this.clock);
+    const log = new RunLog(this.adminStore.repos.backupRuns, id, this.clock);
     const actor = `restore:${command.actor}`;
     let earlier: MaintenanceRow | null = null;
     let replacing = false;
     const staging = new WriteBehind(this.objects, STAGING);
     try {
-      await this.runs.start(id, this.clock.now());
+      await this.adminStore.repos.backupRuns.start(id, this.clock.now());
       earlier = await this.protection.maintenanceRow();
       await this.protection.switchMaintenance({ enabled: true, message: RESTORE_MAINTENANCE_MESSAGE }, actor);
       await log.line(
@@ -129,7 +129,12 @@ export class RestoreBackup {
 
       await this.protection.switchMaintenance(earlier, actor);
       await log.line(`maintenance ${earlier.enabled ? 'left on, as it was' : 'off again'}; restore done`);
-      await this.runs.finish(id, { status: 'succeeded', objectCount: summary.objectCount, totalBytes: summary.totalBytes, finishedAt: this.clock.now() });
+      await this.adminStore.repos.backupRuns.finish(id, {
+        status: 'succeeded',
+        objectCount: summary.objectCount,
+        totalBytes: summary.totalBytes,
+        finishedAt: this.clock.now(),
+      });
       // The admin app's own audit log was just replaced by the archive's: record the restore in the new one.
       await auditBackup(this.audit, command.actor, 'backup.restored', id, { archive_name: command.archiveName });
     } catch (err) {
@@ -144,7 +149,7 @@ export class RestoreBackup {
       }
       await staging.finish().catch(() => undefined); // puts still under way end before their files are removed
       await removeWork(this.objects, id).catch(() => undefined);
-      await this.runs
+      await this.adminStore.repos.backupRuns
         .finish(id, { status: 'failed', error, finishedAt: this.clock.now() })
         .catch((e: unknown) => this.logger.error('restore run not recorded', { id, error: errorText(e) }));
     } finally {

@@ -16,9 +16,9 @@ import {
   type ServiceConfig,
 } from '@app/infra';
 import { readStoredFileRefs, SERVICE_CONFIG } from '@app/platform';
-import { BackupRunRepository } from '../../backups/backup-run.repository.js';
 import { errorText, removeWork, RunLog, workKey } from '../../backups/run-log.js';
 import { Clock } from '../../services/clock.js';
+import { AdminStore } from '../../repositories/admin.store.js';
 
 /** Files between two progress lines of the log. */
 const PROGRESS_EVERY_FILES = 1000;
@@ -48,7 +48,7 @@ export class RunBackup {
   private readonly logger = new JsonLogger('admin');
 
   constructor(
-    @Inject(BackupRunRepository) private readonly runs: BackupRunRepository,
+    @Inject(AdminStore) private readonly adminStore: AdminStore,
     @Inject(BackupStore) private readonly store: BackupStore,
     @Inject(ObjectStore) private readonly objects: ObjectStore,
     @Inject(MessageBus) private readonly bus: MessageBus,
@@ -57,10 +57,10 @@ export class RunBackup {
   ) {}
 
   async execute(runId: string): Promise<void> {
-    const run = await this.runs.get(runId);
+    const run = await this.adminStore.repos.backupRuns.get(runId);
     if (!run || run.status === 'succeeded' || run.status === 'failed' || !run.archive_name) return;
-    await this.runs.start(runId, this.clock.now());
-    const log = new RunLog(this.runs, runId, this.clock);
+    await this.adminStore.repos.backupRuns.start(runId, this.clock.now());
+    const log = new RunLog(this.adminStore.repos.backupRuns, runId, this.clock);
     const archiveName = run.archive_name;
     try {
       const publicKey = this.config.backup.publicKey;
@@ -75,12 +75,12 @@ export class RunBackup {
       }
       const { objectCount, totalBytes, archiveBytes } = await this.writeArchive(archiveName, publicKey, exports, log);
       await log.line(`archive written: ${objectCount} entries, ${totalBytes} bytes, ${archiveBytes} bytes encrypted`);
-      await this.runs.finish(runId, { status: 'succeeded', objectCount, totalBytes, finishedAt: this.clock.now() });
+      await this.adminStore.repos.backupRuns.finish(runId, { status: 'succeeded', objectCount, totalBytes, finishedAt: this.clock.now() });
       this.logger.info('backup written', { runId, archiveName, objectCount, totalBytes });
     } catch (err) {
       const error = errorText(err);
       await log.line(`failed: ${error}`).catch(() => undefined);
-      await this.runs.finish(runId, { status: 'failed', error, finishedAt: this.clock.now() });
+      await this.adminStore.repos.backupRuns.finish(runId, { status: 'failed', error, finishedAt: this.clock.now() });
       this.logger.warn('backup failed', { runId, error });
     } finally {
       log.stop();

@@ -5,10 +5,10 @@ import { BackupStore, JsonLogger, readArchive } from '@app/infra';
 import { AuditService } from '../../audit/audit.service.js';
 import { auditBackup } from '../../backups/backup-audit.js';
 import { BackupKeys, keyUsed } from '../../backups/backup-keys.js';
-import { BackupRunRepository } from '../../backups/backup-run.repository.js';
 import { errorText, RunLog } from '../../backups/run-log.js';
 import { Clock } from '../../services/clock.js';
 import type { VerifyBackupCommand } from './verify-backup.command.js';
+import { AdminStore } from '../../repositories/admin.store.js';
 
 /**
  * POST /admin/backups/verify: decrypts an archive and checks every entry against its manifest,
@@ -22,7 +22,7 @@ export class VerifyBackup {
   private readonly logger = new JsonLogger('admin');
 
   constructor(
-    @Inject(BackupRunRepository) private readonly runs: BackupRunRepository,
+    @Inject(AdminStore) private readonly adminStore: AdminStore,
     @Inject(BackupStore) private readonly store: BackupStore,
     @Inject(AuditService) private readonly audit: AuditService,
     @Inject(BackupKeys) private readonly keys: BackupKeys,
@@ -36,16 +36,23 @@ export class VerifyBackup {
     if (!archives.some((a) => a.name === archiveName)) throw AdminErrors.backup_archive_not_found({ archive: archiveName, backend: this.store.kind });
     const identity = await this.keys.identity(command.identity);
     const id = randomUUID();
-    await this.runs.insert({ id, kind: 'verify', status: 'queued', archiveName, initiatedBy: command.actor, createdAt: this.clock.now() });
+    await this.adminStore.repos.backupRuns.insert({
+      id,
+      kind: 'verify',
+      status: 'queued',
+      archiveName,
+      initiatedBy: command.actor,
+      createdAt: this.clock.now(),
+    });
     await auditBackup(this.audit, command.actor, 'backup.verify', id, { archive_name: archiveName });
     void this.run(id, archiveName, identity, keyUsed(command.identity));
     return { id, kind: 'verify', status: 'queued' };
   }
 
   private async run(id: string, archiveName: string, identity: string, keyName: string): Promise<void> {
-    const log = new RunLog(this.runs, id, this.clock);
+    const log = new RunLog(this.adminStore.repos.backupRuns, id, this.clock);
     try {
-      await this.runs.start(id, this.clock.now());
+      await this.adminStore.repos.backupRuns.start(id, this.clock.now());
       await log.line(`verifying ${archiveName} on the ${this.store.kind} backend with ${keyName}`);
       const body = await this.store.read(archiveName);
       if (!body) throw new Error(`archive ${archiveName} is gone from the ${this.store.kind} backend`);
@@ -54,11 +61,16 @@ export class VerifyBackup {
         await log.line(`${d.app}: dump of ${d.bytes} bytes matches its SHA-256; ${d.tables.map((t) => `${t.table} ${t.rows}`).join(', ')}`);
       }
       await log.line(`${summary.manifest.files.length} stored files match their sizes and SHA-256; archive made ${summary.manifest.created_at}`);
-      await this.runs.finish(id, { status: 'succeeded', objectCount: summary.objectCount, totalBytes: summary.totalBytes, finishedAt: this.clock.now() });
+      await this.adminStore.repos.backupRuns.finish(id, {
+        status: 'succeeded',
+        objectCount: summary.objectCount,
+        totalBytes: summary.totalBytes,
+        finishedAt: this.clock.now(),
+      });
     } catch (err) {
       const error = errorText(err);
       await log.line(`failed: ${error}`).catch(() => undefined);
-      await this.runs
+      await this.adminStore.repos.backupRuns
         .finish(id, { status: 'failed', error, finishedAt: this.clock.now() })
         .catch((e: unknown) => this.logger.error('verify run not recorded', { id, error: errorText(e) }));
     } finally {

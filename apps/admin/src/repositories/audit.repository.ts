@@ -1,6 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
 import type { CustomerRef } from '@app/contracts';
-import { DataSource } from 'typeorm';
+import { BaseRepository, jsonParam, sql, SqlConditions, toIso, toJsonObject } from '@app/infra';
 
 export interface AuditRow {
   readonly ts: string;
@@ -41,25 +40,23 @@ export interface ListedAuditRow extends AuditRow {
 }
 
 /** Every query of admin.audit_log. */
-@Injectable()
-export class AuditRepository {
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
-
+export class AuditRepository extends BaseRepository {
   /** `eventId`: the producer's id of the entry; an id stored before is skipped (false). */
   async insert(row: AuditRow, eventId: string | null = null): Promise<boolean> {
-    const inserted: unknown[] = await this.dataSource.query(
+    const { rows: inserted } = await sql(
+      this.manager,
       `INSERT INTO admin.audit_log (ts, domain, actor, action, target_type, target_id, before, after, event_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9)
        ON CONFLICT (event_id) DO NOTHING
        RETURNING id`,
-      [row.ts, row.domain, row.actor, row.action, row.target_type, row.target_id, json(row.before), json(row.after), eventId],
+      [row.ts, row.domain, row.actor, row.action, row.target_type, row.target_id, jsonParam(row.before), jsonParam(row.after), eventId],
     );
     return inserted.length > 0;
   }
 
   /** Every customer's entries (and the service's own), newest first; `domain` narrows to one customer. */
   async list(filter: AuditFilter & { readonly domain?: string }): Promise<ListedAuditRow[]> {
-    const where = new Conditions();
+    const where = new SqlConditions();
     if (filter.domain !== undefined) where.add((p) => `domain = ${p}`, filter.domain);
     return this.page(where, filter);
   }
@@ -70,7 +67,7 @@ export class AuditRepository {
    * latest `customer.create` are its own.
    */
   async listOfCustomer(filter: AuditFilter & { readonly customer: CustomerRef }): Promise<ListedAuditRow[]> {
-    const where = new Conditions();
+    const where = new SqlConditions();
     const domain = where.add((p) => `domain = ${p}`, filter.customer.domain);
     where.add(
       (p) => `ts >= COALESCE((SELECT max(created.ts) FROM admin.audit_log AS created WHERE created.domain = ${domain} AND created.action = ${p}), '-infinity')`,
@@ -80,7 +77,7 @@ export class AuditRepository {
   }
 
   /** `limit + 1` rows from the filter's position (the extra row tells a next page exists). */
-  private async page(where: Conditions, filter: AuditFilter): Promise<ListedAuditRow[]> {
+  private async page(where: SqlConditions, filter: AuditFilter): Promise<ListedAuditRow[]> {
     if (filter.action !== undefined) where.add((p) => `action = ${p}`, filter.action);
     if (filter.actor !== undefined) where.add((p) => `actor = ${p}`, filter.actor);
     // Written out, not a parameter: the planner matches it to the partial index of administrators' entries.
@@ -95,10 +92,11 @@ export class AuditRepository {
     }
     const limit = where.parameter(filter.limit + 1);
     const offset = where.parameter(filter.offset);
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+    const { rows: rows } = await sql(
+      this.manager,
       `SELECT id::text AS id, ts, domain, actor, action, target_type, target_id, before, after
          FROM admin.audit_log
-        ${where.sql()}
+        ${where.where()}
         ORDER BY ts DESC, id DESC
         LIMIT ${limit} OFFSET ${offset}`,
       where.parameters,
@@ -111,53 +109,11 @@ export class AuditRepository {
       action: String(r.action),
       target_type: String(r.target_type),
       target_id: String(r.target_id),
-      before: object(r.before),
-      after: object(r.after),
+      before: toJsonObject(r.before),
+      after: toJsonObject(r.after),
     }));
   }
 }
 
 /** The action of the entry that opens a customer (identity's create-customer use case). */
 const CUSTOMER_CREATED = 'customer.create';
-
-/** A WHERE clause built from the filters given: absent filters add no condition, so each query can use its index. */
-class Conditions {
-  readonly parameters: unknown[] = [];
-  private readonly conditions: string[] = [];
-
-  /** `$n` of a new parameter. */
-  parameter(value: unknown): string {
-    this.parameters.push(value);
-    return `$${this.parameters.length}`;
-  }
-
-  /** Adds a condition on a new parameter; returns the parameter's `$n`. */
-  add(condition: (parameter: string) => string, value: unknown): string {
-    const parameter = this.parameter(value);
-    this.conditions.push(condition(parameter));
-    return parameter;
-  }
-
-  /** Adds a condition without a parameter. */
-  condition(condition: string): void {
-    this.conditions.push(condition);
-  }
-
-  sql(): string {
-    return this.conditions.length === 0 ? '' : `WHERE ${this.conditions.join(' AND ')}`;
-  }
-}
-
-export function json(value: unknown): string | null {
-  return value === null || value === undefined ? null : JSON.stringify(value);
-}
-
-export function object(value: unknown): Record<string, unknown> | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string') return JSON.parse(value) as Record<string, unknown>;
-  return value as Record<string, unknown>;
-}
-
-export function toIso(value: unknown): string {
-  return (value instanceof Date ? value : new Date(String(value))).toISOString();
-}

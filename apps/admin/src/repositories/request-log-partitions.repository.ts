@@ -1,5 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { BaseRepository, sql } from '@app/infra';
+import type { EntityManager } from 'typeorm';
 
 /** A partition of admin.request_log and the end of its range (exclusive; null for the default partition). */
 export interface RequestLogPartition {
@@ -27,12 +27,9 @@ export function partitionName(day: Date): string {
  * The DDL of admin.request_log's daily partitions (created ahead, dropped whole past retention),
  * each with its twin of admin.request_log_bulk (the same day, made and dropped together).
  */
-@Injectable()
-export class RequestLogPartitionRepository {
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
-
+export class RequestLogPartitionRepository extends BaseRepository {
   async list(): Promise<RequestLogPartition[]> {
-    return (await partitionsOf(this.dataSource))
+    return (await partitionsOf(this.manager))
       .map(({ name, before }) => ({ name, before }))
       .sort((a, b) => (a.before?.getTime() ?? Infinity) - (b.before?.getTime() ?? Infinity));
   }
@@ -41,39 +38,42 @@ export class RequestLogPartitionRepository {
    * The partition of the UTC day starting at `day` and its bulk twin, unless one covers it
    * already (false). Entries of that day that went to the default partitions meanwhile move
    * into them, in the same transaction (attaching a range the default partition holds rows of
-   * would be refused).
+   * would be refused). Run it in a transaction (AdminStore.transaction).
    */
   async create(day: Date): Promise<boolean> {
     const from = day.toISOString();
     const to = new Date(day.getTime() + DAY_MS).toISOString();
     const name = partitionName(day);
-    return this.dataSource.transaction(async (m) => {
-      await m.query(PARTITION_LOCK_SQL);
-      const covered = (await partitionsOf(m)).some((p) => p.before !== null && p.from.getTime() <= day.getTime() && day.getTime() < p.before.getTime());
-      if (covered) return false;
-      const range = [from, to];
-      for (const [table, partition, defaultPartition, key] of [
-        ['request_log', name, DEFAULT_PARTITION, 'ts'],
-        ['request_log_bulk', bulkTwin(name), BULK_DEFAULT_PARTITION, 'first_ts'],
-      ]) {
-        await m.query(`CREATE TABLE admin.${partition} (LIKE admin.${table} INCLUDING DEFAULTS INCLUDING STORAGE)`);
-        await m.query(`INSERT INTO admin.${partition} SELECT * FROM admin.${defaultPartition} WHERE ${key} >= $1 AND ${key} < $2`, range);
-        await m.query(`DELETE FROM admin.${defaultPartition} WHERE ${key} >= $1 AND ${key} < $2`, range);
-        await m.query(`ALTER TABLE admin.${table} ATTACH PARTITION admin.${partition} FOR VALUES FROM ('${from}') TO ('${to}')`);
-      }
-      return true;
-    });
+    await sql(this.manager, PARTITION_LOCK_SQL);
+    const covered = (await partitionsOf(this.manager)).some(
+      (p) => p.before !== null && p.from.getTime() <= day.getTime() && day.getTime() < p.before.getTime(),
+    );
+    if (covered) return false;
+    const range = [from, to];
+    for (const [table, partition, defaultPartition, key] of [
+      ['request_log', name, DEFAULT_PARTITION, 'ts'],
+      ['request_log_bulk', bulkTwin(name), BULK_DEFAULT_PARTITION, 'first_ts'],
+    ]) {
+      await sql(this.manager, `CREATE TABLE admin.${partition} (LIKE admin.${table} INCLUDING DEFAULTS INCLUDING STORAGE)`);
+      await sql(this.manager, `INSERT INTO admin.${partition} SELECT * FROM admin.${defaultPartition} WHERE ${key} >= $1 AND ${key} < $2`, range);
+      await sql(this.manager, `DELETE FROM admin.${defaultPartition} WHERE ${key} >= $1 AND ${key} < $2`, range);
+      await sql(this.manager, `ALTER TABLE admin.${table} ATTACH PARTITION admin.${partition} FOR VALUES FROM ('${from}') TO ('${to}')`);
+    }
+    return true;
   }
 
   /** Entries of the default partitions (timestamps outside every day partition, normally none) older than `cutoff`; a bulk row counts its entries. */
   async trimDefault(cutoff: Date): Promise<number> {
-    const [{ n }] = await this.dataSource.query<Array<{ n: number }>>(
+    const {
+      rows: [{ n }],
+    } = await sql(
+      this.manager,
       `WITH trimmed AS (DELETE FROM admin.${DEFAULT_PARTITION} WHERE ts < $1 RETURNING 1),
             trimmed_bulk AS (DELETE FROM admin.${BULK_DEFAULT_PARTITION} WHERE last_ts < $1 RETURNING counts)
        SELECT ((SELECT count(*) FROM trimmed) + coalesce((SELECT sum(n) FROM trimmed_bulk, unnest(counts) AS n), 0))::int AS n`,
       [cutoff.toISOString()],
     );
-    return n;
+    return Number(n);
   }
 
   /**
@@ -84,7 +84,10 @@ export class RequestLogPartitionRepository {
    * (an index with nothing pending costs nothing). Returns the pages merged.
    */
   async settleBulkIndexes(before: Date): Promise<number> {
-    const [{ pages }] = await this.dataSource.query<Array<{ pages: number }>>(
+    const {
+      rows: [{ pages }],
+    } = await sql(
+      this.manager,
       `SELECT coalesce(sum(gin_clean_pending_list(i.indexrelid)), 0)::int AS pages
          FROM pg_inherits p JOIN pg_index i ON i.indrelid = p.inhrelid
          JOIN pg_class ix ON ix.oid = i.indexrelid JOIN pg_am am ON am.oid = ix.relam AND am.amname = 'gin'
@@ -93,35 +96,31 @@ export class RequestLogPartitionRepository {
           AND to_date(substring(part.relname FROM '[0-9]{8}$'), 'YYYYMMDD') < ($1::timestamptz AT TIME ZONE 'UTC')::date`,
       [before.toISOString()],
     );
-    return pages;
+    return Number(pages);
   }
 
-  /** Drops a partition whole, and its bulk twin (their rows and indexes go with them: no row-by-row delete, no vacuum debt). */
+  /** Drops a partition whole, and its bulk twin (their rows and indexes go with them: no row-by-row delete, no vacuum debt). Run it in a transaction (AdminStore.transaction). */
   async drop(name: string): Promise<void> {
     if (!/^request_log_(p\d{8}|legacy)$/.test(name)) throw new Error(`not a droppable request-log partition: ${name}`);
-    await this.dataSource.transaction(async (m) => {
-      await m.query(PARTITION_LOCK_SQL);
-      await m.query(`DROP TABLE IF EXISTS admin.${name}, admin.${bulkTwin(name)}`);
-    });
+    await sql(this.manager, PARTITION_LOCK_SQL);
+    await sql(this.manager, `DROP TABLE IF EXISTS admin.${name}, admin.${bulkTwin(name)}`);
   }
 }
 
 /** The partitions with their ranges (`from` -Infinity for MINVALUE; `before` null for DEFAULT). */
-async function partitionsOf(db: Queryable): Promise<Array<{ name: string; from: Date; before: Date | null }>> {
-  const rows = await db.query<Array<{ name: string; bound: string }>>(
+async function partitionsOf(manager: EntityManager): Promise<Array<{ name: string; from: Date; before: Date | null }>> {
+  const { rows } = await sql(
+    manager,
     `SELECT c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bound
        FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
       WHERE i.inhparent = 'admin.request_log'::regclass`,
   );
   return rows.map((r) => {
-    const range = /FROM \((?:'([^']+)'|MINVALUE)\) TO \('([^']+)'\)/.exec(r.bound);
-    if (!range) return { name: r.name, from: new Date(-8.64e15), before: null };
-    return { name: r.name, from: range[1] ? timestampOf(range[1]) : new Date(-8.64e15), before: timestampOf(range[2]) };
+    const name = String(r.name);
+    const range = /FROM \((?:'([^']+)'|MINVALUE)\) TO \('([^']+)'\)/.exec(String(r.bound));
+    if (!range) return { name, from: new Date(-8.64e15), before: null };
+    return { name, from: range[1] ? timestampOf(range[1]) : new Date(-8.64e15), before: timestampOf(range[2]) };
   });
-}
-
-interface Queryable {
-  query<T>(sql: string, parameters?: unknown[]): Promise<T>;
 }
 
 /** PostgreSQL's timestamptz text (`2026-11-26 00:00:00+00`, in the session's time zone) as a Date. */

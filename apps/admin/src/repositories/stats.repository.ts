@@ -1,10 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
 import { REFUSAL_CUSTOMER_NOT_FOUND, type RequestLogEntryView, type StatsCustomer, type StatsDay } from '@app/contracts';
-import { DataSource } from 'typeorm';
-import { queryWithoutJit } from './usage-counter.repository.js';
+import { BaseRepository, sql } from '@app/infra';
 import type { RequestLogRow } from '../dtos/request-log-entry.js';
-import { customerLines, entriesOfLines, jsonQuoted, linesContaining, linesText } from '../repositories/request-log-bulk.js';
-import { BULK_ENTRY, COUNTER_COLUMNS, COUNTER_NAMES, NO_CUSTOMER, UNFOLDED_CELLS } from './usage-counters.js';
+import { customerLines, entriesOfLines, jsonQuoted, linesContaining, linesText } from './request-log-bulk.js';
+import { BULK_ENTRY, COUNTER_COLUMNS, COUNTER_NAMES, NO_CUSTOMER, UNFOLDED_CELLS, UNFOLDED_PLANNING } from '../stats/usage-counters.js';
 
 /** The request-log filters of GET /admin/stats/events and /stats/events (all optional but the time range). */
 export interface RequestLogFilter {
@@ -30,18 +28,16 @@ function dayOf(r: Record<string, unknown>): StatsDay {
 }
 
 /** Reads of the usage counters (admin.usage_daily) and the request log. Cross-customer: callers pass the customer to narrow to. */
-@Injectable()
-export class StatsRepository {
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
-
+export class StatsRepository extends BaseRepository {
   /** The counters of each day with any, from `from` to `to` (YYYY-MM-DD, inclusive), of one customer. */
   async days(from: string, to: string, domain: string): Promise<StatsDay[]> {
-    const rows = await queryWithoutJit<Record<string, unknown>[]>(
-      this.dataSource,
+    const { rows } = await sql(
+      this.manager,
       `SELECT to_char(day, 'YYYY-MM-DD') AS day, ${SUMS} FROM ${COUNTED}
         WHERE day BETWEEN $1::date AND $2::date AND domain = $3
         GROUP BY day ORDER BY day`,
       [from, to, domain],
+      UNFOLDED_PLANNING,
     );
     return rows.map(dayOf);
   }
@@ -52,12 +48,13 @@ export class StatsRepository {
    * (grouping sets), in one snapshot.
    */
   async summary(from: string, to: string): Promise<{ days: StatsDay[]; customers: StatsCustomer[] }> {
-    const rows = await queryWithoutJit<Record<string, unknown>[]>(
-      this.dataSource,
+    const { rows } = await sql(
+      this.manager,
       `SELECT to_char(day, 'YYYY-MM-DD') AS day, domain, ${SUMS} FROM ${COUNTED}
         WHERE day BETWEEN $1::date AND $2::date
         GROUP BY GROUPING SETS ((day), (domain))`,
       [from, to],
+      UNFOLDED_PLANNING,
     );
     const days = rows.filter((r) => r.day !== null).map(dayOf);
     const customers = rows
@@ -109,15 +106,15 @@ export class StatsRepository {
     parameters.push(limit, offset);
     const [limitParameter, offsetParameter] = [`$${parameters.length - 1}`, `$${parameters.length}`];
     const newest = `ORDER BY ts DESC, id DESC`;
-    let sql = `SELECT ${EVENT_COLUMNS} FROM admin.request_log WHERE ${where.join(' AND ')} ${newest} LIMIT ${limitParameter} OFFSET ${offsetParameter}`;
+    let statement = `SELECT ${EVENT_COLUMNS} FROM admin.request_log WHERE ${where.join(' AND ')} ${newest} LIMIT ${limitParameter} OFFSET ${offsetParameter}`;
     if (filter.domain === NO_CUSTOMER) {
       parameters.push(REFUSAL_CUSTOMER_NOT_FOUND);
       const branch = (only: string) =>
         `(SELECT id, ${EVENT_COLUMNS} FROM admin.request_log WHERE ${where.join(' AND ')} AND ${only} ${newest} LIMIT ${limitParameter}::bigint + ${offsetParameter}::bigint)`;
-      sql = `SELECT ${EVENT_COLUMNS} FROM (${branch('domain IS NULL')} UNION ALL ${branch(`domain IS NOT NULL AND refusal = $${parameters.length}`)}) AS counted_under_none
+      statement = `SELECT ${EVENT_COLUMNS} FROM (${branch('domain IS NULL')} UNION ALL ${branch(`domain IS NOT NULL AND refusal = $${parameters.length}`)}) AS counted_under_none
               ${newest} LIMIT ${limitParameter} OFFSET ${offsetParameter}`;
     }
-    const rows = await this.dataSource.query<Record<string, unknown>[]>(sql, parameters);
+    const { rows } = await sql(this.manager, statement, parameters);
     return rows.map((r) => ({
       ts: new Date(r.ts as string | Date).toISOString(),
       domain: (r.domain as string | null) ?? null,
@@ -175,14 +172,17 @@ export class StatsRepository {
     let after: { lastTs: string; batch: string } | null = null;
     for (;;) {
       const keyset: string = after ? ` AND (last_ts, batch) < ($${parameters.length + 1}::timestamptz, $${parameters.length + 2}::bigint)` : '';
-      const read: BulkRead[] = await this.dataSource.query<BulkRead[]>(
-        // the lines read of the page's rows only (the subquery's LIMIT comes first)
-        `SELECT last_ts, batch::text AS batch, ${lines} AS lines FROM (
+      const read = (
+        await sql(
+          this.manager,
+          // the lines read of the page's rows only (the subquery's LIMIT comes first)
+          `SELECT last_ts, batch::text AS batch, ${lines} AS lines FROM (
            SELECT last_ts, batch, domains, starts, lines FROM admin.request_log_bulk
             WHERE ${where.join(' AND ')}${keyset} ORDER BY last_ts DESC, batch DESC LIMIT ${chunk}
          ) AS bulk ORDER BY bulk.last_ts DESC, bulk.batch DESC`,
-        after ? [...parameters, after.lastTs, after.batch] : parameters,
-      );
+          after ? [...parameters, after.lastTs, after.batch] : parameters,
+        )
+      ).rows as unknown as BulkRead[];
       for (const row of read) for (const entry of entriesOfLines(row.lines)) if (matches(entry)) found.push(entry);
       if (read.length < chunk) break;
       const last: BulkRead = read[read.length - 1];

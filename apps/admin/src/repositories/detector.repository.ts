@@ -1,9 +1,13 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { BaseRepository, sql } from '@app/infra';
 import { REFUSAL_CUSTOMER_NOT_FOUND } from '@app/contracts';
-import { rowsOf } from '@app/infra';
-import { DataSource } from 'typeorm';
-import { DEVICE_UPDATE_CHECK_ROUTE, LOG_FILE_NAME_PART, LOG_FILE_READ_ROUTES, UPDATE_CHECK_DOMAIN_PART, UPDATE_CHECK_HWID_PART } from './detector-routes.js';
-import { bulkEntriesBetween } from '../repositories/request-log-bulk.js';
+import {
+  DEVICE_UPDATE_CHECK_ROUTE,
+  LOG_FILE_NAME_PART,
+  LOG_FILE_READ_ROUTES,
+  UPDATE_CHECK_DOMAIN_PART,
+  UPDATE_CHECK_HWID_PART,
+} from '../detectors/detector-routes.js';
+import { bulkEntriesBetween } from './request-log-bulk.js';
 
 /** A time window of the request log: entries with from < ts <= to. */
 export interface Window {
@@ -58,13 +62,11 @@ function addressCount(r: Record<string, unknown>): AddressCount {
 const ACROSS = (at: string) => `(bulk.first_ts <= ${at}::timestamptz AND bulk.last_ts > ${at}::timestamptz)`;
 
 /** Every query of the security detectors: the request log over a window, and admin.detector_episode. */
-@Injectable()
-export class DetectorRepository {
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
-
+export class DetectorRepository extends BaseRepository {
   /** Addresses with at least `threshold` answers of `status` in the window; the examples are the routes. */
   async refusalsByAddress(status: 401 | 429, window: Window, threshold: number): Promise<AddressCount[]> {
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+    const { rows: rows } = await sql(
+      this.manager,
       `SELECT ip, count(*) AS requests, count(DISTINCT route) AS distinct_count,
               (array_agg(DISTINCT route))[1:${MAX_EXAMPLES}] AS examples,
               (array_agg(DISTINCT domain) FILTER (WHERE domain IS NOT NULL))[1:${MAX_EXAMPLES}] AS domains
@@ -80,7 +82,8 @@ export class DetectorRepository {
   /** Addresses whose reads of log files answered 404 for at least `threshold` distinct names in the window; the examples are names. */
   async missingLogFilesByAddress(window: Window, threshold: number): Promise<AddressCount[]> {
     const name = `split_part(path, '/', ${LOG_FILE_NAME_PART})`;
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+    const { rows: rows } = await sql(
+      this.manager,
       `SELECT ip, count(*) AS requests, count(DISTINCT ${name}) AS distinct_count,
               (array_agg(DISTINCT ${name}))[1:${MAX_EXAMPLES}] AS examples,
               (array_agg(DISTINCT domain) FILTER (WHERE domain IS NOT NULL))[1:${MAX_EXAMPLES}] AS domains
@@ -95,7 +98,8 @@ export class DetectorRepository {
 
   /** Credentials refused `customer not found` at least `threshold` times in the window. */
   async customerRefusalsByCredential(window: Window, threshold: number): Promise<CredentialCount[]> {
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+    const { rows: rows } = await sql(
+      this.manager,
       `SELECT actor, count(*) AS requests, (array_agg(DISTINCT ip))[1:${MAX_EXAMPLES}] AS addresses,
               (array_agg(DISTINCT route))[1:${MAX_EXAMPLES}] AS examples,
               (array_agg(DISTINCT domain) FILTER (WHERE domain IS NOT NULL))[1:${MAX_EXAMPLES}] AS domains
@@ -122,7 +126,8 @@ export class DetectorRepository {
    */
   async deviceChecksByAddress(window: Window, threshold: number): Promise<AddressCount[]> {
     const device = `split_part(path, '/', ${UPDATE_CHECK_DOMAIN_PART}) || '/' || split_part(path, '/', ${UPDATE_CHECK_HWID_PART})`;
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+    const { rows: rows } = await sql(
+      this.manager,
       `WITH candidates AS MATERIALIZED (
          SELECT ip FROM (
            SELECT ip, count(*) AS n FROM admin.request_log WHERE route = $1 AND status <> 400 AND ts > $2 AND ts <= $3 GROUP BY ip
@@ -149,7 +154,8 @@ export class DetectorRepository {
 
   /** The distinct (domain, HW id) pairs of an address's update checks in the window, as they appear in the path (URL-encoded). */
   async devicesCheckedBy(ip: string, window: Window): Promise<Array<{ domain: string; hwid: string }>> {
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+    const { rows: rows } = await sql(
+      this.manager,
       `SELECT DISTINCT split_part(path, '/', ${UPDATE_CHECK_DOMAIN_PART}) AS domain, split_part(path, '/', ${UPDATE_CHECK_HWID_PART}) AS hwid
          FROM (SELECT path FROM admin.request_log WHERE route = $1 AND status <> 400 AND ip = $2 AND ts > $3 AND ts <= $4
                UNION ALL
@@ -163,7 +169,8 @@ export class DetectorRepository {
 
   /** All requests in the window and in the baseline before it (baseline.from < ts <= window.from). */
   async requestCounts(baselineFrom: Date, window: Window): Promise<{ current: number; baseline: number }> {
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+    const { rows: rows } = await sql(
+      this.manager,
       `SELECT coalesce(sum(n) FILTER (WHERE ts > $2), 0) AS current, coalesce(sum(n) FILTER (WHERE ts <= $2), 0) AS baseline FROM (
          SELECT ts, 1 AS n FROM admin.request_log WHERE ts > $1 AND ts <= $3
          UNION ALL
@@ -179,7 +186,8 @@ export class DetectorRepository {
 
   /** The addresses sending the most requests in the window. */
   async topAddresses(window: Window, limit = MAX_EXAMPLES): Promise<Array<{ ip: string; requests: number }>> {
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+    const { rows: rows } = await sql(
+      this.manager,
       `SELECT ip, count(*) AS requests
          FROM (SELECT ip FROM admin.request_log WHERE ts > $1 AND ts <= $2
                UNION ALL
@@ -197,38 +205,40 @@ export class DetectorRepository {
    * them open the episode, the others find it open.
    */
   async sighted(kind: string, key: string, at: Date, cooldownMs: number): Promise<boolean> {
-    const continued = await rowsOf(
-      this.dataSource.query(
+    const continued = (
+      await sql(
+        this.manager,
         `UPDATE admin.detector_episode SET last_seen_at = GREATEST(last_seen_at, $3)
         WHERE kind = $1 AND key = $2 AND last_seen_at >= $4 RETURNING kind`,
         [kind, key, at.toISOString(), new Date(at.getTime() - cooldownMs).toISOString()],
-      ),
-    );
+      )
+    ).rows;
     if (continued.length > 0) return false;
-    const opened = await rowsOf(
-      this.dataSource.query(
+    const opened = (
+      await sql(
+        this.manager,
         `INSERT INTO admin.detector_episode AS e (kind, key, started_at, last_seen_at) VALUES ($1, $2, $3, $3)
        ON CONFLICT (kind, key) DO UPDATE SET started_at = EXCLUDED.started_at, last_seen_at = EXCLUDED.last_seen_at, event_id = NULL
         WHERE e.last_seen_at < $4
        RETURNING kind`,
         [kind, key, at.toISOString(), new Date(at.getTime() - cooldownMs).toISOString()],
-      ),
-    );
+      )
+    ).rows;
     return opened.length > 0;
   }
 
   /** The event an episode raised. */
   async attachEvent(kind: string, key: string, eventId: number): Promise<void> {
-    await this.dataSource.query(`UPDATE admin.detector_episode SET event_id = $3 WHERE kind = $1 AND key = $2`, [kind, key, eventId]);
+    await sql(this.manager, `UPDATE admin.detector_episode SET event_id = $3 WHERE kind = $1 AND key = $2`, [kind, key, eventId]);
   }
 
   /** Gives up an episode whose event could not be recorded: the next run opens it again. */
   async release(kind: string, key: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM admin.detector_episode WHERE kind = $1 AND key = $2 AND event_id IS NULL`, [kind, key]);
+    await sql(this.manager, `DELETE FROM admin.detector_episode WHERE kind = $1 AND key = $2 AND event_id IS NULL`, [kind, key]);
   }
 
   /** Forgets episodes quiet since `before`. */
   async forget(before: Date): Promise<void> {
-    await this.dataSource.query(`DELETE FROM admin.detector_episode WHERE last_seen_at < $1`, [before.toISOString()]);
+    await sql(this.manager, `DELETE FROM admin.detector_episode WHERE last_seen_at < $1`, [before.toISOString()]);
   }
 }

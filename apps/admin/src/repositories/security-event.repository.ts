@@ -1,8 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
 import type { SecuritySeverity } from '@app/contracts';
-import { rowsOf } from '@app/infra';
-import { DataSource } from 'typeorm';
-import { json, object, toIso } from '../audit/audit.repository.js';
+import { BaseRepository, jsonParam, sql, toIso, toJsonObject } from '@app/infra';
 
 export interface SecurityEventRow {
   readonly id: number;
@@ -27,7 +24,7 @@ function toRow(r: Record<string, unknown>): SecurityEventRow {
     severity: r.severity as SecuritySeverity,
     ip: (r.ip as string | null) ?? null,
     domain: (r.domain as string | null) ?? null,
-    detail: object(r.detail) ?? {},
+    detail: toJsonObject(r.detail) ?? {},
     notified_at: r.notified_at ? toIso(r.notified_at) : null,
     acked_at: r.acked_at ? toIso(r.acked_at) : null,
     acked_by: (r.acked_by as string | null) ?? null,
@@ -35,22 +32,21 @@ function toRow(r: Record<string, unknown>): SecurityEventRow {
 }
 
 /** Every query of admin.security_event. */
-@Injectable()
-export class SecurityEventRepository {
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
-
+export class SecurityEventRepository extends BaseRepository {
   /** `eventId`: the producer's id of the event; an id stored before is skipped (null). */
   async insert(event: Omit<SecurityEventRow, 'id' | 'notified_at' | 'acked_at' | 'acked_by'>, eventId: string | null = null): Promise<SecurityEventRow | null> {
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+    const { rows: rows } = await sql(
+      this.manager,
       `INSERT INTO admin.security_event (ts, kind, severity, ip, domain, detail, event_id) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)
        ON CONFLICT (event_id) DO NOTHING RETURNING ${COLUMNS}`,
-      [event.ts, event.kind, event.severity, event.ip, event.domain, json(event.detail), eventId],
+      [event.ts, event.kind, event.severity, event.ip, event.domain, jsonParam(event.detail), eventId],
     );
     return rows.length ? toRow(rows[0]) : null;
   }
 
   async list(input: { kind?: string; severity?: SecuritySeverity; unacked?: boolean; limit: number }): Promise<SecurityEventRow[]> {
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+    const { rows: rows } = await sql(
+      this.manager,
       `SELECT ${COLUMNS} FROM admin.security_event
         WHERE ($1::text IS NULL OR kind = $1)
           AND ($2::text IS NULL OR severity = $2)
@@ -63,19 +59,19 @@ export class SecurityEventRepository {
   }
 
   async find(id: number): Promise<SecurityEventRow | null> {
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(`SELECT ${COLUMNS} FROM admin.security_event WHERE id = $1`, [id]);
+    const { rows: rows } = await sql(this.manager, `SELECT ${COLUMNS} FROM admin.security_event WHERE id = $1`, [id]);
     return rows[0] ? toRow(rows[0]) : null;
   }
 
   /** Sets acked_at and acked_by unless already acknowledged; the row as it is afterwards (null: unknown id). */
   async ack(id: number, by: string, at: Date): Promise<{ row: SecurityEventRow; changed: boolean } | null> {
-    const rows = await rowsOf(
-      this.dataSource.query(`UPDATE admin.security_event SET acked_at = $2, acked_by = $3 WHERE id = $1 AND acked_at IS NULL RETURNING ${COLUMNS}`, [
+    const rows = (
+      await sql(this.manager, `UPDATE admin.security_event SET acked_at = $2, acked_by = $3 WHERE id = $1 AND acked_at IS NULL RETURNING ${COLUMNS}`, [
         id,
         at.toISOString(),
         by,
-      ]),
-    );
+      ])
+    ).rows;
     if (rows[0]) return { row: toRow(rows[0]), changed: true };
     const existing = await this.find(id);
     return existing ? { row: existing, changed: false } : null;
@@ -86,19 +82,20 @@ export class SecurityEventRepository {
    * claimer sends, and releases the claim if it could not.
    */
   async claimNotification(id: number, at: Date): Promise<boolean> {
-    const updated = await rowsOf(
-      this.dataSource.query(`UPDATE admin.security_event SET notified_at = $2 WHERE id = $1 AND notified_at IS NULL RETURNING id`, [id, at.toISOString()]),
-    );
+    const updated = (
+      await sql(this.manager, `UPDATE admin.security_event SET notified_at = $2 WHERE id = $1 AND notified_at IS NULL RETURNING id`, [id, at.toISOString()])
+    ).rows;
     return updated.length > 0;
   }
 
   async releaseNotification(id: number): Promise<void> {
-    await this.dataSource.query(`UPDATE admin.security_event SET notified_at = NULL WHERE id = $1`, [id]);
+    await sql(this.manager, `UPDATE admin.security_event SET notified_at = NULL WHERE id = $1`, [id]);
   }
 
   /** Critical events not mailed yet, since `since`, oldest first. */
   async unnotifiedCritical(since: Date, limit = 100): Promise<SecurityEventRow[]> {
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+    const { rows: rows } = await sql(
+      this.manager,
       `SELECT ${COLUMNS} FROM admin.security_event WHERE severity = 'critical' AND notified_at IS NULL AND ts > $1 ORDER BY ts, id LIMIT $2`,
       [since.toISOString(), limit],
     );

@@ -1,8 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
 import type { BackupRunDetail, BackupRunKind, BackupRunStatus, BackupRunView } from '@app/contracts';
-import { isUniqueViolation, rowsOf } from '@app/infra';
-import { DataSource } from 'typeorm';
-import { toIso } from '../audit/audit.repository.js';
+import { BaseRepository, isUniqueViolation, sql, toIso } from '@app/infra';
 
 type Row = Record<string, unknown>;
 
@@ -31,15 +28,13 @@ export interface FinishedRun {
 }
 
 /** Every query of admin.backup_run. */
-@Injectable()
-export class BackupRunRepository {
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
-
+export class BackupRunRepository extends BaseRepository {
   /** False when it is a backup or restore and another is queued or running (an abandoned one is failed first). */
   async insert(run: NewBackupRun, extra: { startedAt?: Date; finishedAt?: Date; error?: string | null; log?: string } = {}): Promise<boolean> {
     if (run.kind !== 'verify') await this.failAbandoned(new Date(run.createdAt.getTime() - ABANDONED_AFTER_MS), run.createdAt);
     try {
-      await this.dataSource.query(
+      await sql(
+        this.manager,
         `INSERT INTO admin.backup_run (id, kind, status, archive_name, initiated_by, created_at, started_at, finished_at, error, log)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
         [
@@ -64,36 +59,38 @@ export class BackupRunRepository {
 
   /** queued -> running; false when the run is not queued (already taken or finished). */
   async start(id: string, now: Date): Promise<boolean> {
-    const rows = await rowsOf(
-      this.dataSource.query(`UPDATE admin.backup_run SET status = 'running', started_at = $2 WHERE id = $1 AND status = 'queued' RETURNING id`, [
+    const rows = (
+      await sql(this.manager, `UPDATE admin.backup_run SET status = 'running', started_at = $2 WHERE id = $1 AND status = 'queued' RETURNING id`, [
         id,
         now.toISOString(),
-      ]),
-    );
+      ])
+    ).rows;
     return rows.length === 1;
   }
 
   /** The process running the run is alive. */
   async heartbeat(id: string, now: Date): Promise<void> {
-    await this.dataSource.query(`UPDATE admin.backup_run SET heartbeat_at = $2 WHERE id = $1`, [id, now.toISOString()]);
+    await sql(this.manager, `UPDATE admin.backup_run SET heartbeat_at = $2 WHERE id = $1`, [id, now.toISOString()]);
   }
 
   /** Fails the runs no process has worked on since `before` (created, or last beaten, earlier); returns how many. */
   async failAbandoned(before: Date, now: Date): Promise<number> {
-    const rows = await rowsOf(
-      this.dataSource.query(
+    const rows = (
+      await sql(
+        this.manager,
         `UPDATE admin.backup_run SET status = 'failed', finished_at = $2,
                 error = 'abandoned: the process running it stopped (no sign of life for 5 minutes)'
           WHERE status IN ('queued', 'running') AND COALESCE(heartbeat_at, created_at) < $1 RETURNING id`,
         [before.toISOString(), now.toISOString()],
-      ),
-    );
+      )
+    ).rows;
     return rows.length;
   }
 
   /** Appends lines to the run's log (bounded: the oldest lines after the first give way). */
   async appendLog(id: string, lines: string): Promise<void> {
-    await this.dataSource.query(
+    await sql(
+      this.manager,
       `UPDATE admin.backup_run SET log = CASE WHEN length(log) + length($2) > $3 THEN left(log, 200) || '…\n' || right(log || $2, $3 - 300) ELSE log || $2 END
         WHERE id = $1`,
       [id, lines, MAX_LOG_CHARS],
@@ -101,7 +98,8 @@ export class BackupRunRepository {
   }
 
   async finish(id: string, result: FinishedRun): Promise<void> {
-    await this.dataSource.query(
+    await sql(
+      this.manager,
       `UPDATE admin.backup_run SET status = $2, object_count = $3, total_bytes = $4, error = $5, finished_at = $6,
               started_at = COALESCE(started_at, $6)
         WHERE id = $1`,
@@ -111,7 +109,8 @@ export class BackupRunRepository {
 
   /** Newest first. */
   async list(limit: number): Promise<BackupRunView[]> {
-    const rows = await this.dataSource.query<Row[]>(
+    const { rows: rows } = await sql(
+      this.manager,
       `SELECT id, kind, status, archive_name, object_count, total_bytes, initiated_by, created_at, started_at, finished_at, error
          FROM admin.backup_run ORDER BY created_at DESC, id DESC LIMIT $1`,
       [limit],
@@ -120,14 +119,24 @@ export class BackupRunRepository {
   }
 
   async get(id: string): Promise<BackupRunDetail | null> {
-    const [row] = await this.dataSource.query<Row[]>(`SELECT * FROM admin.backup_run WHERE id = $1`, [id]);
+    const {
+      rows: [row],
+    } = await sql(this.manager, `SELECT * FROM admin.backup_run WHERE id = $1`, [id]);
     return row ? { ...view(row), log: String(row.log ?? '') } : null;
   }
 
   /** When the newest backup run (whatever its status) was created; null when there is none. */
   async latestBackupAt(): Promise<Date | null> {
-    const [row] = await this.dataSource.query<Row[]>(`SELECT max(created_at) AS at FROM admin.backup_run WHERE kind = 'backup'`);
+    const {
+      rows: [row],
+    } = await sql(this.manager, `SELECT max(created_at) AS at FROM admin.backup_run WHERE kind = 'backup'`);
     return row?.at ? new Date(toIso(row.at)) : null;
+  }
+
+  /** When the newest successful backup finished; null when none has. */
+  async lastSucceededBackupAt(): Promise<Date | null> {
+    const { rows } = await sql(this.manager, `SELECT max(finished_at) AS at FROM admin.backup_run WHERE kind = 'backup' AND status = 'succeeded'`);
+    return rows[0]?.at ? new Date(toIso(rows[0].at)) : null;
   }
 }
 
