@@ -20,6 +20,8 @@ import { FleetPage } from './pages/fleet';
 import { HomePage } from './pages/home';
 import { LogsPage } from './pages/logs';
 import { MembersPage } from './pages/members';
+import { RolloutPage } from './pages/rollout';
+import { RolloutStartPage } from './pages/rollout-start';
 import { TagsPage } from './pages/tags';
 import { TokensPage } from './pages/tokens';
 import { UsagePage } from './pages/usage';
@@ -52,6 +54,8 @@ export const ROUTES: readonly RouteDef[] = [
   { path: '/console/firmware', title: 'Firmware', nav: 'Firmware', scope: 'fw:read', page: FirmwarePage },
   { path: '/console/firmware/upload', title: 'Upload a build', scope: 'fw:write', page: FirmwareUploadPage },
   { path: '/console/firmware/:id', title: 'Build', scope: 'fw:read', page: FirmwareBuildPage },
+  { path: '/console/firmware/:id/rollout', title: 'Rollout', scope: 'fw:read', page: RolloutPage },
+  { path: '/console/firmware/:id/rollout/new', title: 'Start a rollout', scope: 'fw:write', page: RolloutStartPage },
   { path: '/console/devices', title: 'Devices', nav: 'Devices', scope: 'devices:read', page: DevicesPage },
   { path: '/console/devices/:hwid', title: 'Device', scope: 'devices:read', page: DevicePage },
   { path: '/console/fleet', title: 'Fleet', nav: 'Fleet', scope: 'devices:read', page: FleetPage },

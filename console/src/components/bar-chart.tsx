@@ -91,3 +91,70 @@ export function DayChart({ title, days }: { title: string; days: readonly { day:
     </figure>
   );
 }
+
+/** A stacked chart's colour for a series: the palette's meaning, not a hue per series. */
+export type SeriesTone = 'muted' | 'ok' | 'warn' | 'alert' | 'other' | 'danger';
+
+/**
+ * Horizontal bars split into segments (a stage's devices by outcome): each row has its label,
+ * its total and, as text under the bar, the non-zero values by series, so the numbers do not
+ * depend on telling colours apart; the bars and the legend's swatches are decoration hidden
+ * from screen readers. Bars are sized by the largest row total, through the style object
+ * (CSSOM) as BarChart's are.
+ */
+export function StackedBarChart({
+  title,
+  series,
+  rows,
+  empty = 'Nothing to show.',
+}: {
+  title: string;
+  /** The segments in order: `key` into each row's values, the legend's label, the colour. */
+  series: readonly { key: string; label: string; tone: SeriesTone }[];
+  /** `href`: the list behind the row (its label links there). */
+  rows: readonly { label: string; values: Readonly<Record<string, number>>; href?: string }[];
+  empty?: ComponentChildren;
+}) {
+  const totals = rows.map((row) => series.reduce((sum, s) => sum + (row.values[s.key] ?? 0), 0));
+  const max = Math.max(1, ...totals);
+  return (
+    <figure class="chart-figure">
+      <figcaption>{title}</figcaption>
+      {rows.length === 0 ? (
+        <p class="hint">{empty}</p>
+      ) : (
+        <>
+          <ul class="chart-legend" aria-hidden="true">
+            {series.map((s) => (
+              <li key={s.key}>
+                <span class={`swatch tone-${s.tone}`} />
+                {s.label}
+              </li>
+            ))}
+          </ul>
+          <ul class="chart stacked" aria-label={title}>
+            {rows.map((row, i) => (
+              <li key={row.label}>
+                <span class="label">{row.href ? <Link href={row.href}>{row.label}</Link> : row.label}</span>
+                <span class="bar-track" aria-hidden="true">
+                  {series.map((s) =>
+                    (row.values[s.key] ?? 0) > 0 ? (
+                      <span key={s.key} class={`bar tone-${s.tone}`} style={{ width: `${((row.values[s.key] ?? 0) / max) * 100}%` }} />
+                    ) : null,
+                  )}
+                </span>
+                <span class="value">{totals[i].toLocaleString()}</span>
+                <span class="breakdown">
+                  {series
+                    .filter((s) => (row.values[s.key] ?? 0) > 0)
+                    .map((s) => `${s.label} ${(row.values[s.key] ?? 0).toLocaleString()}`)
+                    .join(' · ') || 'none yet'}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </figure>
+  );
+}

@@ -8,10 +8,16 @@ export interface FieldLimits {
   readonly minLength?: number;
   readonly maxLength?: number;
   readonly minimum?: number;
+  /** The number must be above this (a stage's percent: over 0). */
+  readonly exclusiveMinimum?: number;
   readonly maximum?: number;
+  /** The number need not be an integer (a percent). */
+  readonly decimal?: boolean;
   readonly maxItems?: number;
   readonly message?: string;
   readonly items?: FieldLimits;
+  /** An object's fields (a rollout's stage, a halt rule). */
+  readonly properties?: Readonly<Record<string, FieldLimits>>;
   readonly oneOf?: readonly (string | number | boolean)[];
 }
 
@@ -28,8 +34,14 @@ export function check(limits: FieldLimits | undefined, value: string | number | 
     return null;
   }
   if (typeof value === 'number') {
-    if (!Number.isInteger(value) || (limits.minimum !== undefined && value < limits.minimum) || (limits.maximum !== undefined && value > limits.maximum)) {
-      return fail(`must be from ${limits.minimum} to ${limits.maximum}`);
+    if (
+      !Number.isFinite(value) ||
+      (!limits.decimal && !Number.isInteger(value)) ||
+      (limits.minimum !== undefined && value < limits.minimum) ||
+      (limits.exclusiveMinimum !== undefined && value <= limits.exclusiveMinimum) ||
+      (limits.maximum !== undefined && value > limits.maximum)
+    ) {
+      return fail(`must be from ${limits.minimum ?? limits.exclusiveMinimum} to ${limits.maximum}`);
     }
     return null;
   }
@@ -41,8 +53,14 @@ export function check(limits: FieldLimits | undefined, value: string | number | 
 }
 
 /** The HTML attributes that state the same limits to the browser and to assistive technology. */
-export function inputLimits(limits: FieldLimits | undefined): { minLength?: number; maxLength?: number; min?: number; max?: number } {
-  return { minLength: limits?.minLength, maxLength: limits?.maxLength ?? patternMaxLength(limits?.pattern), min: limits?.minimum, max: limits?.maximum };
+export function inputLimits(limits: FieldLimits | undefined): { minLength?: number; maxLength?: number; min?: number; max?: number; step?: 'any' } {
+  return {
+    minLength: limits?.minLength,
+    maxLength: limits?.maxLength ?? patternMaxLength(limits?.pattern),
+    min: limits?.minimum ?? limits?.exclusiveMinimum,
+    max: limits?.maximum,
+    ...(limits?.decimal ? { step: 'any' as const } : {}),
+  };
 }
 
 /**

@@ -43,3 +43,26 @@ export function useAction<A extends unknown[]>(action: (...args: A) => Promise<v
   };
   return { run, busy, error };
 }
+
+/**
+ * Loads again `everyMs` after each load has ended, while `active` (a running rollout): the
+ * next request starts only once the last one answered, so requests never overlap.
+ */
+export function useAutoRefresh(loaded: Pick<Loaded<unknown>, 'loading' | 'reload'>, everyMs: number, active: boolean): void {
+  const { loading, reload } = loaded;
+  useEffect(() => {
+    if (!active || loading) return;
+    const timer = setTimeout(reload, everyMs);
+    return () => clearTimeout(timer);
+  }, [active, loading, everyMs, reload]);
+}
+
+/** `value` once it has stopped changing for `ms` (a preview asked while a person types). */
+export function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}

@@ -7,10 +7,13 @@ import { ConfirmDialog } from '../../components/confirm';
 import { ErrorMessage, Loading, Notice } from '../../components/feedback';
 import { check, Field } from '../../components/form';
 import { when } from '../../components/format';
+
 import { TagEditor } from '../../components/tags';
 import { useAction, useLoad } from '../../components/use-load';
 import type { PageProps } from '../../routes';
 import { UpdatePreview } from './update-preview';
+import { DeviceHistory } from './history';
+import { DeviceReports } from './reports';
 
 type Device = Paths['/devices/{hwid}']['get']['responses'][200]['content']['application/json'];
 
@@ -187,6 +190,8 @@ export function DevicePage({ params }: PageProps) {
         />
       </div>
       <DeviceData key={d.updated_at} device={d} canWrite={canWrite} onSaved={changed} />
+      <DeviceHistory hwid={hwid} version={version} />
+      <DeviceReports hwid={hwid} version={version} />
       {me.can('fw:read') && <UpdatePreview hwid={hwid} version={version} />}
     </section>
   );

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ok, type Paths } from '../../api/client';
+import { ApiError } from '../../api/problem';
 import { addFirmwareTag as tagLimits } from '../../api/limits.gen';
 import { session } from '../../api/session';
 import { useMe } from '../../app/identity';
@@ -12,6 +13,7 @@ import { Table } from '../../components/table';
 import { TagEditor } from '../../components/tags';
 import { useAction, useLoad } from '../../components/use-load';
 import { Person } from '../../components/person';
+import { haltRuleText, RolloutBadge, rolloutPath, STATE_MEANING } from '../rollout/shared';
 import type { PageProps } from '../../routes';
 
 type Build = Paths['/firmware/{id}']['get']['responses'][200]['content']['application/json'];
@@ -86,6 +88,57 @@ function BuildAudience({ id, version }: { id: string; version: number }) {
   );
 }
 
+/**
+ * "Staged rollout": the build's latest rollout (its state, linking to its page), or the way to
+ * start one for those who may write firmware.
+ */
+function RolloutPanel({ id, canStart, version }: { id: string; canStart: boolean; version: number }) {
+  const rollout = useLoad(async () => {
+    try {
+      return ok(await api.GET('/firmware/{id}/rollout', { params: { path: { id } } }));
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'rollout_not_found') return null;
+      throw err;
+    }
+  }, [id, version]);
+  const r = rollout.data;
+  const open = r && r.state !== 'completed' && r.state !== 'aborted';
+  return (
+    <section class="panel" aria-labelledby="rollout-heading">
+      <h2 id="rollout-heading">Staged rollout</h2>
+      <ErrorMessage error={rollout.error} />
+      {r === undefined ? (
+        rollout.loading && <Loading what="the rollout" />
+      ) : r === null ? (
+        <p id="rollout-none">No staged rollout: the build reaches its whole audience at once.</p>
+      ) : (
+        <>
+          <p id="rollout-summary">
+            <RolloutBadge state={r.state} currentStage={r.current_stage} percents={r.stages.map((s) => s.percent)} />: {STATE_MEANING[r.state]}
+          </p>
+          {r.halt && r.state === 'halted' && (
+            <p class="error">
+              Halted: {haltRuleText(r.halt.rule)} tripped ({r.halt.count.toLocaleString()} of {r.halt.outcomes.toLocaleString()}, {r.halt.percent} %).
+            </p>
+          )}
+        </>
+      )}
+      <div class="actions">
+        {r && (
+          <Link href={rolloutPath(id)} class="button">
+            See the rollout
+          </Link>
+        )}
+        {canStart && r !== undefined && !open && (
+          <Link href={`${rolloutPath(id)}/new`} class="button primary">
+            Start a staged rollout
+          </Link>
+        )}
+      </div>
+    </section>
+  );
+}
+
 /** "3 devices", "1 device". */
 function devices(n: number): string {
   return `${n.toLocaleString()} ${n === 1 ? 'device' : 'devices'}`;
@@ -156,7 +209,8 @@ function GeneralReleaseDialog({
 }) {
   const making = !build.general_release;
   const audience = useLoad(
-    async () => ok(await api.GET('/firmware/{id}/audience', { params: { path: { id: build.id }, query: { limit: 1, as_general_release: making || undefined } } })),
+    async () =>
+      ok(await api.GET('/firmware/{id}/audience', { params: { path: { id: build.id }, query: { limit: 1, as_general_release: making || undefined } } })),
     [build.id, making],
   );
   const a = audience.data;
@@ -337,12 +391,15 @@ export function FirmwareBuildPage({ params }: PageProps) {
           onConfirm={() =>
             void patch.run(
               { general_release: !b.general_release },
-              b.general_release ? 'The general release is off: devices sharing a tag get the build.' : 'The build is a general release: every device of its line gets it.',
+              b.general_release
+                ? 'The general release is off: devices sharing a tag get the build.'
+                : 'The build is a general release: every device of its line gets it.',
             )
           }
           onCancel={() => setReleasing(false)}
         />
       )}
+      {me.can('devices:read') && <RolloutPanel id={id} version={version} canStart={canWrite && b.status === 'active'} />}
       {me.can('devices:read') && <BuildAudience id={id} version={version} />}
     </section>
   );

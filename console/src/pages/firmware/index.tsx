@@ -10,6 +10,7 @@ import { bytes, day } from '../../components/format';
 import { Pager } from '../../components/pager';
 import { Table } from '../../components/table';
 import { useLoad } from '../../components/use-load';
+import { RolloutBadge, type RolloutSummary } from '../rollout/shared';
 
 const TEXT_FILTERS = [
   ['hw_name', 'Hardware name'],
@@ -34,6 +35,24 @@ const ORDER_OPTIONS = [
 ] as const;
 
 type FwType = (typeof limits.fw_type.oneOf)[number];
+
+/** How many of the newest rollouts the list looks through for its builds' rollout states (the API's largest page). */
+const ROLLOUTS_SCANNED = 500;
+
+/** Each build's latest rollout among the customer's newest (GET /rollouts is newest first). */
+async function latestRollouts(): Promise<Map<string, RolloutSummary>> {
+  const list = ok(await api.GET('/rollouts', { params: { query: { limit: ROLLOUTS_SCANNED } } }));
+  const byBuild = new Map<string, RolloutSummary>();
+  for (const rollout of list.items) if (!byBuild.has(rollout.build_id)) byBuild.set(rollout.build_id, rollout);
+  return byBuild;
+}
+
+function RolloutCell({ rollout, link }: { rollout: RolloutSummary | undefined; link: boolean }) {
+  if (!rollout) return <>—</>;
+  return (
+    <RolloutBadge state={rollout.state} currentStage={rollout.current_stage} percents={rollout.stage_percents} buildId={link ? rollout.build_id : undefined} />
+  );
+}
 
 /** Firmware builds: every filter of GET /firmware, the order, paging; kept in the address. */
 export function FirmwarePage() {
@@ -66,6 +85,9 @@ export function FirmwarePage() {
       }),
     );
   }, [query.toString()]);
+  const rollouts = useLoad(latestRollouts, []);
+  // The rollout page shows devices too: its link needs devices:read.
+  const linkRollouts = me.can('devices:read');
   const apply = () => {
     const invalid = TEXT_FILTERS.map(([name]) => check(limits[name], draft[name])).find(Boolean) ?? null;
     setProblem(invalid);
@@ -113,7 +135,17 @@ export function FirmwarePage() {
       ) : (
         <>
           <Table
-            columns={['Version', 'Product line', 'Type', 'Build date', 'Release', 'Status', { label: 'Size', num: true }, { label: 'Downloads', num: true }]}
+            columns={[
+              'Version',
+              'Product line',
+              'Type',
+              'Build date',
+              'Release',
+              'Rollout',
+              'Status',
+              { label: 'Size', num: true },
+              { label: 'Downloads', num: true },
+            ]}
             caption={
               <>
                 Builds {offset + 1} to {offset + builds.data.items.length}
@@ -138,6 +170,9 @@ export function FirmwarePage() {
                       : build.tag_filter_disabled
                         ? 'all known devices'
                         : 'nobody yet'}
+                </td>
+                <td>
+                  <RolloutCell rollout={rollouts.data?.get(build.id)} link={linkRollouts} />
                 </td>
                 <td class={`status-${build.status}`}>{build.status}</td>
                 <td class="num">{bytes(build.size_bytes)}</td>
