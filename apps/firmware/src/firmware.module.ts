@@ -3,6 +3,18 @@ import type { AppDatabaseOptions, ServiceConfig } from '@app/infra';
 import { appDataController, CustomerDirectory, DeviceDirectory, DeviceSightings, healthController, InfraModule, outboxRelayProvider } from '@app/platform';
 import { FIRMWARE_APP_DATA } from './firmware.app-data.js';
 import { RolloutsController } from './controllers/rollouts.controller.js';
+import { RolloutSteeringController } from './controllers/rollout-steering.controller.js';
+import { FirmwareRollouts1765100000000 } from './migrations/1765100000000-rollouts.js';
+import { RolloutEvaluator } from './rollouts/rollout-evaluator.js';
+import { RolloutStages } from './rollouts/rollout-stages.js';
+import { RolloutSteering } from './rollouts/rollout-steering.js';
+import { EvaluateRolloutsUseCase } from './use-cases/evaluate-rollouts/evaluate-rollouts.usecase.js';
+import { ListRolloutDevicesUseCase } from './use-cases/list-rollout-devices/list-rollout-devices.usecase.js';
+import { ListRolloutsUseCase } from './use-cases/list-rollouts/list-rollouts.usecase.js';
+import { PreviewRolloutUseCase } from './use-cases/preview-rollout/preview-rollout.usecase.js';
+import { ReadRolloutUseCase } from './use-cases/read-rollout/read-rollout.usecase.js';
+import { StartRolloutUseCase } from './use-cases/start-rollout/start-rollout.usecase.js';
+import { SteerRolloutUseCase } from './use-cases/steer-rollout/steer-rollout.usecase.js';
 import { FindBuildAudienceUseCase } from './use-cases/find-build-audience/find-build-audience.usecase.js';
 import { PreviewUpdateUseCase } from './use-cases/preview-update/preview-update.usecase.js';
 import { FirmwareController } from './controllers/firmware.controller.js';
@@ -50,6 +62,7 @@ export const FIRMWARE_DATABASE = {
     FirmwareBuilds1764000000000,
     FirmwareOutbox1764400000000,
     BuildObjectKeys1764700000000,
+    FirmwareRollouts1765100000000,
     UpdateSigningKeys1765300000000,
   ],
 } satisfies AppDatabaseOptions;
@@ -71,6 +84,7 @@ export const FIRMWARE_HANDLERS: Record<FirmwareRole, { readonly controllers: Typ
       TagsController,
       ObjectOwnershipController,
       RolloutsController,
+      RolloutSteeringController,
       UpdateSigningController,
       appDataController(FIRMWARE_APP_DATA),
     ],
@@ -115,6 +129,16 @@ export const FIRMWARE_PROVIDERS: Provider[] = [
   FindBuildAudienceUseCase,
   PreviewUpdateUseCase,
   RotateUpdateSigningKeyUseCase,
+  RolloutStages,
+  RolloutSteering,
+  StartRolloutUseCase,
+  ReadRolloutUseCase,
+  SteerRolloutUseCase,
+  ListRolloutsUseCase,
+  ListRolloutDevicesUseCase,
+  PreviewRolloutUseCase,
+  EvaluateRolloutsUseCase,
+  RolloutEvaluator,
 ];
 
 export function firmwareControllers(role: FirmwareRole): Type<unknown>[] {

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { OutboxRepository } from '@app/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { BuildRepository } from './build.repository.js';
+import { RolloutRepository } from './rollout.repository.js';
 import { TagSyncRepository } from './tag-sync.repository.js';
 import { UpdateSigningKeyRepository } from './update-signing-key.repository.js';
 
@@ -12,6 +13,8 @@ export interface FirmwareRepositories {
   readonly updateSigningKeys: UpdateSigningKeyRepository;
   /** Audit entries on their way to the admin app (OutboxRelay). */
   readonly outbox: OutboxRepository;
+  /** Staged rollouts of builds and the evaluator's lease. */
+  readonly rollouts: RolloutRepository;
 }
 
 export function createRepositories(manager: EntityManager): FirmwareRepositories {
@@ -20,6 +23,7 @@ export function createRepositories(manager: EntityManager): FirmwareRepositories
     tagSync: new TagSyncRepository(manager),
     updateSigningKeys: new UpdateSigningKeyRepository(manager),
     outbox: new OutboxRepository(manager, 'firmware'),
+    rollouts: new RolloutRepository(manager),
   };
 }
 

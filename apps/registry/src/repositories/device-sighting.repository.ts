@@ -1,4 +1,4 @@
-import { rowsOf, type Tenant, toInt } from '@app/infra';
+import { sql, type Tenant, toInt } from '@app/infra';
 import type { EntityManager } from 'typeorm';
 import { probeByKey } from './device-rows.js';
 
@@ -33,9 +33,9 @@ export class DeviceSightingRepository {
     await probeByKey(this.manager, { atMostOnce: true });
     // `o` is the row before the update: a version change (rare) adds a device_history row and
     // marks the device's rollout offers of builds it now has (updated_at, first time only).
-    const rows = await rowsOf(
-      this.manager.query(
-        `WITH changed AS (
+    const { rows } = await sql(
+      this.manager,
+      `WITH changed AS (
            UPDATE registry.device d SET last_seen_at = (r->>2)::timestamptz, last_fw_version = r->>1,
                last_hw_name = r->>3, last_hw_version = r->>4, last_fw_name = r->>5, last_version_key = decode(r->>6, 'hex')
              FROM jsonb_array_elements($2::jsonb) AS r, registry.device o
@@ -51,17 +51,16 @@ export class DeviceSightingRepository {
            UPDATE registry.rollout_offer ro SET updated_at = c.last_seen_at FROM changed c
             WHERE c.moved AND ro.customer_id = $1 AND ro.hwid = c.hwid AND ro.updated_at IS NULL AND c.last_version_key >= ro.version_key)
          SELECT count(*) AS n FROM changed`,
-        [
-          customerId,
-          JSON.stringify(
-            sightings.map((s) =>
-              s.line
-                ? [s.hwid, s.fwVersion, s.at, s.line.hwName, s.line.hwVersion, s.line.fwName, s.line.versionKey]
-                : [s.hwid, s.fwVersion, s.at, null, null, null, null],
-            ),
+      [
+        customerId,
+        JSON.stringify(
+          sightings.map((s) =>
+            s.line
+              ? [s.hwid, s.fwVersion, s.at, s.line.hwName, s.line.hwVersion, s.line.fwName, s.line.versionKey]
+              : [s.hwid, s.fwVersion, s.at, null, null, null, null],
           ),
-        ],
-      ),
+        ),
+      ],
     );
     return toInt(rows[0]?.n ?? 0);
   }

@@ -1,5 +1,5 @@
 import type { RolloutOutcome } from '@app/contracts';
-import { rowsOf, type Tenant, toDate, toInt, toNullableDate } from '@app/infra';
+import { sql, type Tenant, toDate, toInt, toNullableDate } from '@app/infra';
 import type { EntityManager } from 'typeorm';
 import { indexesOnly, type ProductLine, sharingTag } from './device-rollout.repository.js';
 import { SqlParams } from './device-list.repository.js';
@@ -79,15 +79,14 @@ export class RolloutOfferRepository {
     await indexesOnly(this.manager);
     const q = new SqlParams(query.customerId);
     const offset = q.add(query.offset);
-    const rows = await rowsOf(
-      this.manager.query(
-        `SELECT (d.rollout_bucket - ${offset}::int + 10000) % 10000 AS pos, count(*) AS n FROM registry.device d
+    const { rows } = await sql(
+      this.manager,
+      `SELECT (d.rollout_bucket - ${offset}::int + 10000) % 10000 AS pos, count(*) AS n FROM registry.device d
           WHERE d.customer_id = $1 AND d.status = 'active'
             AND ((d.last_hw_name = ${q.add(query.line.hwName)} AND d.last_hw_version = ${q.add(query.line.hwVersion)} AND d.last_fw_name = ${q.add(query.line.fwName)})
                  OR d.last_hw_name IS NULL)${sharingTag(q, query.tags)}${sharingTag(q, query.extraTags)}
           GROUP BY 1`,
-        q.values,
-      ),
+      q.values,
     );
     return new Map(rows.map((row) => [toInt(row.pos), toInt(row.n)]));
   }
@@ -95,16 +94,15 @@ export class RolloutOfferRepository {
   /** First offers win (ON CONFLICT DO NOTHING): one statement for the batch. */
   async recordOffers(batch: Tenant<{ offers: readonly OfferRow[] }>): Promise<number> {
     if (batch.offers.length === 0) return 0;
-    const rows = await rowsOf(
-      this.manager.query(
-        `WITH added AS (
+    const { rows } = await sql(
+      this.manager,
+      `WITH added AS (
            INSERT INTO registry.rollout_offer (customer_id, rollout_id, hwid, build_id, version_key, stage, offered_at)
            SELECT $1, (r->>0)::uuid, r->>1, (r->>2)::uuid, decode(r->>3, 'hex'), (r->>4)::smallint, (r->>5)::timestamptz
              FROM jsonb_array_elements($2::jsonb) AS r
            ON CONFLICT (rollout_id, hwid) DO NOTHING RETURNING 1)
          SELECT count(*) AS n FROM added`,
-        [batch.customerId, JSON.stringify(batch.offers.map((o) => [o.rolloutId, o.hwid, o.buildId, o.versionKey, o.stage, o.at.toISOString()]))],
-      ),
+      [batch.customerId, JSON.stringify(batch.offers.map((o) => [o.rolloutId, o.hwid, o.buildId, o.versionKey, o.stage, o.at.toISOString()]))],
     );
     return toInt(rows[0]?.n ?? 0);
   }
@@ -114,13 +112,12 @@ export class RolloutOfferRepository {
     const q = new SqlParams(query.customerId);
     const rollout = q.add(query.rolloutId);
     const outcome = outcomeSql(q, query);
-    const rows = await rowsOf(
-      this.manager.query(
-        `SELECT o.stage, ${outcome} AS outcome, count(*) AS n
+    const { rows } = await sql(
+      this.manager,
+      `SELECT o.stage, ${outcome} AS outcome, count(*) AS n
            FROM registry.rollout_offer o LEFT JOIN registry.device d ON d.customer_id = o.customer_id AND d.hwid = o.hwid
           WHERE o.rollout_id = ${rollout}::uuid AND o.customer_id = $1 GROUP BY 1, 2`,
-        q.values,
-      ),
+      q.values,
     );
     return rows.map((row) => ({ stage: toInt(row.stage), outcome: row.outcome as RolloutOutcome, devices: toInt(row.n) }));
   }
@@ -134,15 +131,14 @@ export class RolloutOfferRepository {
     const outcome = outcomeSql(q, query);
     const stage = query.stage === null ? '' : ` AND o.stage = ${q.add(query.stage)}`;
     const filter = query.outcome === null ? '' : ` WHERE x.outcome = ${q.add(query.outcome)}`;
-    const rows = await rowsOf(
-      this.manager.query(
-        `SELECT x.*, count(*) OVER () AS total FROM (
+    const { rows } = await sql(
+      this.manager,
+      `SELECT x.*, count(*) OVER () AS total FROM (
            SELECT o.hwid, o.stage, ${outcome} AS outcome, o.offered_at, o.updated_at, d.last_fw_version, d.last_seen_at, o.reported_reason
              FROM registry.rollout_offer o LEFT JOIN registry.device d ON d.customer_id = o.customer_id AND d.hwid = o.hwid
             WHERE o.rollout_id = ${rollout}::uuid AND o.customer_id = $1${stage}) x${filter}
           ORDER BY x.stage, x.hwid LIMIT ${q.add(query.limit)} OFFSET ${q.add(query.offset)}`,
-        q.values,
-      ),
+      q.values,
     );
     return {
       total: toInt(rows[0]?.total ?? 0),
@@ -167,26 +163,24 @@ export class RolloutOfferRepository {
   async recordReport(
     report: Tenant<{ hwid: string; buildId: string; outcome: 'installed' | 'failed' | 'rolled_back'; reason: string | null; at: Date }>,
   ): Promise<number> {
-    const rows = await rowsOf(
-      this.manager.query(
-        `WITH changed AS (
+    const { rows } = await sql(
+      this.manager,
+      `WITH changed AS (
            UPDATE registry.rollout_offer SET reported_outcome = $4, reported_reason = $5, reported_at = $6
             WHERE customer_id = $1 AND hwid = $2 AND build_id = $3::uuid AND (reported_at IS NULL OR reported_at <= $6) RETURNING 1)
          SELECT count(*) AS n FROM changed`,
-        [report.customerId, report.hwid, report.buildId, report.outcome, report.reason === null ? null : report.reason.slice(0, 1000), report.at],
-      ),
+      [report.customerId, report.hwid, report.buildId, report.outcome, report.reason === null ? null : report.reason.slice(0, 1000), report.at],
     );
     return toInt(rows[0]?.n ?? 0);
   }
 
   /** A device's version changes, newest first. */
   async history(query: Tenant<{ hwid: string; limit: number; offset: number }>) {
-    const rows = await rowsOf(
-      this.manager.query(
-        `SELECT fw_version, hw_name, hw_version, fw_name, seen_at FROM registry.device_history
+    const { rows } = await sql(
+      this.manager,
+      `SELECT fw_version, hw_name, hw_version, fw_name, seen_at FROM registry.device_history
           WHERE customer_id = $1 AND hwid = $2 ORDER BY seen_at DESC LIMIT $3 OFFSET $4`,
-        [query.customerId, query.hwid, query.limit, query.offset],
-      ),
+      [query.customerId, query.hwid, query.limit, query.offset],
     );
     return rows.map((row) => ({
       fwVersion: String(row.fw_version),
@@ -199,13 +193,12 @@ export class RolloutOfferRepository {
 
   /** Customer deletion: its offers and device history. Returns the rows deleted. */
   async deleteCustomerRows(customerId: Tenant['customerId']): Promise<number> {
-    const rows = await rowsOf(
-      this.manager.query(
-        `WITH offers AS (DELETE FROM registry.rollout_offer WHERE customer_id = $1 RETURNING 1),
+    const { rows } = await sql(
+      this.manager,
+      `WITH offers AS (DELETE FROM registry.rollout_offer WHERE customer_id = $1 RETURNING 1),
               history AS (DELETE FROM registry.device_history WHERE customer_id = $1 RETURNING 1)
          SELECT (SELECT count(*) FROM offers) + (SELECT count(*) FROM history) AS n`,
-        [customerId],
-      ),
+      [customerId],
     );
     return toInt(rows[0]?.n ?? 0);
   }
