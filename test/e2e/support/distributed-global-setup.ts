@@ -9,7 +9,18 @@ import { generateBackupKeyPair } from '../../../libs/infra/src/backup/backup-arc
 import { DISTRIBUTED_APPS, type DistributedApp, runtimeSettingsEnv } from './constants.js';
 import distributedGlobalTeardown from './distributed-global-teardown.js';
 import { startMaildirSink, type MaildirSink } from './maildir-sink.js';
-import { appLogFile, claimRedisDatabase, createDatabase, freePort, randomHex, spawnApp, startNats, waitForStatusOk, writeStackState } from './stack.js';
+import {
+  appLogFile,
+  claimRedisDatabase,
+  createDatabase,
+  freePort,
+  HEALTH_PORTS_VARIABLE,
+  randomHex,
+  spawnApp,
+  startNats,
+  waitForStatusOk,
+  writeStackState,
+} from './stack.js';
 
 /** What the teardown (same process, same global object) needs to stop. */
 export interface DistributedHandles {
@@ -71,6 +82,9 @@ export default async function distributedGlobalSetup(): Promise<void> {
     const baseUrl = `http://127.0.0.1:${port}`;
     const downloadSecret = randomHex(32);
     const metricsToken = `metrics-${randomHex(16)}`;
+    // A health-listener port per process (the update-check role's too, which a test starts).
+    const healthPorts: Record<string, number> = {};
+    for (const name of [...DISTRIBUTED_APPS, 'firmware-update-check']) if (name !== 'gateway') healthPorts[name] = await freePort();
     const appEnv: Record<string, string> = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: process.env.HOME ?? stateDir,
@@ -84,6 +98,9 @@ export default async function distributedGlobalSetup(): Promise<void> {
       ...runtimeSettingsEnv({ port, baseUrl, metricsToken }),
       DATA_DIR: join(stateDir, 'data'),
       ...backupEnv,
+      // No listener unless a port is given (spawnApp gives each app its own from E2E_HEALTH_PORTS).
+      HEALTH_PORT: '0',
+      [HEALTH_PORTS_VARIABLE]: JSON.stringify(healthPorts),
     };
 
     for (const app of DISTRIBUTED_APPS) handles.apps.set(app, spawnApp(app, appEnv, logDir));
@@ -104,6 +121,7 @@ export default async function distributedGlobalSetup(): Promise<void> {
       E2E_MAIL_DIR: mailDir,
       E2E_DOWNLOAD_SECRET: downloadSecret,
       E2E_METRICS_TOKEN: metricsToken,
+      [HEALTH_PORTS_VARIABLE]: JSON.stringify(healthPorts),
       E2E_LOG_DIR: logDir,
       E2E_STATE_DIR: stateDir,
       E2E_DATABASE_URL: handles.database.url,

@@ -171,13 +171,25 @@ export function appLogFile(logDir: string, app: DistributedApp): string {
   return join(logDir, `${app}.log`);
 }
 
-/** `node dist/apps/<app>/src/main.js` with the stack's environment, output appended to <logDir>/<app>.log. */
+/**
+ * The health-listener port of each process of the stack, carried in its environment as
+ * E2E_HEALTH_PORTS (a JSON object by process name) so that a restarted app gets its port again.
+ */
+export const HEALTH_PORTS_VARIABLE = 'E2E_HEALTH_PORTS';
+
+/** HEALTH_PORT of `name` from the stack's environment (0, no listener, when it has none). */
+export function healthPortEnv(name: string, env: Record<string, string>): Record<string, string> {
+  const ports = JSON.parse(env[HEALTH_PORTS_VARIABLE] ?? '{}') as Record<string, number>;
+  return { HEALTH_PORT: String(ports[name] ?? 0) };
+}
+
+/** `node dist/apps/<app>/src/main.js` with the stack's environment (and its HEALTH_PORT), output appended to <logDir>/<app>.log. */
 export function spawnApp(app: DistributedApp, env: Record<string, string>, logDir: string): ChildProcess {
   const main = join(ROOT, 'dist', 'apps', app, 'src', 'main.js');
   if (!existsSync(main)) throw new Error(`${main} does not exist: run \`npm run build\` first (or the ${app} app is not written yet)`);
   const out = openSync(appLogFile(logDir, app), 'a');
   try {
-    return spawn(process.execPath, ['--enable-source-maps', main], { cwd: ROOT, env, stdio: ['ignore', out, out] });
+    return spawn(process.execPath, ['--enable-source-maps', main], { cwd: ROOT, env: { ...env, ...healthPortEnv(app, env) }, stdio: ['ignore', out, out] });
   } finally {
     closeSync(out);
   }

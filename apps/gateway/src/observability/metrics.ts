@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DURATION_BUCKETS, processMetrics } from '@app/infra';
+import { DURATION_BUCKETS, processMetrics, ServiceMetrics } from '@app/infra';
 
 const BUCKETS = DURATION_BUCKETS;
 
@@ -17,7 +17,7 @@ interface Histogram {
 @Injectable()
 export class GatewayMetrics {
   constructor() {
-    processMetrics.declare('gateway');
+    processMetrics.declare('gateway', [ServiceMetrics.httpRequests, ServiceMetrics.httpRequestDuration]);
   }
 
   /** Request counts by route label, then method, then status (no label string built per request). */

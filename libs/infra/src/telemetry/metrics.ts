@@ -224,11 +224,14 @@ export class ServiceMetricsRegistry {
     collectDefaultMetrics({ register: this.registry });
   }
 
-  /** Makes every metric `source` exports, so each has its `# TYPE` line before its first sample. */
-  declare(source: MetricSource): void {
+  /**
+   * Makes every metric `source` exports, so each has its `# TYPE` line before its first sample;
+   * `except`: those the caller renders itself (the gateway's request metrics).
+   */
+  declare(source: MetricSource, except: readonly MetricDefinition[] = []): void {
     this.collectDefaults();
     for (const definition of SERVICE_METRICS) {
-      if (!definition.exportedBy.includes(source)) continue;
+      if (!definition.exportedBy.includes(source) || except.includes(definition)) continue;
       if (definition.type === 'histogram') this.histogram(definition);
       else if (definition.type === 'counter') this.counter(definition);
       else this.collected(definition);
