@@ -27,7 +27,7 @@ export const healthEndpoints = [
     method: 'GET',
     path: '/readyz',
     tag,
-    summary: 'Readiness: database and object store',
+    summary: 'Readiness: the gateway reaches the bus (database and object store reported, not deciding)',
     auth: { kind: 'public' },
     errorMode: 'json',
     body: { kind: 'none' },
