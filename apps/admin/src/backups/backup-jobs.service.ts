@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { ServiceError } from '@app/contracts';
-import { BackupStore, JobQueue, JsonLogger, type ServiceConfig } from '@app/infra';
+import { BackupStore, JobQueue, JsonLogger, processMetrics, type ServiceConfig, ServiceMetrics } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 import { Clock } from '../services/clock.js';
 import { RunBackup } from '../use-cases/run-backup/run-backup.usecase.js';
@@ -40,6 +40,10 @@ export class BackupJobs implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   async onModuleInit(): Promise<void> {
+    // 0 without a successful backup: an alert on its age fires from the start.
+    processMetrics
+      .collected(ServiceMetrics.backupLastSuccess)
+      .collect([], async () => ((await this.adminStore.repos.backupRuns.lastSucceededBackupAt())?.getTime() ?? 0) / 1000);
     this.jobs.process<{ runId: string }>(BACKUP_JOB.queue, async (job) => {
       if (this.stopped) return;
       await this.runBackup.execute(job.data.runId);
