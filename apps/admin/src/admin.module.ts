@@ -10,6 +10,7 @@ import { BackupsController } from './controllers/backups.controller.js';
 import { BackupRuns1764800000000 } from './migrations/1764800000000-backup-runs.js';
 import { RestoreBackup } from './use-cases/restore-backup/restore-backup.usecase.js';
 import { RunBackup } from './use-cases/run-backup/run-backup.usecase.js';
+import { StartBackup } from './use-cases/start-backup/start-backup.usecase.js';
 import { VerifyBackup } from './use-cases/verify-backup/verify-backup.usecase.js';
 import { AuditService } from './audit/audit.service.js';
 import { ListAudit } from './use-cases/list-audit/list-audit.usecase.js';
@@ -87,6 +88,7 @@ export const ADMIN_PROVIDERS = [
   { provide: BackupStore, useFactory: (config: ServiceConfig) => createBackupStore(config), inject: [SERVICE_CONFIG] },
   BackupKeys,
   BackupRuns,
+  StartBackup,
   RunBackup,
   VerifyBackup,
   RestoreBackup,

@@ -6,7 +6,8 @@ import { Clock } from '../services/clock.js';
 import { RunBackup } from '../use-cases/run-backup/run-backup.usecase.js';
 import { BACKUPS_NOT_CONFIGURED, BackupKeys } from './backup-keys.js';
 import { ABANDONED_AFTER_MS } from '../repositories/backup-run.repository.js';
-import { BACKUP_JOB, BackupRuns } from './backup-runs.service.js';
+import { StartBackup } from '../use-cases/start-backup/start-backup.usecase.js';
+import { BACKUP_JOB } from './backup-job.js';
 import { AdminStore } from '../repositories/admin.store.js';
 
 /**
@@ -30,7 +31,7 @@ export class BackupJobs implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     @Inject(JobQueue) private readonly jobs: JobQueue,
-    @Inject(BackupRuns) private readonly runs: BackupRuns,
+    @Inject(StartBackup) private readonly startBackup: StartBackup,
     @Inject(RunBackup) private readonly runBackup: RunBackup,
     @Inject(BackupStore) private readonly store: BackupStore,
     @Inject(AdminStore) private readonly adminStore: AdminStore,
@@ -81,7 +82,7 @@ export class BackupJobs implements OnModuleInit, OnModuleDestroy {
     const since = (await this.adminStore.repos.backupRuns.latestBackupAt()) ?? this.startedAt;
     if (this.clock.now().getTime() - since.getTime() < everyMs) return;
     try {
-      await this.runs.queue('schedule');
+      await this.startBackup.execute('schedule');
     } catch (err) {
       if (ServiceError.is(err)) this.logger.warn('scheduled backup skipped', { reason: err.message });
       else throw err;

@@ -10,7 +10,7 @@ import { BackupJobs, BACKUP_SCHEDULE_JOB } from './backup-jobs.service.js';
 import { BACKUPS_NOT_CONFIGURED, BackupKeys } from './backup-keys.js';
 import type { AdminStore } from '../repositories/admin.store.js';
 import type { BackupRunRepository } from '../repositories/backup-run.repository.js';
-import type { BackupRuns } from './backup-runs.service.js';
+import type { StartBackup } from '../use-cases/start-backup/start-backup.usecase.js';
 
 async function failure(work: () => unknown): Promise<ServiceError> {
   try {
@@ -85,7 +85,7 @@ describe('the backup schedule without a key', () => {
       schedule: async (queue: string) => void scheduled.push(queue),
     } as unknown as JobQueue;
     let queued = 0;
-    const runs = { queue: async () => void queued++ } as unknown as BackupRuns;
+    const runs = { execute: async () => void queued++ } as unknown as StartBackup;
     const records = { latestBackupAt: async () => new Date(0) } as unknown as BackupRunRepository;
     const config: ServiceConfig = loadConfig({ DATA_DIR: '/nonexistent', BACKUP_SCHEDULE: '24h' });
     const service = new BackupJobs(
@@ -112,7 +112,16 @@ describe('the backup schedule without a key', () => {
     const { publicKey } = await generateBackupKeyPair();
     const keyed = loadConfig({ DATA_DIR: '/nonexistent', BACKUP_PUBLIC_KEY: publicKey });
     lines.length = 0;
-    await new BackupJobs(jobs, runs, {} as RunBackup, {} as BackupStore, { repos: { backupRuns: records } } as unknown as AdminStore, keyed, new BackupKeys(keyed), new Clock()).onModuleInit();
+    await new BackupJobs(
+      jobs,
+      runs,
+      {} as RunBackup,
+      {} as BackupStore,
+      { repos: { backupRuns: records } } as unknown as AdminStore,
+      keyed,
+      new BackupKeys(keyed),
+      new Clock(),
+    ).onModuleInit();
     await handlers.get(BACKUP_SCHEDULE_JOB.queue)!();
     expect(queued).toBe(1);
     expect(lines.filter((l) => l.level === 'warn')).toEqual([]);

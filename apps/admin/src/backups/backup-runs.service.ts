@@ -1,34 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type {
-  BackupList,
-  BackupRunDetail,
-  BackupRunIdParams,
-  BackupRunQueued,
-  BackupRunView,
-  BackupsQuery,
-  EndpointCall,
-  NoParams,
-  VerifyReportRequest,
-} from '@app/contracts';
+import type { BackupList, BackupRunDetail, BackupRunIdParams, BackupRunView, BackupsQuery, EndpointCall, NoParams, VerifyReportRequest } from '@app/contracts';
 import { AdminErrors, isUuid } from '@app/contracts';
-import { archiveName, BackupStore, JobQueue } from '@app/infra';
+import { BackupStore } from '@app/infra';
 import { AuditService } from '../audit/audit.service.js';
 import { Clock } from '../services/clock.js';
 import { auditBackup } from './backup-audit.js';
 import { BackupKeys } from './backup-keys.js';
 import { AdminStore } from '../repositories/admin.store.js';
 
-/** The job queue of backups: its data is the run id only. */
-export const BACKUP_JOB = { queue: 'backup' } as const;
-
-/** The run records (docs/api.md "Backups and restores"): listing, reading, queueing a backup, recording an outside verify. */
+/** The run records (docs/api.md "Backups and restores"): listing, reading, recording an outside verify. Queueing a backup is StartBackup. */
 @Injectable()
 export class BackupRuns {
   constructor(
     @Inject(AdminStore) private readonly adminStore: AdminStore,
     @Inject(BackupStore) private readonly store: BackupStore,
-    @Inject(JobQueue) private readonly jobs: JobQueue,
     @Inject(AuditService) private readonly audit: AuditService,
     @Inject(BackupKeys) private readonly keys: BackupKeys,
     @Inject(Clock) private readonly clock: Clock,
@@ -42,25 +28,6 @@ export class BackupRuns {
     const run = isUuid(call.params.id) ? await this.adminStore.repos.backupRuns.get(call.params.id.toLowerCase()) : null;
     if (!run) throw AdminErrors.backup_run_not_found();
     return run;
-  }
-
-  /** POST /admin/backups, and the schedule (`initiatedBy` 'schedule'). Null from the schedule when one is already active. */
-  async queue(initiatedBy: string): Promise<BackupRunQueued> {
-    this.keys.assertConfigured();
-    const id = randomUUID();
-    const createdAt = this.clock.now();
-    const inserted = await this.adminStore.repos.backupRuns.insert({
-      id,
-      kind: 'backup',
-      status: 'queued',
-      archiveName: archiveName(createdAt, id),
-      initiatedBy,
-      createdAt,
-    });
-    if (!inserted) throw AdminErrors.backup_run_busy();
-    await auditBackup(this.audit, initiatedBy, 'backup.start', id, { archive_name: archiveName(createdAt, id) });
-    await this.jobs.add(BACKUP_JOB.queue, BACKUP_JOB.queue, { runId: id }, { jobId: `backup:${id}`, attempts: 1 });
-    return { id, kind: 'backup', status: 'queued' };
   }
 
   /** POST /admin/backups/verify-report: a finished `verify` run as an outside verifier saw it. */

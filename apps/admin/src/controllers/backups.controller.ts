@@ -4,6 +4,7 @@ import { BackupMessages, type MessageRequest } from '@app/contracts';
 import { BackupRuns } from '../backups/backup-runs.service.js';
 import { RestoreBackupCommand } from '../use-cases/restore-backup/restore-backup.command.js';
 import { RestoreBackup } from '../use-cases/restore-backup/restore-backup.usecase.js';
+import { StartBackup } from '../use-cases/start-backup/start-backup.usecase.js';
 import { VerifyBackupCommand } from '../use-cases/verify-backup/verify-backup.command.js';
 import { VerifyBackup } from '../use-cases/verify-backup/verify-backup.usecase.js';
 
@@ -12,6 +13,7 @@ import { VerifyBackup } from '../use-cases/verify-backup/verify-backup.usecase.j
 export class BackupsController {
   constructor(
     @Inject(BackupRuns) private readonly runs: BackupRuns,
+    @Inject(StartBackup) private readonly startBackup: StartBackup,
     @Inject(VerifyBackup) private readonly verifyBackup: VerifyBackup,
     @Inject(RestoreBackup) private readonly restoreBackup: RestoreBackup,
   ) {}
@@ -28,7 +30,7 @@ export class BackupsController {
 
   @MessagePattern(BackupMessages.start.pattern)
   start(@Payload() call: MessageRequest<typeof BackupMessages.start>) {
-    return this.runs.queue(call.ctx.actor);
+    return this.startBackup.execute(call.ctx.actor);
   }
 
   @MessagePattern(BackupMessages.verify.pattern)
