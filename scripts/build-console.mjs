@@ -56,6 +56,9 @@ const LIMIT_KEYS = ['pattern', 'minLength', 'maxLength', 'minimum', 'exclusiveMi
  * be an integer.
  */
 function limitsOf(schema) {
+  // A nullable field (a value or null, e.g. a polling interval: null is the service default): the value's limits.
+  const values = Array.isArray(schema?.anyOf) ? schema.anyOf.filter((s) => s.type !== 'null') : [];
+  if (values.length === 1 && values.length < schema.anyOf.length) return limitsOf(values[0]);
   const picked = Object.fromEntries(LIMIT_KEYS.filter((key) => schema?.[key] !== undefined).map((key) => [key === 'x-error' ? 'message' : key, schema[key]]));
   if (schema?.type === 'number') picked.decimal = true;
   if (schema?.type === 'array' && schema.items) picked.items = limitsOf(schema.items);

@@ -22,6 +22,7 @@ import { LogsPage } from './pages/logs';
 import { MembersPage } from './pages/members';
 import { RolloutPage } from './pages/rollout';
 import { RolloutStartPage } from './pages/rollout-start';
+import { SettingsPage } from './pages/settings';
 import { TagsPage } from './pages/tags';
 import { TokensPage } from './pages/tokens';
 import { UsagePage } from './pages/usage';
@@ -59,6 +60,7 @@ export const ROUTES: readonly RouteDef[] = [
   { path: '/console/devices', title: 'Devices', nav: 'Devices', scope: 'devices:read', page: DevicesPage },
   { path: '/console/devices/:hwid', title: 'Device', scope: 'devices:read', page: DevicePage },
   { path: '/console/fleet', title: 'Fleet', nav: 'Fleet', scope: 'devices:read', page: FleetPage },
+  { path: '/console/settings', title: 'Settings', nav: 'Settings', scope: 'devices:read', page: SettingsPage },
   { path: '/console/logs', title: 'Log files', nav: 'Log files', scope: 'logdata:read', page: LogsPage },
   { path: '/console/tags', title: 'Tags', nav: 'Tags', scope: 'tags:read', page: TagsPage },
   { path: '/console/tokens', title: 'API tokens', nav: 'API tokens', page: TokensPage },
