@@ -27,7 +27,7 @@ export function DeviceHistory({ hwid, version }: { hwid: string; version: number
       ) : history.data.items.length === 0 ? (
         <Empty>No version reported yet: the history starts with the device&apos;s first update check.</Empty>
       ) : (
-        <Table label="Version history" columns={['Version', 'Product line', 'First reported']}>
+        <Table columns={['Version', 'Product line', 'First reported']}>
           {history.data.items.map((entry) => (
             <tr key={`${entry.seen_at} ${entry.fw_version}`}>
               <td>{entry.fw_version}</td>

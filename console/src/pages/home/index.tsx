@@ -29,7 +29,7 @@ function RolloutsUnderWay({ link }: { link: boolean }) {
       ) : rollouts.data.length === 0 ? (
         <Empty>No rollout is under way. Start one from a build&apos;s page.</Empty>
       ) : (
-        <Table label="Rollouts under way" columns={['Build', 'Product line', 'State', 'Stage since', 'Halted by']}>
+        <Table label="Rollouts by state" columns={['Build', 'Product line', 'State', 'Stage since', 'Halted by']}>
           {rollouts.data.map((r) => (
             <tr key={r.id}>
               <td>
