@@ -47,7 +47,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     meaning: 'Connections of each app\'s PostgreSQL pool, per process (docs/operations.md "Running on Kubernetes": the formula).',
   },
   { name: 'NATS_URL', default: 'unset: in-process bus', meaning: 'NATS server(s), comma-separated.' },
-  { name: 'REDIS_URL', default: 'unset: in-process job runner', meaning: 'Redis for the job queues (noeviction).' },
+  { name: 'REDIS_URL', default: 'unset: in-process job runner', meaning: "Redis for the job queues (noeviction) and the gateways' shared rate counts." },
   { name: 'S3_BUCKET', default: 'unset: files under $DATA_DIR/objects', meaning: 'Bucket of every file; setting it switches to S3.' },
   { name: 'S3_ENDPOINT', default: 'unset: AWS S3', meaning: 'Endpoint of an S3-compatible store.' },
   {
@@ -75,7 +75,11 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: '0 (at most 60)',
     meaning: 'How long after a rotation the old refresh token is refused with 409 instead of ending the session.',
   },
-  { name: 'UPDATE_CHECK_RATE_PER_MINUTE', default: '300', meaning: 'Public update checks per client address per minute, per gateway process.' },
+  {
+    name: 'UPDATE_CHECK_RATE_PER_MINUTE',
+    default: '300',
+    meaning: 'Public update checks per client address per minute, over all gateways with REDIS_URL, else per process.',
+  },
   {
     name: 'UPDATE_POLL_SECONDS',
     default: '3600 (60 to 604800)',
