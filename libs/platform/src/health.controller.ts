@@ -1,21 +1,14 @@
 import { Controller, Inject, Optional, type Type } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { type AppHealth, type BackendApp, healthMessage } from '@app/contracts';
-import { sql } from '@app/infra';
 import { DataSource } from 'typeorm';
+import { databaseAnswers } from './probes/app-probes.js';
 
 const startedAt = Date.now();
 
 /** An app's health: whether its database answers (true for apps without tables) and how long it has run. */
 async function appHealth(app: BackendApp, dataSource: DataSource | undefined): Promise<AppHealth> {
-  let database = true;
-  if (dataSource) {
-    try {
-      await sql(dataSource, 'SELECT 1');
-    } catch {
-      database = false;
-    }
-  }
+  const database = dataSource ? await databaseAnswers(dataSource) : true;
   return { app, database, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) };
 }
 
