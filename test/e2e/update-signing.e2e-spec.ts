@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generateKeyPairSync } from 'node:crypto';
 import { parseSignatureInput, type PublicJwk, type SignedAnswer, verifyAnswer } from '@app/testing';
+import { runCli } from './support/cli.js';
 import { eventually } from './support/factories.js';
 import { clientAddress, createBuild, createDevice, productLine, updateCheckPath } from './support/firmware.js';
 import type { HttpReply } from './support/http.js';
@@ -151,5 +152,22 @@ describe('update check: signed answers and Poll-After', () => {
   it('a rotation needs a full administrator and a valid delay', async () => {
     expect((await rt.http.post('/admin/update-signing-keys/rotate', { auth: c.full, json: {} })).status).toBe(403);
     expect((await rt.http.post('/admin/update-signing-keys/rotate', { auth: await rt.adminToken(), json: { starts_in_seconds: -1 } })).status).toBe(400);
+  });
+
+  it('the operator CLI rotates with the admin token of FDS_ADMIN_TOKEN (rotate-update-key), and refuses without one', async () => {
+    const before = (await updateKeys()).map((k) => k.kid);
+    const env = { FDS_URL: rt.baseUrl, FDS_ADMIN_TOKEN: await rt.adminToken() };
+    const rotated = await runCli(['rotate-update-key', '--starts-in', '3600', '--json'], env);
+    expect(rotated).toMatchObject({ code: 0 });
+    const keys = (JSON.parse(rotated.stdout) as { keys: Array<{ kid: string; signs_from: string }> }).keys;
+    expect(before).not.toContain(keys[0].kid);
+    expect(Date.parse(keys[0].signs_from) - Date.now()).toBeGreaterThan(3_000_000);
+    // Published at once: the JWKS lists it before it signs.
+    await eventually(updateKeys, (published) => published.some((k) => k.kid === keys[0].kid));
+    expect(await runCli(['rotate-update-key'], { FDS_URL: rt.baseUrl })).toMatchObject({ code: 2, stderr: expect.stringContaining('needs an admin token') });
+    expect(await runCli(['rotate-update-key', '--starts-in', '2592001'], env)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--starts-in must be an integer from 0 to 2592000'),
+    });
   });
 });

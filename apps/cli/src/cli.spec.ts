@@ -59,6 +59,7 @@ describe('operator CLI command line', () => {
       'maintenance off',
       'ip-blocks list',
       'ip-blocks lift <cidr>',
+      'rotate-update-key',
     ]) {
       expect(help.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
     }

@@ -156,6 +156,22 @@ export function commands(cli: CliContext): CommandSpec {
         ],
       },
       {
+        name: 'rotate-update-key',
+        summary: 'Publish a new key for signing update-check answers (POST /admin/update-signing-keys/rotate).',
+        details: [
+          'The new key is in /.well-known/jwks.json at once and signs after --starts-in seconds (default 86400: devices',
+          'that refresh their key set daily have it first; 0 for an emergency switch); the keys it replaces stay',
+          `published 86400 s longer. Through the service's admin API only (--token-file, or ${ADMIN_TOKEN_VARIABLE}).`,
+        ].join('\n'),
+        options: [
+          { name: 'starts-in', value: 'seconds', help: 'Seconds until the new key signs (0 to 2592000; default 86400).' },
+          ACCESS_OPTIONS[0],
+          ACCESS_OPTIONS[1],
+          { name: 'json', help: 'Print the published keys {keys: [{kid, created_at, signs_from, published_until}]} as JSON.' },
+        ],
+        run: async (input) => (await import('./update-key-commands.js')).rotateUpdateKey(input, cli),
+      },
+      {
         name: 'version',
         summary: 'Print the version.',
         run: async () => {
