@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { bucketRanges, ROLLOUT_BUCKETS, rolloutBucket, rolloutOffset, rolloutPosition, stageOfPosition, stageTarget } from '@app/contracts';
 import { actionFrom, holdPassed, trippedRule } from './rollout.js';
 

@@ -52,7 +52,9 @@ export class RolloutStages {
   async reach(customerId: CustomerId, build: Build, extraTags: readonly string[], stages: readonly StagePlan[], offset = 0) {
     const spec = this.audienceSpec(customerId, build, extraTags);
     const counted = await this.ask(() => this.bus.send(RegistryRolloutMessages.thresholds, { ...spec, offset, targets: [] }));
-    const targets = stages.map((s) => stageTarget(counted.audience, s.percent, s.minDevices));
+    // A stage never reaches fewer devices than the one before it (thresholds only grow).
+    let reached = 0;
+    const targets = stages.map((s) => (reached = Math.max(reached, stageTarget(counted.audience, s.percent, s.minDevices))));
     return { audience: counted.audience, devices: targets };
   }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { type Answer, AnswerCache } from './answer-cache.js';
 import type { ProductLine } from './build-index.js';
 
-const line = (): ProductLine => ({ builds: [] });
+const line = (): ProductLine => ({ builds: [], rolloutBuilds: [] });
 const answer = (body: string): Answer => ({ etag: `W/"${body}"`, body, contentDigest: '', signedAt: 0 });
 
 describe('AnswerCache', () => {

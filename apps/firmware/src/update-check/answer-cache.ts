@@ -1,4 +1,5 @@
 import type { ProductLine } from './build-index.js';
+import type { IndexedBuild } from './indexed-build.js';
 
 /** One computed answer: the JSON text of the update items and its ETag. */
 export interface Answer {
@@ -8,6 +9,8 @@ export interface Answer {
   readonly contentDigest: string;
   /** When the oldest link inside was signed: the answer is rebuilt once that is LINK_REUSE_MS old. */
   readonly signedAt: number;
+  /** The builds it offers under a rollout (their offers travel with the device's sighting); undefined: none. */
+  readonly rollouts?: readonly IndexedBuild[];
 }
 
 interface Slot {

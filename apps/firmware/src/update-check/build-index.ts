@@ -1,8 +1,10 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { AppDataEvents, type CustomerId, FirmwareErrors, FirmwareEvents } from '@app/contracts';
+import { AppDataEvents, type CustomerId, FirmwareErrors, FirmwareEvents, rolloutOffset } from '@app/contracts';
 import { JsonLogger, MessageBus } from '@app/infra';
 import { FirmwareStore } from '../repositories/firmware.store.js';
+import type { RolloutRecord } from '../domain/rollout.js';
 import { indexed, type IndexedBuild } from './indexed-build.js';
+import type { RolloutOfBuild } from './selection.js';
 
 /** A missed firmware-changed event (events are at most once) is healed after this long. */
 export const BUILD_INDEX_TTL_MS = 60_000;
@@ -17,6 +19,8 @@ const MAX_RELOADS = 3;
 export interface ProductLine {
   /** Its active builds, oldest version first. */
   readonly builds: readonly IndexedBuild[];
+  /** Those of them under a staged rollout (usually none), oldest version first. */
+  readonly rolloutBuilds: readonly IndexedBuild[];
 }
 
 export interface CustomerIndex {
@@ -24,6 +28,17 @@ export interface CustomerIndex {
   readonly lines: ReadonlyMap<string, ReadonlyMap<string, ReadonlyMap<string, ProductLine>>>;
   readonly loadedAt: number;
   readonly size: number;
+}
+
+/** The stage gate of a rollout governing a build (a running or paused one offers it to the stages it reached). */
+function gateOf(rollout: RolloutRecord): RolloutOfBuild {
+  return {
+    id: rollout.id,
+    offset: rolloutOffset(rollout.id),
+    thresholds: rollout.thresholds,
+    offering: rollout.state === 'running' || rollout.state === 'paused',
+    extraTags: rollout.extraTags,
+  };
 }
 
 /** The product line of the index, looked up level by level (no joined key string per check). */
@@ -132,27 +147,39 @@ export class BuildIndex implements OnModuleInit, OnModuleDestroy {
 
   private async read(customerId: CustomerId): Promise<CustomerIndex> {
     let builds;
+    let rollouts: Map<string, RolloutOfBuild>;
     try {
-      builds = await this.store.repos.builds.activeBuilds({ customerId });
+      const [active, governing] = await Promise.all([
+        this.store.repos.builds.activeBuilds({ customerId }),
+        this.store.repos.rollouts.governing({ customerId }),
+      ]);
+      builds = active;
+      rollouts = new Map(governing.map((rollout) => [rollout.buildId, gateOf(rollout)]));
     } catch (err) {
       this.logger.warn('could not load the update-check index', { customer_id: customerId, error: err instanceof Error ? err.message : String(err) });
       throw FirmwareErrors.builds_unavailable();
     }
-    const lines = new Map<string, Map<string, Map<string, { builds: IndexedBuild[] }>>>();
-    const all: IndexedBuild[][] = [];
+    const lines = new Map<string, Map<string, Map<string, { builds: IndexedBuild[]; rolloutBuilds: IndexedBuild[] }>>>();
+    const all: { builds: IndexedBuild[]; rolloutBuilds: IndexedBuild[] }[] = [];
     for (const entity of builds) {
       let versions = lines.get(entity.hwName);
-      if (!versions) lines.set(entity.hwName, (versions = new Map<string, Map<string, { builds: IndexedBuild[] }>>()));
+      if (!versions) lines.set(entity.hwName, (versions = new Map<string, Map<string, { builds: IndexedBuild[]; rolloutBuilds: IndexedBuild[] }>>()));
       let names = versions.get(entity.hwVersion);
-      if (!names) versions.set(entity.hwVersion, (names = new Map<string, { builds: IndexedBuild[] }>()));
+      if (!names) versions.set(entity.hwVersion, (names = new Map<string, { builds: IndexedBuild[]; rolloutBuilds: IndexedBuild[] }>()));
       let line = names.get(entity.fwName);
       if (!line) {
-        names.set(entity.fwName, (line = { builds: [] }));
-        all.push(line.builds);
+        names.set(entity.fwName, (line = { builds: [], rolloutBuilds: [] }));
+        all.push(line);
       }
-      line.builds.push(indexed(entity));
+      const build = indexed(entity, rollouts.get(entity.id));
+      line.builds.push(build);
+      if (build.audience.rule === 'rollout') line.rolloutBuilds.push(build);
     }
-    for (const group of all) group.sort((a, b) => Buffer.compare(a.versionKey, b.versionKey));
+    const byVersion = (a: IndexedBuild, b: IndexedBuild) => Buffer.compare(a.versionKey, b.versionKey);
+    for (const line of all) {
+      line.builds.sort(byVersion);
+      line.rolloutBuilds.sort(byVersion);
+    }
     return { lines, loadedAt: this.now(), size: builds.length };
   }
 

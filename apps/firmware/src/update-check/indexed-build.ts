@@ -1,6 +1,6 @@
 import type { FwType, UpdateItem } from '@app/contracts';
 import type { Build } from '../domain/build.js';
-import { audienceOf, type BuildAudienceRule } from './selection.js';
+import { audienceOf, type BuildAudienceRule, type RolloutOfBuild } from './selection.js';
 
 /** What the update check needs of an active build, kept in memory (BuildIndex). */
 export interface IndexedBuild {
@@ -21,7 +21,8 @@ export interface IndexedBuild {
   links?: { readonly url: string; readonly notesUrl: string | null; readonly signedAt: number };
 }
 
-export function indexed(entity: Build): IndexedBuild {
+/** An active build as the update check keeps it; `rollout`: the rollout governing it, if any. */
+export function indexed(entity: Build, rollout?: RolloutOfBuild): IndexedBuild {
   return {
     entity,
     id: entity.id,
@@ -29,7 +30,7 @@ export function indexed(entity: Build): IndexedBuild {
     fwType: entity.fwType,
     versionKey: entity.versionKey,
     orderKey: entity.versionKey.toString('latin1'),
-    audience: audienceOf(entity),
+    audience: audienceOf(entity, rollout),
     etagPart: `${entity.id}:${entity.revision}`,
     item: {
       id: entity.id,

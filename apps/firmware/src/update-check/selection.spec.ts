@@ -3,7 +3,8 @@ import { type BuildEntityOptions, makeBuildEntity } from '../../test/factories.j
 import { versionOrderKey } from '../domain/version-order.js';
 import { ifNoneMatchMatches, listEtag, typesOf } from './update-check.service.js';
 import { indexed, type IndexedBuild } from './indexed-build.js';
-import { audienceOf, offers, selectBuilds } from './selection.js';
+import { rolloutBucket, rolloutOffset, rolloutPosition } from '@app/contracts';
+import { audienceOf, offers, type RolloutOfBuild, selectBuilds, stageOf } from './selection.js';
 
 const build = (fwVersion: string, options: BuildEntityOptions = {}): IndexedBuild => indexed(makeBuildEntity(fwVersion, options));
 
@@ -31,18 +32,20 @@ describe('update-check selection (rules 1-4 of selectBuilds)', () => {
   });
 
   it('rule 3: a known active device also gets builds sharing a tag, and tag_filter_disabled builds whatever its tags', () => {
-    const beta = { tags: ['beta'] };
+    const beta = { tags: ['beta'], bucket: 0 };
     expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.1'), types: AFI, device: beta, latest: false }))).toEqual([
       '1.2-rc1/AFI',
       '1.2/AFI',
       '1.3/AFI',
       '1.4/AFI',
     ]);
-    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.1'), types: AFI, device: { tags: [] }, latest: false }))).toEqual([
+    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.1'), types: AFI, device: { tags: [], bucket: 0 }, latest: false }))).toEqual([
       '1.2/AFI',
       '1.4/AFI',
     ]);
-    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.1'), types: AFI, device: { tags: ['lab'] }, latest: true }))).toEqual(['1.4/AFI']);
+    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.1'), types: AFI, device: { tags: ['lab'], bucket: 0 }, latest: true }))).toEqual([
+      '1.4/AFI',
+    ]);
   });
 
   it('rule 4: no device (unknown or withdrawn): general releases only, tag_filter_disabled included', () => {
@@ -50,12 +53,9 @@ describe('update-check selection (rules 1-4 of selectBuilds)', () => {
   });
 
   it('type: AFI by default, all, or a list', () => {
-    expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.2'), types: typesOf('all'), device: { tags: ['beta'] }, latest: false }))).toEqual([
-      '1.3/AFI',
-      '1.4/AFI',
-      '1.6/EFI',
-      '1.7/MFI',
-    ]);
+    expect(
+      versions(selectBuilds(builds, { currentKey: versionOrderKey('1.2'), types: typesOf('all'), device: { tags: ['beta'], bucket: 0 }, latest: false })),
+    ).toEqual(['1.3/AFI', '1.4/AFI', '1.6/EFI', '1.7/MFI']);
     expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.2'), types: typesOf('EFI,MFI'), device: null, latest: false }))).toEqual(['1.6/EFI']);
     expect(versions(selectBuilds(builds, { currentKey: versionOrderKey('1.2'), types: typesOf(undefined), device: null, latest: false }))).toEqual([]);
     expect(() => typesOf('AFI,XFI')).toThrow('type must be');
@@ -76,7 +76,7 @@ describe("a build's audience (audienceOf): the rule selectBuilds applies and GET
     { name: 'tagged', entity: makeBuildEntity('2.0', { tags: ['beta', 'lab'] }), rule: { rule: 'devices_sharing_tag', tags: ['beta', 'lab'] } },
     { name: 'untagged', entity: makeBuildEntity('2.0'), rule: { rule: 'devices_sharing_tag', tags: [] } },
   ] as const;
-  const devices = { none: null, untagged: { tags: [] }, beta: { tags: ['beta'] }, other: { tags: ['other', 'x'] } } as const;
+  const devices = { none: null, untagged: { tags: [], bucket: 0 }, beta: { tags: ['beta'], bucket: 0 }, other: { tags: ['other', 'x'], bucket: 0 } } as const;
 
   it('is decided by status, then general release, then tag_filter_disabled, then the tags', () => {
     for (const { entity, rule } of cases) expect(audienceOf(entity)).toEqual(rule);
@@ -98,6 +98,63 @@ describe("a build's audience (audienceOf): the rule selectBuilds applies and GET
       tag_filter_disabled: ['untagged', 'beta', 'other'],
       tagged: ['beta'],
     });
+  });
+});
+
+describe('a build under a staged rollout (docs/api.md "Rollouts")', () => {
+  const ROLLOUT_ID = '5a0c1c47-9a43-4d0b-9f36-0d5f7f1b2c3d';
+  const gate = (over: Partial<RolloutOfBuild> = {}): RolloutOfBuild => ({
+    id: ROLLOUT_ID,
+    offset: rolloutOffset(ROLLOUT_ID),
+    thresholds: [100, 1000],
+    offering: true,
+    extraTags: [],
+    ...over,
+  });
+  // Devices by their position in this rollout: position p has bucket (offset + p) mod 10000.
+  const at = (position: number, tags: string[] = []) => ({ tags, bucket: (rolloutOffset(ROLLOUT_ID) + position) % 10_000 });
+
+  it('is offered only to known devices below the last stage threshold, each in the first stage it is below', () => {
+    const rule = audienceOf(makeBuildEntity('2.0', { tagFilterDisabled: true }), gate());
+    expect(rule.rule).toBe('rollout');
+    expect(offers(rule, null)).toBe(false);
+    expect(stageOf(rule, at(0))).toBe(0);
+    expect(stageOf(rule, at(99))).toBe(0);
+    expect(stageOf(rule, at(100))).toBe(1);
+    expect(stageOf(rule, at(999))).toBe(1);
+    expect(stageOf(rule, at(1000))).toBe(-1);
+    expect(offers(rule, at(999))).toBe(true);
+    expect(offers(rule, at(1000))).toBe(false);
+    // The position is the one the registry counts with: (bucket - offset) mod 10000 of SHA-256(hwid).
+    const device = { tags: [], bucket: rolloutBucket('SN-0001') };
+    expect(stageOf(rule, device) >= 0).toBe(rolloutPosition(rolloutBucket('SN-0001'), rolloutOffset(ROLLOUT_ID)) < 1000);
+  });
+
+  it("keeps the build's own rule (its tags) and the rollout's narrowing tags; a general release under a rollout is not offered to everyone", () => {
+    const tagged = audienceOf(makeBuildEntity('2.0', { tags: ['beta'] }), gate());
+    expect(offers(tagged, at(1, ['beta']))).toBe(true);
+    expect(offers(tagged, at(1, ['other']))).toBe(false);
+    const narrowed = audienceOf(makeBuildEntity('2.0', { tagFilterDisabled: true }), gate({ extraTags: ['berlin'] }));
+    expect(offers(narrowed, at(1, ['berlin']))).toBe(true);
+    expect(offers(narrowed, at(1, []))).toBe(false);
+    const general = audienceOf(makeBuildEntity('2.0', { general: true }), gate());
+    expect(offers(general, null)).toBe(false);
+    expect(offers(general, at(1))).toBe(true);
+    expect(offers(general, at(5000))).toBe(false);
+  });
+
+  it('a rollout that is not offering (scheduled, halted, aborted) offers the build to nobody; a withdrawn build to nobody', () => {
+    expect(offers(audienceOf(makeBuildEntity('2.0', { tagFilterDisabled: true }), gate({ offering: false })), at(0))).toBe(false);
+    expect(audienceOf({ ...makeBuildEntity('2.0', { tagFilterDisabled: true }), status: 'withdrawn' }, gate()).rule).toBe('nobody');
+  });
+
+  it('selectBuilds offers a rollout build with the others, by the same gate', () => {
+    const builds = sorted([build('1.1', { general: true }), indexed(makeBuildEntity('1.2', { tagFilterDisabled: true }), gate())]);
+    const select = (device: { tags: string[]; bucket: number } | null) =>
+      versions(selectBuilds(builds, { currentKey: versionOrderKey('1.0'), types: AFI, device, latest: false }));
+    expect(select(at(5))).toEqual(['1.1/AFI', '1.2/AFI']);
+    expect(select(at(5000))).toEqual(['1.1/AFI']);
+    expect(select(null)).toEqual(['1.1/AFI']);
   });
 });
 

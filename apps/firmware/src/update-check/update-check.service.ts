@@ -7,6 +7,8 @@ import {
   type EndpointCall,
   FirmwareErrors,
   type FwType,
+  type RolloutOffer,
+  rolloutBucket,
   type UpdateCheckParams,
   UpdateCheckQuery,
   type UpdateCheckResult,
@@ -22,7 +24,7 @@ import { type Answer, AnswerCache } from './answer-cache.js';
 import { contentDigestOf } from './answer-signature.js';
 import { AnswerSigner } from './answer-signer.js';
 import { pollAfterSeconds } from './poll-advice.js';
-import { type KnownDevice, needsDevice, selectBuilds } from './selection.js';
+import { type KnownDevice, needsDevice, selectBuilds, stageOf } from './selection.js';
 import { LINK_REUSE_MS, UpdateLinks } from './update-links.js';
 
 /** Cache-Control max-age of update-check answers (the links inside stay valid ≥ 4 minutes). */
@@ -118,6 +120,29 @@ function tagsKey(tags: readonly string[]): string {
 }
 
 /**
+ * The part of the answer's variant that the line's rollouts decide: one mark per rollout build
+ * newer than the device's version, whether its stages reached the device. Devices in the same
+ * stages share answers; nothing when the line has no rollout (the common case).
+ */
+function rolloutsKey(line: ProductLine | undefined, currentKey: string, device: KnownDevice): string {
+  const gated = line?.rolloutBuilds;
+  if (!gated || gated.length === 0) return '';
+  let key = '|';
+  for (const build of gated) if (build.orderKey > currentKey) key += stageOf(build.audience, device) >= 0 ? '1' : '0';
+  return key;
+}
+
+/** The rollout offers of an answer to this device: each offered rollout build with the stage that reached the device. */
+function offersOf(rollouts: readonly IndexedBuild[], device: KnownDevice): RolloutOffer[] {
+  return rollouts.map((build) => ({
+    rolloutId: build.audience.rollout!.id,
+    buildId: build.id,
+    versionKey: build.versionKey.toString('hex'),
+    stage: stageOf(build.audience, device),
+  }));
+}
+
+/**
  * The public update check (docs/api.md, update check). The common path reads
  * memory only: the customer from CustomerDirectory's cache, the builds from BuildIndex, the
  * device (only when a newer build could be offered through its tags) from DeviceDirectory's
@@ -173,13 +198,23 @@ export class UpdateCheckService {
     const builds = line?.builds;
     const currentKey = currentKeyOf(params.fw_version);
     const types = typesOf(query.type);
+    const hwid = params.hwid;
+    const seenAt = Date.now();
     let device: KnownDevice | null | Promise<KnownDevice | null> = null;
-    if (params.hwid !== undefined) {
-      this.sightings.record(customerId, params.hwid, params.fw_version, Date.now(), params, currentKey);
-      if (builds && needsDevice(builds, { currentKey, types })) device = this.device(customerId, params.hwid);
-    }
+    if (hwid !== undefined && builds && needsDevice(builds, { currentKey, types })) device = this.device(customerId, hwid);
     return andThen(device, (known) => {
       const answer = this.answerFor(line, customerId, params.fw_version, currentKey, types, query, known);
+      // The sighting carries the rollout builds this answer offers (first offer per device and rollout: the registry keeps it); no write here.
+      if (hwid !== undefined)
+        this.sightings.record(
+          customerId,
+          hwid,
+          params.fw_version,
+          seenAt,
+          params,
+          currentKey,
+          known && answer.rollouts ? offersOf(answer.rollouts, known) : undefined,
+        );
       const now = Date.now();
       const target = call.target ?? targetOf(params);
       const pollAfter = pollAfterSeconds(pollSeconds, params.hwid ?? `${call.ctx.ip} ${target.path}`, now);
@@ -204,7 +239,7 @@ export class UpdateCheckService {
     known: KnownDevice | null,
   ): Answer {
     const latest = query.latest === true;
-    const devicePart = known ? tagsKey(known.tags) : '-';
+    const devicePart = known ? tagsKey(known.tags) + rolloutsKey(line, currentKey, known) : '-';
     const variant = query.type === undefined && !latest ? devicePart : `${query.type ?? ''}\u0001${latest ? 1 : 0}\u0001${devicePart}`;
     return this.answer(line, fwVersion, variant, customerId, () => selectBuilds(line?.builds, { currentKey, types, device: known, latest }));
   }
@@ -246,7 +281,14 @@ export class UpdateCheckService {
       return { ...build.item, url: links.url, notes_url: links.notesUrl };
     });
     const body = JSON.stringify(items);
-    const answer: Answer = { etag: listEtag(customerId, selected), body, contentDigest: contentDigestOf(body), signedAt };
+    const rollouts = selected.filter((build) => build.audience.rule === 'rollout');
+    const answer: Answer = {
+      etag: listEtag(customerId, selected),
+      body,
+      contentDigest: contentDigestOf(body),
+      signedAt,
+      rollouts: rollouts.length ? rollouts : undefined,
+    };
     if (line) this.answers.set(line, version, variant, answer);
     return answer;
   }
@@ -267,7 +309,8 @@ export class UpdateCheckService {
 
   /** A known, active device, or null (a device unknown or not active gets no tag-filtered builds). A registry that cannot answer counts as "unknown". */
   private device(customerId: string, hwid: string): KnownDevice | null | Promise<KnownDevice | null> {
-    const known = (device: DeviceLookup | null): KnownDevice | null => (device && device.status === 'active' ? { tags: device.tags } : null);
+    const known = (device: DeviceLookup | null): KnownDevice | null =>
+      device && device.status === 'active' ? { tags: device.tags, bucket: device.bucket ?? rolloutBucket(hwid) } : null;
     const found = this.devices.lookup(customerId, hwid);
     return found instanceof Promise ? found.then(known, (err: unknown) => this.unknownAfter(err)) : known(found);
   }

@@ -19,7 +19,7 @@ export const AUDIENCE_MAX_LIMIT = 500;
  * device known or not), `known_devices` (tag_filter_disabled: every known, active device the
  * check names), `devices_sharing_tag` (known, active devices sharing one of its tags).
  */
-export const AUDIENCE_RULES = ['nobody', 'every_caller', 'known_devices', 'devices_sharing_tag'] as const;
+export const AUDIENCE_RULES = ['nobody', 'every_caller', 'known_devices', 'devices_sharing_tag', 'rollout'] as const;
 export type AudienceRule = (typeof AUDIENCE_RULES)[number];
 
 export const BuildAudienceQuery = Type.Object({
@@ -50,7 +50,7 @@ export const BuildAudience = Type.Object(
       AUDIENCE_RULES.map((r) => Type.Literal(r)),
       {
         description:
-          'How the update check offers the build: nobody (withdrawn), every_caller (general release), known_devices (tag_filter_disabled), devices_sharing_tag (its tags).',
+          'How the update check offers the build: nobody (withdrawn), every_caller (general release), known_devices (tag_filter_disabled), devices_sharing_tag (its tags), rollout (a staged rollout decides: its stages reached so far, among the devices the build\'s own rule selects).',
       },
     ),
     unknown_devices: Type.Boolean({

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
-import { type DevicesSeen, isHwid, RegistryEvents } from '@app/contracts';
+import { type DevicesSeen, isHwid, RegistryEvents, type RolloutOffer } from '@app/contracts';
 import { MessageBus } from '@app/infra';
 
 export interface DeviceSightingsOptions {
@@ -34,6 +34,8 @@ interface Held {
   at: number;
   line: SightedLine | undefined;
   versionKey: string | undefined;
+  /** Rollout builds offered to the device since the last flush (the registry keeps each rollout's first offer). */
+  offers: RolloutOffer[] | undefined;
 }
 
 /**
@@ -79,7 +81,15 @@ export class DeviceSightings implements OnModuleInit, OnModuleDestroy {
    * Invalid HW ids are ignored (no device can have them). The line is kept by reference (the
    * check's own parameters: nothing is copied per check).
    */
-  record(customerId: string, hwid: string, fwVersion: string, at: Date | number = Date.now(), line?: SightedLine, versionKey?: string): void {
+  record(
+    customerId: string,
+    hwid: string,
+    fwVersion: string,
+    at: Date | number = Date.now(),
+    line?: SightedLine,
+    versionKey?: string,
+    offers?: readonly RolloutOffer[],
+  ): void {
     if (typeof customerId !== 'string' || typeof fwVersion !== 'string' || !isHwid(hwid)) return;
     const time = typeof at === 'number' ? at : at.getTime();
     let devices = this.pending.get(customerId);
@@ -93,9 +103,18 @@ export class DeviceSightings implements OnModuleInit, OnModuleDestroy {
         previous.line = line;
         previous.versionKey = versionKey;
       }
+      if (offers) previous.offers = mergeOffers(previous.offers, offers);
       return;
     }
-    devices.set(hwid, { customerId, hwid, fwVersion: fwVersion.slice(0, MAX_FW_VERSION), at: time, line, versionKey });
+    devices.set(hwid, {
+      customerId,
+      hwid,
+      fwVersion: fwVersion.slice(0, MAX_FW_VERSION),
+      at: time,
+      line,
+      versionKey,
+      offers: offers ? [...offers] : undefined,
+    });
     if (++this.pendingCount >= this.maxPending) this.flush();
   }
 
@@ -130,8 +149,21 @@ export class DeviceSightings implements OnModuleInit, OnModuleDestroy {
   }
 }
 
+/** The offers held plus new ones, one per rollout (the first kept: the registry keeps the first offer anyway). */
+function mergeOffers(held: RolloutOffer[] | undefined, offers: readonly RolloutOffer[]): RolloutOffer[] {
+  const merged = held ?? [];
+  for (const offer of offers) if (!merged.some((o) => o.rolloutId === offer.rolloutId)) merged.push(offer);
+  return merged;
+}
+
 function toSighting(held: Held): Sighting {
-  const sighting = { customerId: held.customerId, hwid: held.hwid, fwVersion: held.fwVersion, at: new Date(held.at).toISOString() };
+  const sighting: { -readonly [K in keyof Sighting]: Sighting[K] } = {
+    customerId: held.customerId,
+    hwid: held.hwid,
+    fwVersion: held.fwVersion,
+    at: new Date(held.at).toISOString(),
+  };
+  if (held.offers?.length) sighting.offers = held.offers;
   if (!held.line || held.versionKey === undefined) return sighting;
   return {
     ...sighting,

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type BuildAudience, type DeviceAudience, FirmwareErrors } from '@app/contracts';
 import { DeviceDirectory } from '@app/platform';
 import { FirmwareStore } from '../../repositories/firmware.store.js';
+import { UNDER_ROLLOUT } from '../../domain/rollout.js';
 import { audienceOf } from '../../update-check/selection.js';
 import type { FindBuildAudienceCommand } from './find-build-audience.command.js';
 
@@ -24,6 +25,9 @@ export class FindBuildAudienceUseCase {
     const { customerId, limit, offset } = command;
     const build = await this.store.repos.builds.findById({ customerId, id: command.buildId });
     if (!build) throw FirmwareErrors.build_not_found();
+    const rollout = command.asGeneralRelease ? null : await this.store.repos.rollouts.latestOfBuild({ customerId, buildId: build.id });
+    const governing = rollout && UNDER_ROLLOUT.includes(rollout.state) ? rollout : null;
+    // Under a rollout the devices are the rollout's whole audience (the build's own rule); how many its stages reach now is the rollout's view.
     const audience = audienceOf(command.asGeneralRelease ? { ...build, generalRelease: true } : build);
     const sharing = audience.rule === 'devices_sharing_tag';
     const reachesDevices = audience.rule !== 'nobody' && (!sharing || audience.tags.length > 0);
@@ -41,8 +45,8 @@ export class FindBuildAudienceUseCase {
       : NO_DEVICES;
     return {
       build_id: build.id,
-      rule: audience.rule,
-      unknown_devices: audience.rule === 'every_caller',
+      rule: governing && audience.rule !== 'nobody' ? 'rollout' : audience.rule,
+      unknown_devices: !governing && audience.rule === 'every_caller',
       tags: sharing ? [...audience.tags] : [],
       devices: found.devices,
       never_checked_in: found.neverCheckedIn,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { RegistryErrors, type UpdatePreview } from '@app/contracts';
+import { RegistryErrors, type UpdatePreview, rolloutBucket } from '@app/contracts';
 import { DeviceDirectory } from '@app/platform';
 import { UpdateCheckService } from '../../update-check/update-check.service.js';
 import type { PreviewUpdateCommand } from './preview-update.command.js';
@@ -34,7 +34,12 @@ export class PreviewUpdateUseCase {
       return { ...base, check: null, reason: 'product_line_unknown', message: LINE_UNKNOWN, items: [] };
     }
     const check = { hw_name, hw_version, fw_name, fw_version };
-    const items = await this.updateCheck.preview(customerId, check, { type: query.type, latest: query.latest }, withdrawn ? null : { tags: device.tags });
+    const items = await this.updateCheck.preview(
+      customerId,
+      check,
+      { type: query.type, latest: query.latest },
+      withdrawn ? null : { tags: device.tags, bucket: rolloutBucket(hwid) },
+    );
     return {
       ...base,
       check: { ...check, type: query.type ?? 'AFI', latest: query.latest === true },
