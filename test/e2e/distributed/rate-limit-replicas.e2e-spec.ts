@@ -38,7 +38,7 @@ describe('the update-check limit on two gateway replicas (distributed)', () => {
       const up = await eventually(
         () => http.get('/status').catch(() => null),
         (r) => r?.status === 200,
-        { timeoutMs: 30_000, intervalMs: 200 },
+        { timeoutMs: 90_000, intervalMs: 200 },
       );
       if (up?.status !== 200) throw new Error('a gateway did not start');
     }

@@ -77,7 +77,7 @@ const NO_PROVIDER = new ProxyTracerProvider().getDelegate();
 let recording = false;
 
 /**
- * Whether a tracer provider is registered (startTelemetry, or a test's). When none is (the
+ * Whether a tracer provider is registered (startTracing, or a test's). When none is (the
  * default), the helpers below skip the span and context plumbing entirely: the update check
  * pays for it on every request. Once true, stays true.
  */
