@@ -2,7 +2,7 @@
 // a throwaway database). Loads BENCH_ROWS (default 1000000,10000000: the table grows to each size
 // in turn) request-log entries spread over 30 days, in time order, in gateway-sized batches
 // (BENCH_BATCH, default 500 like a gateway's) through the admin app's own store, the code that
-// takes a gateway's batch (RequestLogService.storeOnce: entries checked, then in one transaction
+// takes a gateway's batch (StoreRequestLog, the handler's use case: entries checked, then in one transaction
 // the batch id claimed, the batch noted for the usage fold, its successful update checks stored
 // in bulk (a row per batch and day) and the other entries COPYed into the day partitions with
 // every index; the fold summing the batches into the daily counters in the background), and
@@ -22,11 +22,13 @@ import type { DataSource } from 'typeorm';
 import { ADMIN_DATABASE } from '../../apps/admin/src/admin.module.js';
 import type { RequestLogRow } from '../../apps/admin/src/dtos/request-log-entry.js';
 import { AdminStore } from '../../apps/admin/src/repositories/admin.store.js';
-import { RequestLogService } from '../../apps/admin/src/services/request-log.service.js';
 import { RequestLogPartitionRepository } from '../../apps/admin/src/repositories/request-log-partitions.repository.js';
 import { type RequestLogFilter, StatsRepository } from '../../apps/admin/src/repositories/stats.repository.js';
 import { UsageRollup } from '../../apps/admin/src/stats/usage-rollup.service.js';
+import { FoldUsageCounters } from '../../apps/admin/src/use-cases/fold-usage-counters/fold-usage-counters.usecase.js';
+import { StoreRequestLog } from '../../apps/admin/src/use-cases/store-request-log/store-request-log.usecase.js';
 import { FakeJobQueue } from '../../apps/identity/test/fakes.js';
+import { requestLogIngest } from '../medium/admin.support.js';
 import { createThrowaway } from '../medium/logdata.support.js';
 
 configureLogging({ sink: () => undefined });
@@ -133,8 +135,8 @@ async function main(): Promise<void> {
   const throwaway = await createThrowaway('benchstats');
   const dataSource = await openAppDatabase(throwaway.config, ADMIN_DATABASE);
   try {
-    const rollup = new UsageRollup(new AdminStore(dataSource), new FakeJobQueue());
-    const store = new RequestLogService(new AdminStore(dataSource), rollup);
+    const rollup = new UsageRollup(new FoldUsageCounters(new AdminStore(dataSource)), new FakeJobQueue());
+    const store = requestLogIngest(new StoreRequestLog(new AdminStore(dataSource), rollup));
     const stats = new StatsRepository(dataSource.manager);
     const partitions = new RequestLogPartitionRepository(dataSource.manager);
     for (let d = 0; d <= DAYS + 1; d++) await partitions.create(new Date(START + d * DAY_MS));

@@ -20,7 +20,7 @@ import { DataSource } from 'typeorm';
 import { ADMIN_DATABASE } from '../../apps/admin/src/admin.module.js';
 import { AdminController } from '../../apps/admin/src/controllers/admin.controller.js';
 import { AuditController } from '../../apps/admin/src/controllers/audit.controller.js';
-import { SecurityEventsService } from '../../apps/admin/src/security/security-events.service.js';
+import { RetryOperatorNotifications } from '../../apps/admin/src/use-cases/retry-operator-notifications/retry-operator-notifications.usecase.js';
 import { FakeBus, FakeJobQueue } from '../../apps/identity/test/fakes.js';
 import { createThrowaway, type Throwaway } from './logdata.support.js';
 import { compileAdminModule } from './admin.support.js';
@@ -227,7 +227,7 @@ describe('security events', () => {
     expect(mail.text).toContain(`https://fw.example.test/admin/security/events/${stored.id}/ack`);
     expect(mails[0].options?.jobId).toBe(`security-event:${stored.id}:${mail.to}`);
     // Once only, whoever retries.
-    await moduleRef.get(SecurityEventsService).retryNotifications();
+    await moduleRef.get(RetryOperatorNotifications).execute();
     expect(jobs.jobs.length).toBe(before + operators.length);
   });
 
@@ -240,10 +240,10 @@ describe('security events', () => {
     expect(jobs.jobs.length).toBe(before);
     identityDown = false;
     operators = [];
-    await moduleRef.get(SecurityEventsService).retryNotifications();
+    await moduleRef.get(RetryOperatorNotifications).execute();
     expect(jobs.jobs.length).toBe(before);
     operators = ['root@operator.example'];
-    await moduleRef.get(SecurityEventsService).retryNotifications();
+    await moduleRef.get(RetryOperatorNotifications).execute();
     expect(jobs.jobs.slice(before).map((j) => (j.data as MailMessage).to)).toEqual(['root@operator.example']);
     const [done] = (await controller.listSecurityEvents(call({ kind: 'session_token_reuse', limit: 1 }))).items;
     expect(done.notified_at).not.toBeNull();

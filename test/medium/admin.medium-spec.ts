@@ -7,14 +7,14 @@ import { closeDatabases, configureLogging, openAppDatabase, revertLastMigration 
 import { DataSource } from 'typeorm';
 import { ADMIN_DATABASE } from '../../apps/admin/src/admin.module.js';
 import { AdminController } from '../../apps/admin/src/controllers/admin.controller.js';
-import { ScheduledJobs } from '../../apps/admin/src/jobs/scheduled-jobs.service.js';
-import { RequestLogService } from '../../apps/admin/src/services/request-log.service.js';
 import { AdminStore } from '../../apps/admin/src/repositories/admin.store.js';
 import { NO_CUSTOMER } from '../../apps/admin/src/stats/usage-counters.js';
 import { UsageRollup } from '../../apps/admin/src/stats/usage-rollup.service.js';
+import { RollUpHealth } from '../../apps/admin/src/use-cases/roll-up-health/roll-up-health.usecase.js';
+import { StoreRequestLog } from '../../apps/admin/src/use-cases/store-request-log/store-request-log.usecase.js';
 import { makeFixedClock, makeHealthSample, makeRequestLogEntry } from '../../apps/admin/test/factories.js';
 import { createThrowaway, type Throwaway } from './logdata.support.js';
-import { compileAdminModule } from './admin.support.js';
+import { compileAdminModule, requestLogIngest } from './admin.support.js';
 
 configureLogging({ sink: () => undefined });
 
@@ -115,11 +115,11 @@ describe('health history', () => {
   });
   const history = (days?: number) => admin.healthHistory({ ctx: {} as never, params: {}, query: days === undefined ? {} : { days }, body: undefined });
   const count = async (sql: string) => ((await dataSource.query(sql)) as [{ n: number }])[0].n;
-  let jobs: ScheduledJobs;
+  let jobs: RollUpHealth;
   let firstRun: { moved: number; removedDays: number };
 
   beforeAll(async () => {
-    jobs = moduleRef.get(ScheduledJobs);
+    jobs = moduleRef.get(RollUpHealth);
     const samples = [
       // today (UTC): 3 ok, 1 degraded (the object store down)
       makeHealthSample('2026-11-21T00:00:00.000Z', 'ok', up()),
@@ -139,7 +139,7 @@ describe('health history', () => {
     await Promise.all(samples.map((s) => admin.healthSample(s)));
     await admin.healthSample(makeHealthSample('not-a-date'));
     expect(await count(`SELECT count(*)::int AS n FROM admin.health_sample`)).toBe(10);
-    firstRun = await jobs.rollUpHealth();
+    firstRun = await jobs.execute();
   });
 
   it('the roll-up moves every sample into the daily counts and drops the days past 400', async () => {
@@ -177,10 +177,10 @@ describe('health history', () => {
 
   it('is idempotent: a second run moves nothing and changes nothing; later samples are added to their day', async () => {
     const before = await history(400);
-    expect(await jobs.rollUpHealth()).toEqual({ moved: 0, removedDays: 0 });
+    expect(await jobs.execute()).toEqual({ moved: 0, removedDays: 0 });
     expect(await history(400)).toEqual(before);
     await admin.healthSample(makeHealthSample('2026-11-21T10:02:00.000Z', 'ok', up({ worker: 'down' })));
-    expect(await jobs.rollUpHealth()).toEqual({ moved: 1, removedDays: 0 });
+    expect(await jobs.execute()).toEqual({ moved: 1, removedDays: 0 });
     const after = await history(1);
     expect(after.days[0]).toMatchObject({ samples: 5, ok: 4 });
     expect(after.parts.find((p) => p.part === 'worker')!.days[0]).toEqual({ day: '2026-11-21', samples: 5, up: 4, down: 1, uptime_ratio: 0.8 });
@@ -229,7 +229,7 @@ describe('usage counters', () => {
       on(`${DAY2}T00:00:00.000Z`, 'GET', CHECK, 200),
     ];
     const batch = { batch_id: randomUUID(), entries };
-    const service = moduleRef.get(RequestLogService);
+    const service = requestLogIngest(moduleRef.get(StoreRequestLog));
     const stats = moduleRef.get(AdminStore).repos.stats;
     const expected = [
       [
@@ -255,7 +255,7 @@ describe('usage counters', () => {
   });
 
   it('notes a batch whose entries lie far apart as a time range each, and counts every entry once', async () => {
-    const service = moduleRef.get(RequestLogService);
+    const service = requestLogIngest(moduleRef.get(StoreRequestLog));
     const entries = [
       on(`${DAY1}T08:00:00.000Z`, 'GET', CHECK, 200, 'apart.example'),
       on(`${DAY1}T08:00:30.000Z`, 'GET', CHECK, 200, 'apart.example'),
@@ -283,7 +283,7 @@ describe('usage counters', () => {
 
   it('charges no customer for requests without one or naming one refused as not found; a batch without an id counts too', async () => {
     const at = `${DAY1}T11:00:00.000Z`;
-    const service = moduleRef.get(RequestLogService);
+    const service = requestLogIngest(moduleRef.get(StoreRequestLog));
     await service.store({ entries: [on(at, 'GET', '/firmware', 200, 'charged.example'), on(at, 'GET', '/firmware', 401, null)] });
     await service.storeOnce({ batch_id: randomUUID(), entries: [on(at, 'GET', '/firmware', 404, 'gone.example', REFUSAL_CUSTOMER_NOT_FOUND)] });
     const stats = moduleRef.get(AdminStore).repos.stats;

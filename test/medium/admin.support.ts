@@ -5,9 +5,12 @@
 import { Test, type TestingModule } from '@nestjs/testing';
 import { createObjectStore, JobQueue, MessageBus, ObjectStore, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
+import type { RequestLogBatch } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { ADMIN_CONTROLLERS, ADMIN_PROVIDERS } from '../../apps/admin/src/admin.module.js';
 import { Clock } from '../../apps/admin/src/services/clock.js';
+import { StoreRequestLogCommand } from '../../apps/admin/src/use-cases/store-request-log/store-request-log.command.js';
+import type { StoreRequestLog } from '../../apps/admin/src/use-cases/store-request-log/store-request-log.usecase.js';
 import { FakeBus, FakeJobQueue } from '../../apps/identity/test/fakes.js';
 
 export interface AdminModuleParts {
@@ -39,4 +42,15 @@ export function compileAdminModule(parts: AdminModuleParts): Promise<TestingModu
     .overrideProvider(Clock)
     .useValue(parts.clock)
     .compile();
+}
+
+/**
+ * A gateway's request-log batch as the admin app's handlers take it: with its id, stored once
+ * (`storeOnce`, AdminMessages.storeRequestLog), or without one as earlier gateways sent it (`store`).
+ */
+export function requestLogIngest(storeRequestLog: StoreRequestLog) {
+  return {
+    storeOnce: (batch: RequestLogBatch & { batch_id: string }) => storeRequestLog.execute(StoreRequestLogCommand.create(batch)),
+    store: async (batch: RequestLogBatch): Promise<void> => void (await storeRequestLog.execute(StoreRequestLogCommand.create({ entries: batch.entries }))),
+  };
 }

@@ -6,12 +6,14 @@ import { closeDatabases, configureLogging, openAppDatabase } from '@app/infra';
 import { DataSource } from 'typeorm';
 import { ADMIN_DATABASE } from '../../apps/admin/src/admin.module.js';
 import { AdminStore } from '../../apps/admin/src/repositories/admin.store.js';
-import { RequestLogService } from '../../apps/admin/src/services/request-log.service.js';
 import { partitionName, RequestLogPartitionRepository } from '../../apps/admin/src/repositories/request-log-partitions.repository.js';
 import { type RequestLogFilter, StatsRepository } from '../../apps/admin/src/repositories/stats.repository.js';
 import { BULK_ENTRY_AS_COUNTED, CELL_OF_ENTRIES, COUNTER_NAMES, NO_CUSTOMER, UPDATE_CHECK_ROUTES } from '../../apps/admin/src/stats/usage-counters.js';
 import { UsageRollup } from '../../apps/admin/src/stats/usage-rollup.service.js';
+import { FoldUsageCounters } from '../../apps/admin/src/use-cases/fold-usage-counters/fold-usage-counters.usecase.js';
+import { StoreRequestLog } from '../../apps/admin/src/use-cases/store-request-log/store-request-log.usecase.js';
 import { FakeJobQueue } from '../../apps/identity/test/fakes.js';
+import { requestLogIngest } from './admin.support.js';
 import { createThrowaway, type Throwaway } from './logdata.support.js';
 
 /**
@@ -31,7 +33,7 @@ const HOSTILE_AGENT = `it's "quoted" $bulk$ \\ back\tslash\nnew ünïcødé 🚀
 
 let throwaway: Throwaway;
 let dataSource: DataSource;
-let store: RequestLogService;
+let store: ReturnType<typeof requestLogIngest>;
 let stats: StatsRepository;
 let rollup: UsageRollup;
 let partitions: RequestLogPartitionRepository;
@@ -39,8 +41,8 @@ let partitions: RequestLogPartitionRepository;
 beforeAll(async () => {
   throwaway = await createThrowaway('bulk');
   dataSource = await openAppDatabase(throwaway.config, ADMIN_DATABASE);
-  rollup = new UsageRollup(new AdminStore(dataSource), new FakeJobQueue());
-  store = new RequestLogService(new AdminStore(dataSource), rollup);
+  rollup = new UsageRollup(new FoldUsageCounters(new AdminStore(dataSource)), new FakeJobQueue());
+  store = requestLogIngest(new StoreRequestLog(new AdminStore(dataSource), rollup));
   stats = new StatsRepository(dataSource.manager);
   partitions = new RequestLogPartitionRepository(dataSource.manager);
   for (let d = -3; d <= 1; d++) await partitions.create(new Date(TODAY + d * DAY_MS));

@@ -8,10 +8,10 @@ import { ADMIN_DATABASE } from '../../apps/admin/src/admin.module.js';
 import { AdminStore } from '../../apps/admin/src/repositories/admin.store.js';
 import { RequestLogRetention } from '../../apps/admin/src/stats/request-log-retention.service.js';
 import { UsageRollup } from '../../apps/admin/src/stats/usage-rollup.service.js';
-import { RequestLogService } from '../../apps/admin/src/services/request-log.service.js';
+import { StoreRequestLog } from '../../apps/admin/src/use-cases/store-request-log/store-request-log.usecase.js';
 import { makeRequestLogEntry } from '../../apps/admin/test/factories.js';
 import { createThrowaway, type Throwaway } from './logdata.support.js';
-import { compileAdminModule } from './admin.support.js';
+import { compileAdminModule, requestLogIngest } from './admin.support.js';
 
 /**
  * The request log partitioned by day on real PostgreSQL (docs/operations.md "Request log"): the
@@ -109,7 +109,7 @@ describe('request log partitions', () => {
       batch_id: randomUUID(),
       entries: [makeRequestLogEntry({ ts: day(1), domain: odd }), makeRequestLogEntry({ ts: day(1), domain: odd, status: 500 })],
     };
-    const service = moduleRef.get(RequestLogService);
+    const service = requestLogIngest(moduleRef.get(StoreRequestLog));
     expect(await service.storeOnce(batch)).toEqual({ stored: 2 });
     const counted = async () =>
       (await moduleRef.get(AdminStore).repos.stats.days(day(1).slice(0, 10), day(1).slice(0, 10), odd)).map((d) => [d.requests, d.errors]);

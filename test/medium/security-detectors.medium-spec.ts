@@ -6,10 +6,12 @@ import { closeDatabases, configureLogging, loadConfig, openAppDatabase, revertLa
 import { DataSource } from 'typeorm';
 import { ADMIN_DATABASE } from '../../apps/admin/src/admin.module.js';
 import { SecurityDetectors } from '../../apps/admin/src/detectors/security-detectors.service.js';
+import { DetectSecurityEvents } from '../../apps/admin/src/use-cases/detect-security-events/detect-security-events.usecase.js';
+import { RecordSecurityEvent } from '../../apps/admin/src/use-cases/record-security-event/record-security-event.usecase.js';
 import { AdminStore } from '../../apps/admin/src/repositories/admin.store.js';
 import type { RequestLogRepository } from '../../apps/admin/src/repositories/request-log.repository.js';
 import { Clock } from '../../apps/admin/src/services/clock.js';
-import { FakeBus, FakeJobQueue } from '../../apps/identity/test/fakes.js';
+import { FakeBus } from '../../apps/identity/test/fakes.js';
 import { createThrowaway, type Throwaway } from './logdata.support.js';
 import { compileAdminModule } from './admin.support.js';
 
@@ -172,8 +174,8 @@ describe('episodes', () => {
     // Two runs of the job at once (two replicas): one event.
     await log.insertBatch(spread(30, at(10), 10, () => ({ status: 401, ip: '198.51.100.3' })));
     now = at(11);
-    const other = new SecurityDetectors(repository, moduleRef.get(SecurityDetectors)['events'], bus, new FakeJobQueue(), { now: () => now } as Clock, config);
-    await Promise.all([detectors.run(), other.run()]);
+    const other = new DetectSecurityEvents(repository, moduleRef.get(RecordSecurityEvent), bus, { now: () => now } as Clock, config);
+    await Promise.all([detectors.run(), other.execute()]);
     expect(await events('auth_failures')).toHaveLength(1);
   });
 });
@@ -280,17 +282,13 @@ describe('the other detectors (defaults)', () => {
 describe('settings', () => {
   it('a detector switched off raises nothing', async () => {
     const off = loadConfig({ DATA_DIR: throwaway.config.dataDir, SECURITY_DETECTOR_AUTH_FAILURES: 'off' }).securityDetectors;
-    const quiet = new SecurityDetectors(
-      moduleRef.get(AdminStore),
-      moduleRef.get(SecurityDetectors)['events'],
-      bus,
-      new FakeJobQueue(),
-      { now: () => now } as Clock,
-      { ...config, securityDetectors: off },
-    );
+    const quiet = new DetectSecurityEvents(moduleRef.get(AdminStore), moduleRef.get(RecordSecurityEvent), bus, { now: () => now } as Clock, {
+      ...config,
+      securityDetectors: off,
+    });
     await log.insertBatch(spread(50, at(10), 10, () => ({ status: 401, ip: '198.51.100.8' })));
     now = at(11);
-    expect(await quiet.run()).toEqual([]);
+    expect(await quiet.execute()).toEqual([]);
   });
 });
 

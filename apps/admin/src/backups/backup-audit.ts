@@ -1,8 +1,8 @@
-import type { AuditService } from '../audit/audit.service.js';
+import type { RecordAuditEntry } from '../use-cases/record-audit-entry/record-audit-entry.usecase.js';
 
 /** An audit entry for a backup, verify or restore action of an administrator (or the schedule). */
-export function auditBackup(audit: AuditService, actor: string, action: string, runId: string, after: Record<string, unknown>): Promise<boolean> {
-  return audit.store({
+export function auditBackup(audit: RecordAuditEntry, actor: string, action: string, runId: string, after: Record<string, unknown>): Promise<boolean> {
+  return audit.execute({
     ts: new Date().toISOString(),
     domain: null,
     actor: actor === 'schedule' ? 'schedule' : `admin:${actor}`,

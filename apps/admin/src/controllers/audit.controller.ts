@@ -1,58 +1,67 @@
 import { Controller, Inject } from '@nestjs/common';
 import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import { AdminEvents, AdminMessages, type EventPayload, type MessageRequest, requireTenant } from '@app/contracts';
-import { AuditService } from '../audit/audit.service.js';
-import { RelayedRecordsService } from '../audit/relayed-records.service.js';
-import { SecurityEventsService } from '../security/security-events.service.js';
+import { AcknowledgeSecurityEventCommand } from '../use-cases/acknowledge-security-event/acknowledge-security-event.command.js';
+import { AcknowledgeSecurityEvent } from '../use-cases/acknowledge-security-event/acknowledge-security-event.usecase.js';
 import { ListAuditCommand } from '../use-cases/list-audit/list-audit.command.js';
 import { ListAudit } from '../use-cases/list-audit/list-audit.usecase.js';
+import { ListSecurityEventsCommand } from '../use-cases/list-security-events/list-security-events.command.js';
+import { ListSecurityEvents } from '../use-cases/list-security-events/list-security-events.usecase.js';
+import { RecordAuditEntry } from '../use-cases/record-audit-entry/record-audit-entry.usecase.js';
+import { RecordSecurityEvent } from '../use-cases/record-security-event/record-security-event.usecase.js';
+import { StoreRelayedRecords } from '../use-cases/store-relayed-records/store-relayed-records.usecase.js';
 
 type Events<E> = Record<string, EventPayload<E>>;
 
-/** Audit entries and security events: stored from any app's events, read by the admin API. */
+/**
+ * Audit entries and security events: stored from any app's events, read by the admin API.
+ * Handlers are async so that a command refused when built answers a rejected promise.
+ */
 @Controller()
 export class AuditController {
   constructor(
-    @Inject(AuditService) private readonly audit: AuditService,
-    @Inject(SecurityEventsService) private readonly securityEvents: SecurityEventsService,
-    @Inject(RelayedRecordsService) private readonly relayed: RelayedRecordsService,
+    @Inject(RecordAuditEntry) private readonly recordAuditEntry: RecordAuditEntry,
+    @Inject(RecordSecurityEvent) private readonly recordSecurityEvent: RecordSecurityEvent,
+    @Inject(StoreRelayedRecords) private readonly storeRelayedRecords: StoreRelayedRecords,
     @Inject(ListAudit) private readonly listAuditPage: ListAudit,
+    @Inject(ListSecurityEvents) private readonly listSecurityEventsPage: ListSecurityEvents,
+    @Inject(AcknowledgeSecurityEvent) private readonly acknowledgeSecurityEvent: AcknowledgeSecurityEvent,
   ) {}
 
   /** From the apps' outbox relays (acknowledged, idempotent by id). */
   @MessagePattern(AdminMessages.storeRecords.pattern)
   storeRecords(@Payload() batch: MessageRequest<typeof AdminMessages.storeRecords>) {
-    return this.relayed.store(batch);
+    return this.storeRelayedRecords.execute(batch);
   }
 
   /** The unacknowledged events of earlier versions (kept while such producers may still run). */
   @EventPattern<Events<typeof AdminEvents.audit>>(AdminEvents.audit.subject)
   auditEvent(@Payload() entry: EventPayload<typeof AdminEvents.audit>) {
-    return this.audit.store(entry);
+    return this.recordAuditEntry.execute(entry);
   }
 
   @EventPattern<Events<typeof AdminEvents.securityEvent>>(AdminEvents.securityEvent.subject)
   async securityEvent(@Payload() event: EventPayload<typeof AdminEvents.securityEvent>) {
-    await this.securityEvents.record(event);
+    await this.recordSecurityEvent.execute(event);
   }
 
   @MessagePattern(AdminMessages.listAudit.pattern)
-  listAudit(@Payload() call: MessageRequest<typeof AdminMessages.listAudit>) {
+  async listAudit(@Payload() call: MessageRequest<typeof AdminMessages.listAudit>) {
     return this.listAuditPage.execute(ListAuditCommand.forAdministrators(call.query));
   }
 
   @MessagePattern(AdminMessages.listCustomerAudit.pattern)
-  listCustomerAudit(@Payload() call: MessageRequest<typeof AdminMessages.listCustomerAudit>) {
+  async listCustomerAudit(@Payload() call: MessageRequest<typeof AdminMessages.listCustomerAudit>) {
     return this.listAuditPage.execute(ListAuditCommand.forCustomer(requireTenant(call.ctx).customer, call.query));
   }
 
   @MessagePattern(AdminMessages.listSecurityEvents.pattern)
-  listSecurityEvents(@Payload() call: MessageRequest<typeof AdminMessages.listSecurityEvents>) {
-    return this.securityEvents.list(call);
+  async listSecurityEvents(@Payload() call: MessageRequest<typeof AdminMessages.listSecurityEvents>) {
+    return this.listSecurityEventsPage.execute(ListSecurityEventsCommand.create({ query: call.query }));
   }
 
   @MessagePattern(AdminMessages.ackSecurityEvent.pattern)
-  ack(@Payload() call: MessageRequest<typeof AdminMessages.ackSecurityEvent>) {
-    return this.securityEvents.ack(call);
+  async ack(@Payload() call: MessageRequest<typeof AdminMessages.ackSecurityEvent>) {
+    return this.acknowledgeSecurityEvent.execute(AcknowledgeSecurityEventCommand.create({ id: call.params.id, actor: call.ctx.actor }));
   }
 }

@@ -1,15 +1,16 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { JobMessages, type MessageRequest } from '@app/contracts';
-import { AdminJobsService } from '../jobs/admin-jobs.service.js';
+import { ListJobsCommand } from '../use-cases/list-jobs/list-jobs.command.js';
+import { ListJobs } from '../use-cases/list-jobs/list-jobs.usecase.js';
 
 /** GET /admin/jobs. */
 @Controller()
 export class JobsController {
-  constructor(@Inject(AdminJobsService) private readonly jobs: AdminJobsService) {}
+  constructor(@Inject(ListJobs) private readonly listJobs: ListJobs) {}
 
   @MessagePattern(JobMessages.list.pattern)
-  list(@Payload() call: MessageRequest<typeof JobMessages.list>) {
-    return this.jobs.list(call);
+  async list(@Payload() call: MessageRequest<typeof JobMessages.list>) {
+    return this.listJobs.execute(ListJobsCommand.create({ query: call?.query }));
   }
 }

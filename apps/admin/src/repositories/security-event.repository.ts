@@ -1,6 +1,14 @@
 import type { SecuritySeverity } from '@app/contracts';
 import { BaseRepository, jsonParam, sql, toIso, toJsonObject } from '@app/infra';
 
+/** What GET /admin/security/events lists. */
+export interface SecurityEventFilter {
+  readonly kind?: string;
+  readonly severity?: SecuritySeverity;
+  readonly unacked?: boolean;
+  readonly limit: number;
+}
+
 export interface SecurityEventRow {
   readonly id: number;
   readonly ts: string;
@@ -44,7 +52,7 @@ export class SecurityEventRepository extends BaseRepository {
     return rows.length ? toRow(rows[0]) : null;
   }
 
-  async list(input: { kind?: string; severity?: SecuritySeverity; unacked?: boolean; limit: number }): Promise<SecurityEventRow[]> {
+  async list(input: SecurityEventFilter): Promise<SecurityEventRow[]> {
     const { rows: rows } = await sql(
       this.manager,
       `SELECT ${COLUMNS} FROM admin.security_event

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { JobQueue, JsonLogger } from '@app/infra';
-import { AdminStore } from '../repositories/admin.store.js';
+import { FoldUsageCounters } from '../use-cases/fold-usage-counters/fold-usage-counters.usecase.js';
 
 /**
  * The named repeating job of the usage counters' roll-up (JobQueue.schedule: one run per period
@@ -10,13 +10,11 @@ import { AdminStore } from '../repositories/admin.store.js';
 export const USAGE_ROLLUP_JOB = { queue: 'usage-rollup', everyMs: 60_000 } as const;
 /** Folding after stored batches at most this often: the unfolded entries the summaries sum stay a second's worth. */
 const FOLD_EVERY_MS = 1_000;
-/** Rows of usage_unfolded (nearly always one per batch) one statement folds. */
-const FOLD_BATCHES = 200;
 
 /**
- * Sums the stored request-log batches not yet counted (admin.usage_unfolded) into the daily
- * counters (docs/api.md "Usage statistics"), so the summaries read a few rows per day and
- * customer. Idempotent: a run repeated, or two at once, folds each batch once.
+ * When the usage counters are folded (FoldUsageCounters, docs/api.md "Usage statistics"): after
+ * stored batches, at most once a second per replica, and by the repeating job; one run at a
+ * time in this process.
  */
 @Injectable()
 export class UsageRollup implements OnModuleInit, OnModuleDestroy {
@@ -26,7 +24,7 @@ export class UsageRollup implements OnModuleInit, OnModuleDestroy {
   private stopped = false;
 
   constructor(
-    @Inject(AdminStore) private readonly adminStore: AdminStore,
+    @Inject(FoldUsageCounters) private readonly foldUsageCounters: FoldUsageCounters,
     @Inject(JobQueue) private readonly jobs: JobQueue,
   ) {}
 
@@ -63,13 +61,7 @@ export class UsageRollup implements OnModuleInit, OnModuleDestroy {
     return run;
   }
 
-  private async fold(): Promise<number> {
-    let total = 0;
-    let folded: number;
-    do {
-      folded = await this.adminStore.repos.usageCounters.foldBatches(FOLD_BATCHES);
-      total += folded;
-    } while (folded === FOLD_BATCHES && !this.stopped);
-    return total;
+  private fold(): Promise<number> {
+    return this.foldUsageCounters.execute(() => this.stopped);
   }
 }

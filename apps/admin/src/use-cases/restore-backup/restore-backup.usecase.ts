@@ -13,13 +13,14 @@ import {
   readArchive,
   WriteBehind,
 } from '@app/infra';
-import { AuditService } from '../../audit/audit.service.js';
+import { RecordAuditEntry } from '../record-audit-entry/record-audit-entry.usecase.js';
 import { auditBackup } from '../../backups/backup-audit.js';
 import { BackupKeys, keyUsed } from '../../backups/backup-keys.js';
 import { BACKUP_WORK_PREFIX, errorText, removeWork, RunLog, stagedFileKey, workKey } from '../../backups/run-log.js';
 import type { MaintenanceRow } from '../../repositories/protection.repository.js';
-import { ProtectionService } from '../../protection/protection.service.js';
 import { Clock } from '../../services/clock.js';
+import { SetMaintenanceCommand } from '../set-maintenance/set-maintenance.command.js';
+import { SetMaintenance } from '../set-maintenance/set-maintenance.usecase.js';
 import type { RestoreBackupCommand } from './restore-backup.command.js';
 import { AdminStore } from '../../repositories/admin.store.js';
 
@@ -58,8 +59,8 @@ export class RestoreBackup {
     @Inject(BackupStore) private readonly store: BackupStore,
     @Inject(ObjectStore) private readonly objects: ObjectStore,
     @Inject(MessageBus) private readonly bus: MessageBus,
-    @Inject(ProtectionService) private readonly protection: ProtectionService,
-    @Inject(AuditService) private readonly audit: AuditService,
+    @Inject(SetMaintenance) private readonly setMaintenance: SetMaintenance,
+    @Inject(RecordAuditEntry) private readonly audit: RecordAuditEntry,
     @Inject(BackupKeys) private readonly keys: BackupKeys,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
@@ -92,8 +93,8 @@ export class RestoreBackup {
     const staging = new WriteBehind(this.objects, STAGING);
     try {
       await this.adminStore.repos.backupRuns.start(id, this.clock.now());
-      earlier = await this.protection.maintenanceRow();
-      await this.protection.switchMaintenance({ enabled: true, message: RESTORE_MAINTENANCE_MESSAGE }, actor);
+      earlier = await this.adminStore.repos.protection.maintenance();
+      await this.setMaintenance.apply(SetMaintenanceCommand.of({ enabled: true, message: RESTORE_MAINTENANCE_MESSAGE }, actor));
       await log.line(
         `maintenance on (it was ${earlier.enabled ? 'on' : 'off'}); checking ${command.archiveName} on the ${this.store.kind} backend with ${keyUsed(command.identity)}`,
       );
@@ -127,7 +128,7 @@ export class RestoreBackup {
       await log.line(`${removed} stored files not in the archive removed`);
       await removeWork(this.objects, id);
 
-      await this.protection.switchMaintenance(earlier, actor);
+      await this.setMaintenance.apply(SetMaintenanceCommand.of(earlier, actor));
       await log.line(`maintenance ${earlier.enabled ? 'left on, as it was' : 'off again'}; restore done`);
       await this.adminStore.repos.backupRuns.finish(id, {
         status: 'succeeded',
@@ -142,7 +143,7 @@ export class RestoreBackup {
       this.logger.warn('restore failed', { id, error });
       await log.line(`failed: ${error}`).catch(() => undefined);
       if (!replacing && earlier) {
-        await this.protection.switchMaintenance(earlier, actor).catch(() => undefined);
+        await this.setMaintenance.apply(SetMaintenanceCommand.of(earlier, actor)).catch(() => undefined);
         await log.line('nothing was replaced (what was staged is removed); the earlier maintenance setting is back').catch(() => undefined);
       } else if (replacing) {
         await log.line('maintenance stays on: the data may be partly replaced; restore again or fix and end maintenance').catch(() => undefined);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AdminErrors, type BackupRunQueued } from '@app/contracts';
 import { archiveName, JobQueue } from '@app/infra';
-import { AuditService } from '../../audit/audit.service.js';
+import { RecordAuditEntry } from '../record-audit-entry/record-audit-entry.usecase.js';
 import { auditBackup } from '../../backups/backup-audit.js';
 import { BACKUP_JOB } from '../../backups/backup-job.js';
 import { BackupKeys } from '../../backups/backup-keys.js';
@@ -19,7 +19,7 @@ export class StartBackup {
   constructor(
     @Inject(AdminStore) private readonly adminStore: AdminStore,
     @Inject(JobQueue) private readonly jobs: JobQueue,
-    @Inject(AuditService) private readonly audit: AuditService,
+    @Inject(RecordAuditEntry) private readonly audit: RecordAuditEntry,
     @Inject(BackupKeys) private readonly keys: BackupKeys,
     @Inject(Clock) private readonly clock: Clock,
   ) {}

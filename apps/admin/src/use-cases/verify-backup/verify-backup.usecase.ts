@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AdminErrors, type BackupRunQueued } from '@app/contracts';
 import { BackupStore, JsonLogger, readArchive } from '@app/infra';
-import { AuditService } from '../../audit/audit.service.js';
+import { RecordAuditEntry } from '../record-audit-entry/record-audit-entry.usecase.js';
 import { auditBackup } from '../../backups/backup-audit.js';
 import { BackupKeys, keyUsed } from '../../backups/backup-keys.js';
 import { errorText, RunLog } from '../../backups/run-log.js';
@@ -24,7 +24,7 @@ export class VerifyBackup {
   constructor(
     @Inject(AdminStore) private readonly adminStore: AdminStore,
     @Inject(BackupStore) private readonly store: BackupStore,
-    @Inject(AuditService) private readonly audit: AuditService,
+    @Inject(RecordAuditEntry) private readonly audit: RecordAuditEntry,
     @Inject(BackupKeys) private readonly keys: BackupKeys,
     @Inject(Clock) private readonly clock: Clock,
   ) {}

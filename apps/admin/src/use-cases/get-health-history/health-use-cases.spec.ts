@@ -1,12 +1,14 @@
 import { configureLogging } from '@app/infra';
 import { describe, expect, it } from '@jest/globals';
 import { ErrorCode, type HealthSample } from '@app/contracts';
-import { makeFixedClock, makeHealthSample } from '../../test/factories.js';
-import type { DailyPartCounts } from '../dtos/health-history.js';
-import type { HealthDailyRepository } from '../repositories/health-daily.repository.js';
-import type { HealthSampleRepository } from '../repositories/health-sample.repository.js';
-import type { AdminStore } from '../repositories/admin.store.js';
-import { HealthService } from './health.service.js';
+import { makeFixedClock, makeHealthSample } from '../../../test/factories.js';
+import type { DailyPartCounts } from '../../dtos/health-history.js';
+import type { HealthDailyRepository } from '../../repositories/health-daily.repository.js';
+import type { HealthSampleRepository } from '../../repositories/health-sample.repository.js';
+import type { AdminStore } from '../../repositories/admin.store.js';
+import { RecordHealthSample } from '../record-health-sample/record-health-sample.usecase.js';
+import { GetHealthHistoryCommand } from './get-health-history.command.js';
+import { GetHealthHistory } from './get-health-history.usecase.js';
 
 configureLogging({ sink: () => undefined });
 
@@ -20,13 +22,20 @@ function setup() {
       return [];
     },
   } as unknown as HealthDailyRepository;
-  const service = new HealthService({ repos: { healthSamples: samples, healthDaily: daily } } as unknown as AdminStore, makeFixedClock('2026-11-21T10:00:00Z'));
+  const store = { repos: { healthSamples: samples, healthDaily: daily } } as unknown as AdminStore;
+  const recordSample = new RecordHealthSample(store);
+  const getHistory = new GetHealthHistory(store, makeFixedClock('2026-11-21T10:00:00Z'));
+  const service = {
+    record: (sample: HealthSample) => recordSample.execute(sample),
+    // As the handler does: the command is built inside the promise chain, so a refusal rejects.
+    history: async (query: unknown) => getHistory.execute(GetHealthHistoryCommand.create({ query })),
+  };
   return { service, inserted, windows };
 }
 
-const call = (days?: number) => ({ ctx: {} as never, params: {}, query: days === undefined ? {} : { days }, body: undefined });
+const call = (days?: number) => (days === undefined ? {} : { days });
 
-describe('HealthService', () => {
+describe('RecordHealthSample and GetHealthHistory', () => {
   it('stores valid samples with their known parts and ignores malformed ones', async () => {
     const { service, inserted } = setup();
     await service.record(makeHealthSample('2026-11-21T09:59:00Z', 'degraded', { database: 'up', object_store: 'down' }));

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EndpointCall, JobsQuery, JobView } from '@app/contracts';
+import type { JobView } from '@app/contracts';
 import { JobQueue } from '@app/infra';
+import type { ListJobsCommand } from './list-jobs.command.js';
 
 /** Payload members never shown in the list: a mail's subject and body hold login codes and magic links. */
 const REDACTED_PAYLOAD_KEYS: ReadonlySet<string> = new Set(['subject', 'text', 'html']);
@@ -12,12 +13,11 @@ export const REDACTED = '[redacted]';
  * queues are visible), so no other app is asked.
  */
 @Injectable()
-export class AdminJobsService {
+export class ListJobs {
   constructor(@Inject(JobQueue) private readonly jobs: JobQueue) {}
 
-  async list(call: EndpointCall<Record<string, never>, JobsQuery, undefined>): Promise<{ items: JobView[] }> {
-    const limit = call?.query?.limit ?? 100;
-    const items = await this.jobs.list(limit);
+  async execute(command: ListJobsCommand): Promise<{ items: JobView[] }> {
+    const items = await this.jobs.list(command.limit);
     return { items: items.map((job) => ({ ...job, payload: redact(job.payload) })) };
   }
 }

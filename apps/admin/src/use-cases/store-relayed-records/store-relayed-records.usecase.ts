@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { isDeliveryId, type RelayedRecord, type RelayedRecords } from '@app/contracts';
 import { JsonLogger } from '@app/infra';
-import { SecurityEventsService } from '../security/security-events.service.js';
-import { AuditService } from './audit.service.js';
+import { RecordAuditEntry } from '../record-audit-entry/record-audit-entry.usecase.js';
+import { RecordSecurityEvent } from '../record-security-event/record-security-event.usecase.js';
 
 /**
  * What the apps' outbox relays deliver (AdminMessages.storeRecords): audit entries and security
@@ -12,15 +12,15 @@ import { AuditService } from './audit.service.js';
  * whole batch again.
  */
 @Injectable()
-export class RelayedRecordsService {
+export class StoreRelayedRecords {
   private readonly logger = new JsonLogger('admin');
 
   constructor(
-    @Inject(AuditService) private readonly audit: AuditService,
-    @Inject(SecurityEventsService) private readonly securityEvents: SecurityEventsService,
+    @Inject(RecordAuditEntry) private readonly audit: RecordAuditEntry,
+    @Inject(RecordSecurityEvent) private readonly securityEvents: RecordSecurityEvent,
   ) {}
 
-  async store(batch: RelayedRecords): Promise<{ stored: number }> {
+  async execute(batch: RelayedRecords): Promise<{ stored: number }> {
     let stored = 0;
     const records: readonly RelayedRecord[] = Array.isArray(batch?.records) ? (batch.records as readonly RelayedRecord[]) : [];
     for (const record of records) {
@@ -29,9 +29,9 @@ export class RelayedRecordsService {
         continue;
       }
       if (record.kind === 'audit') {
-        if (await this.audit.store(record.payload, record.id)) stored++;
+        if (await this.audit.execute(record.payload, record.id)) stored++;
       } else if (record.kind === 'security_event') {
-        if (await this.securityEvents.record(record.payload, record.id)) stored++;
+        if (await this.securityEvents.execute(record.payload, record.id)) stored++;
       } else {
         this.logger.write('warn', 'ignored relayed record of unknown kind', { record: record as unknown as Record<string, unknown> });
       }

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type AuditEntryInput, recordedJson, recordedText } from '@app/contracts';
 import { JsonLogger } from '@app/infra';
-import { type AuditRow } from '../repositories/audit.repository.js';
-import { AdminStore } from '../repositories/admin.store.js';
+import { type AuditRow } from '../../repositories/audit.repository.js';
+import { AdminStore } from '../../repositories/admin.store.js';
 
 const MAX = { domain: 253, actor: 256, action: 128, target_type: 64, target_id: 512 } as const;
 const MAX_STATE_BYTES = 64 * 1024;
@@ -34,15 +34,18 @@ function state(value: unknown): Record<string, unknown> | null {
   return bytes > MAX_STATE_BYTES ? { truncated: true, bytes } : storable;
 }
 
-/** Audit entries: stored from every app's AdminEvents.audit (read by the ListAudit use case). */
+/**
+ * Stores an audit entry: from every app's AdminEvents.audit and relayed records, and for the
+ * admin app's own changes (protection, backups, acknowledgements). Read by ListAudit.
+ */
 @Injectable()
-export class AuditService {
+export class RecordAuditEntry {
   private readonly logger = new JsonLogger('admin');
 
   constructor(@Inject(AdminStore) private readonly adminStore: AdminStore) {}
 
   /** `eventId`: the producer's id (relayed entries): stored once however often it arrives. True when stored now. */
-  async store(entry: AuditEntryInput, eventId: string | null = null): Promise<boolean> {
+  async execute(entry: AuditEntryInput, eventId: string | null = null): Promise<boolean> {
     const row = toAuditRow(entry);
     if (!row) {
       this.logger.write('warn', 'ignored malformed audit entry', { entry: entry as unknown as Record<string, unknown> });
