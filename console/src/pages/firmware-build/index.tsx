@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, ok, type Paths } from '../../api/client';
 import { ApiError } from '../../api/problem';
@@ -33,6 +34,8 @@ function ruleText(audience: Audience): string {
       return audience.tags.length
         ? `Known, active devices sharing one of its tags (${audience.tags.join(', ')}).`
         : 'Nobody yet: give it a tag its devices have, make it a general release, or switch the tag filter off.';
+    case 'rollout':
+      return 'A staged rollout decides: only the devices its stages reached so far, among those listed here (the rollout page says how many each stage reaches).';
   }
 }
 
@@ -144,100 +147,90 @@ function devices(n: number): string {
   return `${n.toLocaleString()} ${n === 1 ? 'device' : 'devices'}`;
 }
 
+type DialogProps = { build: Build; busy: boolean; error: unknown; onConfirm: () => void; onCancel: () => void };
+
 /**
- * Asks before withdrawing: whom the build reaches now (its audience, counted afresh), so the
- * person sees how many devices stop being offered it.
+ * A confirmation that says whom a release change reaches: the build's audience counted afresh
+ * (`asGeneralRelease`: as if it were a general release), put in words by `reach`.
  */
-function WithdrawDialog({
+function ReachDialog({
   build,
-  busy,
-  error,
-  onConfirm,
-  onCancel,
-}: {
-  build: Build;
-  busy: boolean;
-  error: unknown;
-  onConfirm: () => void;
-  onCancel: () => void;
+  reachId,
+  title,
+  confirm,
+  asGeneralRelease,
+  reach,
+  children,
+  ...actions
+}: DialogProps & {
+  /** The id of the paragraph saying whom it reaches. */
+  reachId: string;
+  title: string;
+  confirm: string;
+  asGeneralRelease?: boolean;
+  reach: (audience: Audience, line: string) => string;
+  children?: ComponentChildren;
 }) {
-  const audience = useLoad(async () => ok(await api.GET('/firmware/{id}/audience', { params: { path: { id: build.id }, query: { limit: 1 } } })), [build.id]);
-  const a = audience.data;
+  const audience = useLoad(
+    async () => ok(await api.GET('/firmware/{id}/audience', { params: { path: { id: build.id }, query: { limit: 1, as_general_release: asGeneralRelease } } })),
+    [build.id, asGeneralRelease],
+  );
   const line = `${build.hw_name} / ${build.hw_version} / ${build.fw_name}`;
   return (
-    <ConfirmDialog
-      title={`Withdraw ${build.fw_name} ${build.fw_version}?`}
-      confirm="Withdraw the build"
-      busy={busy}
-      error={error}
-      onConfirm={onConfirm}
-      onCancel={onCancel}
-    >
-      {a ? (
-        <p id="withdraw-reach">
-          {a.rule === 'every_caller' ? `It is a general release: every update check of ${line} with an older version is offered it. ` : ''}
-          Withdrawing it stops offering it to {devices(a.devices)} at their next check
-          {a.never_checked_in > 0 ? `, and to ${devices(a.never_checked_in)} that have not checked in yet` : ''}
-          {a.unknown_devices ? ', and to every device the registry does not know' : ''}. They are offered the newest other build for them, if any.
-        </p>
+    <ConfirmDialog title={title} confirm={confirm} {...actions}>
+      {audience.data ? (
+        <p id={reachId}>{reach(audience.data, line)}</p>
       ) : audience.loading ? (
         <Loading what="whom the build reaches" />
       ) : (
         <ErrorMessage error={audience.error} />
       )}
-      <p>Reactivating the build offers it again.</p>
+      {children}
     </ConfirmDialog>
   );
 }
 
-/**
- * Asks before making the build a general release (or taking that back), with whom that
- * reaches: counted afresh as a general release (as_general_release), or as it would be after.
- */
-function GeneralReleaseDialog({
-  build,
-  busy,
-  error,
-  onConfirm,
-  onCancel,
-}: {
-  build: Build;
-  busy: boolean;
-  error: unknown;
-  onConfirm: () => void;
-  onCancel: () => void;
-}) {
-  const making = !build.general_release;
-  const audience = useLoad(
-    async () =>
-      ok(await api.GET('/firmware/{id}/audience', { params: { path: { id: build.id }, query: { limit: 1, as_general_release: making || undefined } } })),
-    [build.id, making],
-  );
-  const a = audience.data;
-  const line = `${build.hw_name} / ${build.hw_version} / ${build.fw_name}`;
+/** Asks before withdrawing: how many devices stop being offered the build. */
+function WithdrawDialog(props: DialogProps) {
+  const b = props.build;
   return (
-    <ConfirmDialog
-      title={making ? `Make ${build.fw_name} ${build.fw_version} a general release?` : `Stop the general release of ${build.fw_name} ${build.fw_version}?`}
-      confirm={making ? 'Make it a general release' : 'Stop the general release'}
-      busy={busy}
-      error={error}
-      onConfirm={onConfirm}
-      onCancel={onCancel}
+    <ReachDialog
+      {...props}
+      reachId="withdraw-reach"
+      title={`Withdraw ${b.fw_name} ${b.fw_version}?`}
+      confirm="Withdraw the build"
+      reach={(a, line) =>
+        (a.rule === 'every_caller' ? `It is a general release: every update check of ${line} with an older version is offered it. ` : '') +
+        `Withdrawing it stops offering it to ${devices(a.devices)} at their next check` +
+        (a.never_checked_in > 0 ? `, and to ${devices(a.never_checked_in)} that have not checked in yet` : '') +
+        (a.unknown_devices ? ', and to every device the registry does not know' : '') +
+        '. They are offered the newest other build for them, if any.'
+      }
     >
-      {a ? (
-        <p id="general-release-reach">
-          {making
-            ? `Every update check of ${line} with an older version is offered it from its next check: ${devices(a.devices)} known now` +
-              (a.never_checked_in > 0 ? `, ${devices(a.never_checked_in)} once they check in` : '') +
-              ', and every device the registry does not know.'
-            : `Devices without a shared tag stop being offered it; as a tagged build it reaches ${devices(a.devices)} (the audience below, when the general release is off).`}
-        </p>
-      ) : audience.loading ? (
-        <Loading what="whom the build reaches" />
-      ) : (
-        <ErrorMessage error={audience.error} />
-      )}
-    </ConfirmDialog>
+      <p>Reactivating the build offers it again.</p>
+    </ReachDialog>
+  );
+}
+
+/** Asks before making the build a general release (or taking that back), saying whom that reaches. */
+function GeneralReleaseDialog(props: DialogProps) {
+  const b = props.build;
+  const making = !b.general_release;
+  return (
+    <ReachDialog
+      {...props}
+      reachId="general-release-reach"
+      title={making ? `Make ${b.fw_name} ${b.fw_version} a general release?` : `Stop the general release of ${b.fw_name} ${b.fw_version}?`}
+      confirm={making ? 'Make it a general release' : 'Stop the general release'}
+      asGeneralRelease={making || undefined}
+      reach={(a, line) =>
+        making
+          ? `Every update check of ${line} with an older version is offered it from its next check: ${devices(a.devices)} known now` +
+            (a.never_checked_in > 0 ? `, ${devices(a.never_checked_in)} once they check in` : '') +
+            ', and every device the registry does not know.'
+          : `Devices without a shared tag stop being offered it; as a tagged build it reaches ${devices(a.devices)} (the audience below, when the general release is off).`
+      }
+    />
   );
 }
 
