@@ -29,3 +29,21 @@ export function bytes(value: number): string {
   }
   return `${n.toFixed(n < 10 ? 1 : 0)} ${units[unit]}`;
 }
+
+/** `seconds` as people read it: "1 h 30 min", "2 d", "45 s". */
+export function duration(seconds: number): string {
+  const parts: string[] = [];
+  let left = seconds;
+  for (const [unit, size] of [
+    ['d', 86_400],
+    ['h', 3_600],
+    ['min', 60],
+    ['s', 1],
+  ] as const) {
+    if (left >= size) {
+      parts.push(`${Math.floor(left / size)} ${unit}`);
+      left %= size;
+    }
+  }
+  return parts.join(' ') || '0 s';
+}

@@ -4,27 +4,10 @@ import { updateSettings as limits } from '../../api/limits.gen';
 import { useMe } from '../../app/identity';
 import { ErrorMessage, Loading, Notice } from '../../components/feedback';
 import { check, Field, inputLimits, PanelForm } from '../../components/form';
+import { duration } from '../../components/format';
 import { useAction, useLoad } from '../../components/use-load';
 
 type Settings = Paths['/settings']['get']['responses'][200]['content']['application/json'];
-
-/** `seconds` as people read it: "1 h 30 min", "2 d", "45 s". */
-export function duration(seconds: number): string {
-  const parts: string[] = [];
-  let left = seconds;
-  for (const [unit, size] of [
-    ['d', 86_400],
-    ['h', 3_600],
-    ['min', 60],
-    ['s', 1],
-  ] as const) {
-    if (left >= size) {
-      parts.push(`${Math.floor(left / size)} ${unit}`);
-      left %= size;
-    }
-  }
-  return parts.join(' ') || '0 s';
-}
 
 /** The polling interval: a number of seconds within the API's range, or the service default. */
 function PollIntervalForm({ settings, onSaved }: { settings: Settings; onSaved: (message: string) => void }) {
@@ -61,7 +44,7 @@ function PollIntervalForm({ settings, onSaved }: { settings: Settings; onSaved: 
     >
       <Field
         label="Seconds between update checks"
-        hint={`From ${limits.poll_interval_seconds.minimum} (${duration(limits.poll_interval_seconds.minimum)}) to ${limits.poll_interval_seconds.maximum} (${duration(limits.poll_interval_seconds.maximum)})${Number.isInteger(typed) && typed > 0 ? `; ${duration(typed)}` : ''}`}
+        hint={`From ${limits.poll_interval_seconds.minimum} (${duration(limits.poll_interval_seconds.minimum)}) to ${limits.poll_interval_seconds.maximum} (${duration(limits.poll_interval_seconds.maximum)})${Number.isInteger(typed) && typed > 0 ? `: ${typed} s is ${duration(typed)}` : ''}`}
       >
         <input
           type="number"
