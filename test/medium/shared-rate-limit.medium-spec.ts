@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { JsonLogger } from '@app/infra';
 import { RedisWindowCountStore } from '../../apps/gateway/src/rate-limit/redis-window-count-store.js';
-import { SharedWindowCounter, WINDOW_MS, type WindowCountStore } from '../../apps/gateway/src/rate-limit/shared-window-counter.js';
+import { SharedWindowCounter, type WindowCountStore } from '../../apps/gateway/src/rate-limit/shared-window-counter.js';
+import { WINDOW_MS } from '../../apps/gateway/src/rate-limit/window-counter.js';
 
 /**
  * The per-address limit shared by gateways (docs/operations.md "Rate limits across
@@ -66,6 +67,16 @@ describe('SharedWindowCounter on Redis (two gateways)', () => {
     now += WINDOW_MS;
     expect(a.hit('192.0.2.7', 5)).toBeNull();
     expect(b.hit('192.0.2.7', 5)).toBeNull();
+  });
+
+  it("refuses as a lone gateway would across a clock minute's end: its own window starts with the address's first request", async () => {
+    now += WINDOW_MS - (now % WINDOW_MS) - 1_000; // one second before the clock minute ends
+    const a = gateway();
+    expect(hits(a, '192.0.2.99', 10, 10)).toBe(0);
+    now += 2_000; // a new shared window, same own window
+    expect(a.hit('192.0.2.99', 10)).toBe(58);
+    now += 58_000; // the own window over too
+    expect(a.hit('192.0.2.99', 10)).toBeNull();
   });
 
   it('sends one pipelined batch per sync, however many hits it counted', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { FixedWindowCounter } from './rate-limiter.js';
+import { FixedWindowCounter } from './window-counter.js';
 
 describe('FixedWindowCounter', () => {
   it('allows perMinute requests per key per minute, then answers the seconds until the window ends', () => {

@@ -4,46 +4,11 @@ import { CommonErrors, type RateLimitSpec } from '@app/contracts';
 import { JsonLogger, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
 import { RedisWindowCountStore } from './redis-window-count-store.js';
-import { SharedWindowCounter, WINDOW_MS, type WindowCounter } from './shared-window-counter.js';
+import { SharedWindowCounter } from './shared-window-counter.js';
+import { FixedWindowCounter, type WindowCounter } from './window-counter.js';
 
 /** How often a gateway adds its counts to the shared ones and learns the others' (docs/operations.md "Rate limits across gateways"). */
 export const RATE_SYNC_MS = 1_000;
-
-/**
- * Fixed one-minute windows per key (a client address), counted in this process alone (the
- * standalone runtime: one process). Bounded: past `maxKeys` the oldest window is dropped (a
- * flood of addresses cannot grow memory).
- */
-export class FixedWindowCounter implements WindowCounter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
-
-  constructor(
-    private readonly maxKeys = 200_000,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  /** Counts one request; null when it is within `perMinute`, else the seconds until the window ends. */
-  hit(key: string, perMinute: number): number | null {
-    const now = this.now();
-    let window = this.windows.get(key);
-    if (!window || now - window.start >= WINDOW_MS) {
-      if (window) this.windows.delete(key);
-      else if (this.windows.size >= this.maxKeys) {
-        const oldest = this.windows.keys().next();
-        if (!oldest.done) this.windows.delete(oldest.value);
-      }
-      window = { start: now, count: 0 };
-      this.windows.set(key, window);
-    }
-    window.count++;
-    if (window.count <= perMinute) return null;
-    return Math.max(1, Math.ceil((window.start + WINDOW_MS - now) / 1000));
-  }
-
-  get size(): number {
-    return this.windows.size;
-  }
-}
 
 /**
  * The endpoints' declared per-client rates (EndpointDef.rateLimit): 429 with Retry-After past

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { WINDOW_MS, type WindowCountStore } from './shared-window-counter.js';
+import type { WindowCountStore } from './shared-window-counter.js';
+import { WINDOW_MS } from './window-counter.js';
 
 /**
  * The shared window counts in Redis: one key per window and client key (`<prefix>:<window

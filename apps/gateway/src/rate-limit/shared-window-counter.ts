@@ -1,17 +1,10 @@
 import type { JsonLogger } from '@app/infra';
-
-/** The window of every per-address rate: one minute, aligned to the clock so that every gateway counts the same window. */
-export const WINDOW_MS = 60_000;
+import { FixedWindowCounter, WINDOW_MS, type WindowCounter } from './window-counter.js';
 
 /** Where the gateways add up their counts: each window's total per key, across processes. */
 export interface WindowCountStore {
   /** Adds each key's increment to its total in the window starting at `windowStart`; the totals after, in order. */
   add(windowStart: number, increments: readonly (readonly [key: string, count: number])[]): Promise<number[]>;
-}
-
-/** What a counter answers for one request: null within the rate, else the seconds until its window ends. */
-export interface WindowCounter {
-  hit(key: string, perMinute: number): number | null;
 }
 
 interface KeyCount {
@@ -24,11 +17,14 @@ interface KeyCount {
 }
 
 /**
- * Per-key counts of fixed one-minute windows shared by every gateway through a store (Redis),
- * without waiting on it per request: a hit is counted locally and decided on the last total the
- * store answered plus this process's hits since; every `syncMs` one batch (one pipelined
- * INCRBY per key hit since) adds the local hits to the shared totals and brings the new totals
- * back. A key is refused once that estimate passes the rate.
+ * Per-key counts of one-minute windows shared by every gateway through a store (Redis),
+ * without waiting on it per request. The shared windows are clock minutes (the same on every
+ * gateway): a hit is counted locally and decided on the last total the store answered plus this
+ * process's hits since; every `syncMs` one batch (one pipelined INCRBY per key hit since) adds
+ * the local hits to the shared totals and brings the new totals back. Beside it the process
+ * keeps its own window per key, starting with the key's first request (FixedWindowCounter, what
+ * a lone gateway enforces): a key is refused when either count passes the rate, so a gateway
+ * refuses at least what it would refuse alone, and the shared count adds what the others saw.
  *
  * The price is a bounded overshoot (docs/operations.md "Rate limits across gateways"): what
  * the other gateways admit for a key in the time one sync takes to reach everyone (at most
@@ -44,6 +40,8 @@ export class SharedWindowCounter implements WindowCounter {
   private syncing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | undefined;
   private failing = false;
+  /** This process's own window per key (refusals unchanged by sharing, whatever the clock minute). */
+  private readonly local: FixedWindowCounter;
   private readonly maxKeys: number;
   private readonly now: () => number;
 
@@ -54,6 +52,7 @@ export class SharedWindowCounter implements WindowCounter {
   ) {
     this.maxKeys = options.maxKeys ?? 200_000;
     this.now = options.now ?? Date.now;
+    this.local = new FixedWindowCounter(this.maxKeys, this.now);
     if (options.syncMs > 0) {
       this.timer = setInterval(() => void this.sync(), options.syncMs);
       this.timer.unref();
@@ -61,6 +60,12 @@ export class SharedWindowCounter implements WindowCounter {
   }
 
   hit(key: string, perMinute: number): number | null {
+    const own = this.local.hit(key, perMinute);
+    const shared = this.sharedHit(key, perMinute);
+    return own === null ? shared : Math.max(own, shared ?? 0);
+  }
+
+  private sharedHit(key: string, perMinute: number): number | null {
     const now = this.now();
     const window = now - (now % WINDOW_MS);
     if (window !== this.window) this.startWindow(window);
