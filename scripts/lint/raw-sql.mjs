@@ -52,8 +52,6 @@ export const rawSqlPlugin = { rules: { 'one-way': oneWay } };
  * Nothing else may join this list.
  */
 export const RAW_SQL_PENDING = [
-  // identity: converted by the identity rework
-  'apps/identity/src/repositories/**',
   // registry: rollouts and device reports are being written in these files now
   'apps/registry/src/repositories/**',
 ];

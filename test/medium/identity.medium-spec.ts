@@ -682,7 +682,7 @@ describe('credential status', () => {
     expect(await gateway.status({ kind: 'token', id: disabled.created.id })).toEqual({ active: false });
 
     const suspended = await aToken();
-    await app.store.repos.customers.setStatus(suspended.customer.id, 'suspended', app.clock.now());
+    await app.store.repos.customers.setStatus({ customerId: suspended.customer.id, status: 'suspended', at: app.clock.now() });
     expect(await gateway.status({ kind: 'token', id: suspended.created.id })).toEqual({ active: false });
 
     expect(await gateway.status({ kind: 'token', id: randomUUID() })).toEqual({ active: false });
@@ -888,7 +888,7 @@ describe('admin customers', () => {
 describe('resolveCustomer', () => {
   it('finds a customer by id or domain; unknown is null', async () => {
     const customer = await makeStoredCustomer(app.store, { isSandbox: true });
-    const info = { id: customer.id, domain: customer.domain, status: 'active', isSandbox: true, corsOrigins: [] };
+    const info = { id: customer.id, domain: customer.domain, status: 'active', isSandbox: true, corsOrigins: [], pollIntervalSeconds: null };
     expect(await gateway.resolve({ id: customer.id })).toEqual(info);
     expect(await gateway.resolve({ domain: customer.domain.toUpperCase() })).toEqual(info);
     expect(await gateway.resolve({ domain: 'unknown.example' })).toBeNull();
@@ -901,8 +901,8 @@ describe('resolveCustomer', () => {
     const suspended = await makeStoredCustomer(app.store);
     const origin = `https://${listing.domain}`;
     const hidden = `https://${suspended.domain}`;
-    await app.store.repos.customers.update(listing.id, { corsOrigins: [origin, 'https://shared.example'] }, new Date());
-    await app.store.repos.customers.update(suspended.id, { corsOrigins: [hidden], status: 'suspended' }, new Date());
+    await app.store.repos.customers.update({ customerId: listing.id, corsOrigins: [origin, 'https://shared.example'], at: new Date() });
+    await app.store.repos.customers.update({ customerId: suspended.id, corsOrigins: [hidden], status: 'suspended', at: new Date() });
     expect((await gateway.resolve({ domain: listing.domain }))?.corsOrigins).toEqual([origin, 'https://shared.example']);
     const { origins } = await gateway.corsOrigins();
     expect(origins).toEqual(expect.arrayContaining([origin, 'https://shared.example']));
@@ -956,6 +956,7 @@ describe('migrations', () => {
   it('revert cleanly (down) and apply again — runs last', async () => {
     await app.close();
     await closeDatabases();
+    expect(await revertLastMigration(db.config, IDENTITY_DATABASE)).toBe('CustomerPollInterval1765300000000');
     expect(await revertLastMigration(db.config, IDENTITY_DATABASE)).toBe('IdentityCustomerDeleting1764500000000');
     expect(await revertLastMigration(db.config, IDENTITY_DATABASE)).toBe('IdentityOutbox1764400000000');
     expect(await revertLastMigration(db.config, IDENTITY_DATABASE)).toBe('IdentityLoginLimits1763800000000');

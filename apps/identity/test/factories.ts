@@ -39,7 +39,7 @@ export async function makeStoredCustomer(
   });
   const customer = (await store.repos.customers.findByDomain(domain))!;
   if (input.suspended) {
-    await store.repos.customers.setStatus(customer.id, 'suspended', at);
+    await store.repos.customers.setStatus({ customerId: customer.id, status: 'suspended', at });
     return (await store.repos.customers.findByDomain(domain))!;
   }
   return customer;

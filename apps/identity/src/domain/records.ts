@@ -21,6 +21,15 @@ export interface Customer {
   readonly updatedAt: Date;
 }
 
+/** What PATCH /admin/customers changes: the given fields only. */
+export interface CustomerChange {
+  readonly name?: string;
+  readonly domain?: string;
+  readonly status?: CustomerStatus;
+  /** Each once. */
+  readonly corsOrigins?: readonly string[];
+}
+
 /** One POST /auth/login (user_id null for uninvited addresses, never verifiable). */
 export interface LoginChallenge {
   readonly id: string;

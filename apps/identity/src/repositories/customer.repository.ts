@@ -1,7 +1,7 @@
 import { type CustomerId, IdentityErrors } from '@app/contracts';
-import type { Customer, CustomerStatus } from '../domain/records.js';
+import type { Customer, CustomerChange, CustomerStatus } from '../domain/records.js';
 import { CustomerEntity } from '../entities/customer.entity.js';
-import { BaseRepository, isUniqueViolation } from '@app/infra';
+import { BaseRepository, isUniqueViolation, sql, type Tenant } from '@app/infra';
 import { Not } from 'typeorm';
 
 export interface NewCustomer {
@@ -16,24 +16,15 @@ export interface NewCustomer {
 export class CustomerRepository extends BaseRepository {
   /** Inserts unless the domain is taken; true when this call created the customer. */
   async insertIfAbsent(customer: NewCustomer): Promise<boolean> {
-    const result = await this.manager
-      .createQueryBuilder()
-      .insert()
-      .into(CustomerEntity)
-      .values({
-        id: customer.id,
-        domain: customer.domain,
-        name: customer.name,
-        status: 'active',
-        corsOrigins: [...customer.corsOrigins],
-        isSandbox: customer.isSandbox,
-        createdAt: customer.at,
-        updatedAt: customer.at,
-      })
-      .orIgnore()
-      .returning(['id'])
-      .execute();
-    return Array.isArray(result.raw) && result.raw.length > 0;
+    const { rows } = await sql(
+      this.manager,
+      `INSERT INTO identity.customers (id, domain, name, status, cors_origins, is_sandbox, created_at, updated_at)
+       VALUES ($1, $2, $3, 'active', $4::text[], $5, $6, $6)
+       ON CONFLICT DO NOTHING
+       RETURNING id`,
+      [customer.id, customer.domain, customer.name, [...customer.corsOrigins], customer.isSandbox, customer.at],
+    );
+    return rows.length > 0;
   }
 
   /** A customer being deleted is unknown here (and so everywhere). */
@@ -57,16 +48,14 @@ export class CustomerRepository extends BaseRepository {
   }
 
   /** Last step of a deletion: the row, and with it (ON DELETE CASCADE) its memberships, tokens, sessions and refresh tokens. */
-  async deleteRow(id: CustomerId): Promise<void> {
-    await this.manager.createQueryBuilder().delete().from(CustomerEntity).where('id = :id', { id }).execute();
+  async deleteRow(customer: Tenant): Promise<void> {
+    await sql(this.manager, `DELETE FROM identity.customers WHERE id = $1`, [customer.customerId]);
   }
 
   /** The union of the active customers' cors_origins (preflights). */
   async corsOriginsOfActive(): Promise<string[]> {
-    const rows: { origin: string }[] = await this.manager.query(
-      `SELECT DISTINCT unnest(cors_origins) AS origin FROM identity.customers WHERE status = 'active' ORDER BY origin`,
-    );
-    return rows.map((r) => r.origin);
+    const { rows } = await sql(this.manager, `SELECT DISTINCT unnest(cors_origins) AS origin FROM identity.customers WHERE status = 'active' ORDER BY origin`);
+    return rows.map((r) => String(r.origin));
   }
 
   /** Every customer but those being deleted. */
@@ -75,31 +64,29 @@ export class CustomerRepository extends BaseRepository {
   }
 
   /** Suspend or reactivate. */
-  async setStatus(id: CustomerId, status: CustomerStatus, at: Date): Promise<void> {
-    await this.manager.createQueryBuilder().update(CustomerEntity).set({ status, updatedAt: at }).where('id = :id', { id }).execute();
+  async setStatus(change: Tenant<{ status: CustomerStatus; at: Date }>): Promise<void> {
+    await sql(this.manager, `UPDATE identity.customers SET status = $2, updated_at = $3 WHERE id = $1`, [change.customerId, change.status, change.at]);
   }
 
   /** PATCH /settings: the customer's polling interval for its devices (null: the default). */
-  async setPollInterval(id: CustomerId, seconds: number | null, at: Date): Promise<void> {
-    await this.manager.createQueryBuilder().update(CustomerEntity).set({ pollIntervalSeconds: seconds, updatedAt: at }).where('id = :id', { id }).execute();
+  async setPollInterval(change: Tenant<{ seconds: number | null; at: Date }>): Promise<void> {
+    await sql(this.manager, `UPDATE identity.customers SET poll_interval_seconds = $2, updated_at = $3 WHERE id = $1`, [
+      change.customerId,
+      change.seconds,
+      change.at,
+    ]);
   }
 
   /** PATCH /admin/customers: the given fields only. A domain another customer has is refused (customer_exists). */
-  async update(id: CustomerId, change: { name?: string; domain?: string; status?: CustomerStatus; corsOrigins?: readonly string[] }, at: Date): Promise<void> {
-    await this.manager
-      .createQueryBuilder()
-      .update(CustomerEntity)
-      .set({
-        ...(change.name !== undefined ? { name: change.name } : {}),
-        ...(change.domain !== undefined ? { domain: change.domain } : {}),
-        ...(change.status !== undefined ? { status: change.status } : {}),
-        ...(change.corsOrigins !== undefined ? { corsOrigins: [...change.corsOrigins] } : {}),
-        updatedAt: at,
-      })
-      .where('id = :id', { id })
-      .execute()
-      .catch((err: unknown) => {
-        throw isUniqueViolation(err) ? IdentityErrors.customer_exists() : err;
-      });
+  async update(change: Tenant<CustomerChange & { at: Date }>): Promise<void> {
+    const params: unknown[] = [change.customerId, change.at];
+    const sets = ['updated_at = $2'];
+    if (change.name !== undefined) sets.push(`name = $${params.push(change.name)}`);
+    if (change.domain !== undefined) sets.push(`domain = $${params.push(change.domain)}`);
+    if (change.status !== undefined) sets.push(`status = $${params.push(change.status)}`);
+    if (change.corsOrigins !== undefined) sets.push(`cors_origins = $${params.push([...change.corsOrigins])}::text[]`);
+    await sql(this.manager, `UPDATE identity.customers SET ${sets.join(', ')} WHERE id = $1`, params).catch((err: unknown) => {
+      throw isUniqueViolation(err) ? IdentityErrors.customer_exists() : err;
+    });
   }
 }

@@ -1,4 +1,4 @@
-import { BaseRepository } from '@app/infra';
+import { BaseRepository, sql } from '@app/infra';
 
 export class LockRepository extends BaseRepository {
   /**
@@ -7,6 +7,6 @@ export class LockRepository extends BaseRepository {
    * meaningful inside a transaction; released at commit or rollback.
    */
   async lockForTransaction(name: string): Promise<void> {
-    await this.manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
+    await sql(this.manager, 'SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
   }
 }

@@ -1,7 +1,6 @@
 import type { LoginChallenge } from '../domain/records.js';
-import { LoginChallengeEntity } from '../entities/login-challenge.entity.js';
 import { LOGIN_MAX_WRONG_GUESSES } from '../domain/limits.js';
-import { BaseRepository, toInt, toIntOrZero, toNullableDate } from '@app/infra';
+import { BaseRepository, type Row, sql, toDate, toInt, toIntOrZero, toNullableDate } from '@app/infra';
 
 export interface NewLoginChallenge {
   readonly id: string;
@@ -25,23 +24,22 @@ export interface ReservedAttempt {
 
 export class LoginChallengeRepository extends BaseRepository {
   async insert(challenge: NewLoginChallenge): Promise<void> {
-    await this.manager
-      .createQueryBuilder()
-      .insert()
-      .into(LoginChallengeEntity)
-      .values({ ...challenge, attempts: 0, usedAt: null })
-      .execute();
+    await sql(
+      this.manager,
+      `INSERT INTO identity.login_challenges (id, email, user_id, code_salt, code_hash, link_hash, attempts, created_at, expires_at, used_at)
+       VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $8, NULL)`,
+      [challenge.id, challenge.email, challenge.userId, challenge.codeSalt, challenge.codeHash, challenge.linkHash, challenge.createdAt, challenge.expiresAt],
+    );
   }
 
   /** Challenges issued for the address since `since`, and when the oldest of them was issued. */
   async countIssuedSince(email: string, since: Date): Promise<{ count: number; oldest: Date | null }> {
-    const row = await this.manager
-      .createQueryBuilder(LoginChallengeEntity, 'c')
-      .select('COUNT(*)', 'n')
-      .addSelect('MIN(c.created_at)', 'oldest')
-      .where('c.email = :email AND c.created_at > :since', { email, since })
-      .getRawOne<{ n: unknown; oldest: unknown }>();
-    return { count: toIntOrZero(row?.n), oldest: toNullableDate(row?.oldest) };
+    const { rows } = await sql(
+      this.manager,
+      `SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM identity.login_challenges WHERE email = $1 AND created_at > $2`,
+      [email, since],
+    );
+    return { count: toIntOrZero(rows[0]?.n), oldest: toNullableDate(rows[0]?.oldest) };
   }
 
   /**
@@ -50,55 +48,61 @@ export class LoginChallengeRepository extends BaseRepository {
    * concurrent guesses cannot exceed the limit.
    */
   async reserveAttempts(email: string, now: Date): Promise<ReservedAttempt[]> {
-    const result = await this.manager
-      .createQueryBuilder()
-      .update(LoginChallengeEntity)
-      .set({ attempts: () => 'attempts + 1' })
-      .where('email = :email AND used_at IS NULL AND expires_at > :now AND attempts < :max', { email, now, max: LOGIN_MAX_WRONG_GUESSES })
-      .returning(['id', 'userId', 'codeSalt', 'codeHash', 'attempts']) // property paths; raw rows carry column names
-      .execute();
-    const rows = (Array.isArray(result.raw) ? result.raw : []) as Array<{
-      id: string;
-      user_id: string | null;
-      code_salt: string;
-      code_hash: string;
-      attempts: unknown;
-    }>;
-    return rows.map((r) => ({ id: r.id, userId: r.user_id, codeSalt: r.code_salt, codeHash: r.code_hash, attempts: toInt(r.attempts) }));
+    const { rows } = await sql(
+      this.manager,
+      `UPDATE identity.login_challenges SET attempts = attempts + 1
+        WHERE email = $1 AND used_at IS NULL AND expires_at > $2 AND attempts < $3
+        RETURNING id, user_id, code_salt, code_hash, attempts`,
+      [email, now, LOGIN_MAX_WRONG_GUESSES],
+    );
+    return rows.map((r) => ({
+      id: String(r.id),
+      userId: r.user_id === null ? null : String(r.user_id),
+      codeSalt: String(r.code_salt),
+      codeHash: String(r.code_hash),
+      attempts: toInt(r.attempts),
+    }));
   }
 
   /** Single use: true only for the caller that marked it. */
   async markUsed(id: string, at: Date): Promise<boolean> {
-    const result = await this.manager
-      .createQueryBuilder()
-      .update(LoginChallengeEntity)
-      .set({ usedAt: at })
-      .where('id = :id AND used_at IS NULL', { id })
-      .execute();
-    return (result.affected ?? 0) > 0;
+    return (await sql(this.manager, `UPDATE identity.login_challenges SET used_at = $2 WHERE id = $1 AND used_at IS NULL`, [id, at])).affected > 0;
   }
 
   /** After a successful login the other codes and links mailed to the address stop working. */
   async retireLive(email: string, at: Date): Promise<void> {
-    await this.manager
-      .createQueryBuilder()
-      .update(LoginChallengeEntity)
-      .set({ usedAt: at })
-      .where('email = :email AND used_at IS NULL AND expires_at > :at', { email, at })
-      .execute();
+    await sql(this.manager, `UPDATE identity.login_challenges SET used_at = $2 WHERE email = $1 AND used_at IS NULL AND expires_at > $2`, [email, at]);
   }
 
   /** Challenges older than `before` are of no use any more (the hourly limit looks back one hour). */
   async deleteCreatedBefore(before: Date): Promise<number> {
-    const result = await this.manager.createQueryBuilder().delete().from(LoginChallengeEntity).where('created_at < :before', { before }).execute();
-    return result.affected ?? 0;
+    return (await sql(this.manager, `DELETE FROM identity.login_challenges WHERE created_at < $1`, [before])).affected;
   }
 
   /** The challenge a magic link names, when it is still usable. */
-  findLiveById(id: string, now: Date): Promise<LoginChallenge | null> {
-    return this.manager
-      .createQueryBuilder(LoginChallengeEntity, 'c')
-      .where('c.id = :id AND c.used_at IS NULL AND c.expires_at > :now AND c.attempts < :max', { id, now, max: LOGIN_MAX_WRONG_GUESSES })
-      .getOne();
+  async findLiveById(id: string, now: Date): Promise<LoginChallenge | null> {
+    const { rows } = await sql(
+      this.manager,
+      `SELECT id, email, user_id, code_salt, code_hash, link_hash, attempts, created_at, expires_at, used_at
+         FROM identity.login_challenges
+        WHERE id = $1 AND used_at IS NULL AND expires_at > $2 AND attempts < $3`,
+      [id, now, LOGIN_MAX_WRONG_GUESSES],
+    );
+    return rows[0] ? toLoginChallenge(rows[0]) : null;
   }
+}
+
+function toLoginChallenge(r: Row): LoginChallenge {
+  return {
+    id: String(r.id),
+    email: String(r.email),
+    userId: r.user_id === null ? null : String(r.user_id),
+    codeSalt: String(r.code_salt),
+    codeHash: String(r.code_hash),
+    linkHash: String(r.link_hash),
+    attempts: toInt(r.attempts),
+    createdAt: toDate(r.created_at),
+    expiresAt: toDate(r.expires_at),
+    usedAt: toNullableDate(r.used_at),
+  };
 }

@@ -1,6 +1,5 @@
-import { ApiTokenEntity } from '../entities/api-token.entity.js';
 import { SandboxTokenEntity } from '../entities/sandbox-token.entity.js';
-import { BaseRepository, toDate, toNullableDate } from '@app/infra';
+import { BaseRepository, sql, toDate, toNullableDate } from '@app/infra';
 
 export type SandboxBundle = SandboxTokenEntity['bundle'];
 
@@ -15,36 +14,29 @@ export interface StoredSandboxToken {
 
 export class SandboxTokenRepository extends BaseRepository {
   async list(): Promise<StoredSandboxToken[]> {
-    const rows = await this.manager
-      .createQueryBuilder(SandboxTokenEntity, 's')
-      .innerJoin(ApiTokenEntity, 't', 't.id = s.token_id')
-      .select([
-        's.bundle AS bundle',
-        's.token_id AS token_id',
-        's.token AS token',
-        't.scopes AS scopes',
-        't.expires_at AS expires_at',
-        't.revoked_at AS revoked_at',
-      ])
-      .orderBy('s.bundle', 'ASC')
-      .getRawMany<{ bundle: SandboxBundle; token_id: string; token: string; scopes: string[]; expires_at: unknown; revoked_at: unknown }>();
+    const { rows } = await sql(
+      this.manager,
+      `SELECT s.bundle, s.token_id, s.token, t.scopes, t.expires_at, t.revoked_at
+         FROM identity.sandbox_tokens s
+         JOIN identity.api_tokens t ON t.id = s.token_id
+        ORDER BY s.bundle ASC`,
+    );
     return rows.map((r) => ({
-      bundle: r.bundle,
-      tokenId: r.token_id,
-      token: r.token,
-      scopes: r.scopes,
+      bundle: r.bundle as SandboxBundle,
+      tokenId: String(r.token_id),
+      token: String(r.token),
+      scopes: r.scopes as string[],
       expiresAt: toDate(r.expires_at),
       revokedAt: toNullableDate(r.revoked_at),
     }));
   }
 
   async put(input: { bundle: SandboxBundle; tokenId: string; token: string; at: Date }): Promise<void> {
-    await this.manager
-      .createQueryBuilder()
-      .insert()
-      .into(SandboxTokenEntity)
-      .values({ bundle: input.bundle, tokenId: input.tokenId, token: input.token, createdAt: input.at })
-      .orUpdate(['token_id', 'token', 'created_at'], ['bundle'])
-      .execute();
+    await sql(
+      this.manager,
+      `INSERT INTO identity.sandbox_tokens (bundle, token_id, token, created_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (bundle) DO UPDATE SET token_id = EXCLUDED.token_id, token = EXCLUDED.token, created_at = EXCLUDED.created_at`,
+      [input.bundle, input.tokenId, input.token, input.at],
+    );
   }
 }

@@ -1,5 +1,5 @@
 import { SigningKeyEntity } from '../entities/signing-key.entity.js';
-import { BaseRepository } from '@app/infra';
+import { BaseRepository, sql } from '@app/infra';
 
 export interface NewSigningKey {
   readonly kid: string;
@@ -20,11 +20,10 @@ export class SigningKeyRepository extends BaseRepository {
   }
 
   async insert(key: NewSigningKey): Promise<void> {
-    await this.manager
-      .createQueryBuilder()
-      .insert()
-      .into(SigningKeyEntity)
-      .values({ kid: key.kid, alg: 'EdDSA', publicX: key.publicX, privatePkcs8: key.privatePkcs8, active: true, createdAt: key.at })
-      .execute();
+    await sql(
+      this.manager,
+      `INSERT INTO identity.signing_keys (kid, alg, public_x, private_pkcs8, active, created_at) VALUES ($1, 'EdDSA', $2, $3, true, $4)`,
+      [key.kid, key.publicX, key.privatePkcs8, key.at],
+    );
   }
 }

@@ -67,7 +67,7 @@ export class CustomerDeletions implements OnApplicationBootstrap, OnModuleDestro
       }
       await this.store.transaction(async (repos) => {
         const members = await repos.memberships.listMembers(customerId);
-        await repos.customers.deleteRow(customerId);
+        await repos.customers.deleteRow({ customerId });
         await repos.users.deleteWithoutMembership(members.map((m) => m.userId));
       });
       this.bus.emit(IdentityEvents.customerChanged, { id: customerId, domain });

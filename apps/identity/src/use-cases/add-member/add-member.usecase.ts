@@ -26,7 +26,7 @@ export class AddMemberUseCase {
       async (repos) => {
         const { result, invitation: mail } = await this.invite.addWithin(repos, invitation);
         if (!result.added || !mail) throw IdentityErrors.member_exists();
-        return { member: (await repos.memberships.findMember(customer.id, invitation.email))!, mail };
+        return { member: (await repos.memberships.findMember({ customerId: customer.id, email: invitation.email }))!, mail };
       },
       { lock: memberChangesLock(customer.id) },
     );

@@ -25,7 +25,7 @@ export class ChangeMemberRoleUseCase {
     const { customer, email, role } = command;
     const { before, after } = await this.store.transaction(
       async (repos) => {
-        const member = await repos.memberships.findMember(customer.id, email);
+        const member = await repos.memberships.findMember({ customerId: customer.id, email });
         if (!member) throw IdentityErrors.member_not_found();
         if (member.role === role) return { before: member, after: member };
         if (member.role === 'owner' && (await repos.memberships.countOwners(customer.id)) <= 1) throw IdentityErrors.last_owner_demote();

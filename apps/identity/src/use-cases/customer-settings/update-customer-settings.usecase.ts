@@ -38,7 +38,8 @@ export class UpdateCustomerSettingsUseCase {
     const { before, after, domain } = await this.store.transaction(async (repos) => {
       const customer = await repos.customers.findById(ctx.customer.id);
       if (!customer) throw CommonErrors.customer_not_found();
-      if (change.poll_interval_seconds !== undefined) await repos.customers.setPollInterval(customer.id, change.poll_interval_seconds, this.clock.now());
+      if (change.poll_interval_seconds !== undefined)
+        await repos.customers.setPollInterval({ customerId: customer.id, seconds: change.poll_interval_seconds, at: this.clock.now() });
       const updated = (await repos.customers.findById(customer.id))!;
       return { before: settingsOf(customer, this.config.updatePollSeconds), after: settingsOf(updated, this.config.updatePollSeconds), domain: updated.domain };
     });

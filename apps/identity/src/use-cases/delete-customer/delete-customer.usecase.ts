@@ -42,7 +42,7 @@ export class DeleteCustomerUseCase {
       if (customer.isSandbox) throw IdentityErrors.sandbox_customer_undeletable();
       if (customer.status === 'deleting') return { customer, sessions: [] as string[] };
       const before = toCustomerView(customer);
-      await repos.customers.setStatus(customer.id, 'deleting', now);
+      await repos.customers.setStatus({ customerId: customer.id, status: 'deleting', at: now });
       const sessions = await repos.sessions.revokeOpen({ customerId: customer.id, at: now, reason: 'customer_deleted' });
       await this.audit.record({ actor: command.actor, domain, action: 'customer.delete', targetType: 'customer', targetId: domain, before, after: {} }, repos);
       return { customer, sessions };

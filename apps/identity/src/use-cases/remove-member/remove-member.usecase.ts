@@ -28,7 +28,7 @@ export class RemoveMemberUseCase {
     const now = this.clock.now();
     const { member, sessions, tokens } = await this.store.transaction(
       async (repos) => {
-        const member = await repos.memberships.findMember(customer.id, email);
+        const member = await repos.memberships.findMember({ customerId: customer.id, email });
         if (!member) throw IdentityErrors.member_not_found();
         if (member.role === 'owner' && (await repos.memberships.countOwners(customer.id)) <= 1) throw IdentityErrors.last_owner_remove();
         await repos.memberships.remove({ customerId: customer.id, userId: member.userId });

@@ -40,7 +40,7 @@ export class SwitchCustomerUseCase {
     const session = await repos.sessions.findCredentialState(principal.credentialId);
     if (!session || session.revokedAt) throw CommonErrors.session_ended();
     if (session.customerId !== customer.id) {
-      await repos.sessions.setCustomer(principal.credentialId, customer.id);
+      await repos.sessions.setCustomer({ sessionId: principal.credentialId, customerId: customer.id });
       this.credentials.changed('session', [principal.credentialId]);
     }
     const [user, memberships] = await Promise.all([repos.users.findById(principal.userId), repos.memberships.listForUser(principal.userId)]);

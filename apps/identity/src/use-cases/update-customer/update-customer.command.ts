@@ -1,18 +1,10 @@
 import { CustomerDomainParams, type RequestContext, UpdateCustomerRequest } from '@app/contracts';
 import { contractCheck } from '@app/platform';
-import type { CustomerStatus } from '../../domain/records.js';
+import type { CustomerChange } from '../../domain/records.js';
 import { adminActor } from '../../domain/access.js';
 
 const checkParams = contractCheck(CustomerDomainParams, { where: 'path parameter' });
 const checkBody = contractCheck(UpdateCustomerRequest, { where: 'body property' });
-
-export interface CustomerChange {
-  readonly name?: string;
-  readonly domain?: string;
-  readonly status?: CustomerStatus;
-  /** Each once. */
-  readonly corsOrigins?: string[];
-}
 
 /** PATCH /admin/customers/{domain}, validated when built with the contract's UpdateCustomerRequest. */
 export class UpdateCustomerCommand {

@@ -49,7 +49,7 @@ export class UpdateCustomerUseCase {
       }
       if (change.status === 'suspended' && customer.domain === this.config.operatorDomain) throw IdentityErrors.operator_customer_unsuspendable();
       const before = toCustomerView(customer);
-      await repos.customers.update(customer.id, change, now);
+      await repos.customers.update({ ...change, customerId: customer.id, at: now });
       const updated = (await repos.customers.findById(customer.id))!;
       const suspended = before.status === 'active' && updated.status === 'suspended';
       const sessions = suspended ? await repos.sessions.revokeOpen({ customerId: customer.id, at: now, reason: 'customer_suspended' }) : [];
