@@ -7,6 +7,7 @@ import { RolloutSteeringController } from './controllers/rollout-steering.contro
 import { FirmwareRollouts1765100000000 } from './migrations/1765100000000-rollouts.js';
 import { RolloutEvaluator } from './rollouts/rollout-evaluator.js';
 import { RolloutStages } from './rollouts/rollout-stages.js';
+import { RolloutHaltNotice } from './rollouts/rollout-halt-notice.js';
 import { RolloutSteering } from './rollouts/rollout-steering.js';
 import { EvaluateRolloutsUseCase } from './use-cases/evaluate-rollouts/evaluate-rollouts.usecase.js';
 import { ListRolloutDevicesUseCase } from './use-cases/list-rollout-devices/list-rollout-devices.usecase.js';
@@ -131,6 +132,7 @@ export const FIRMWARE_PROVIDERS: Provider[] = [
   RotateUpdateSigningKeyUseCase,
   RolloutStages,
   RolloutSteering,
+  RolloutHaltNotice,
   StartRolloutUseCase,
   ReadRolloutUseCase,
   SteerRolloutUseCase,

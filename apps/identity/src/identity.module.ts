@@ -50,6 +50,7 @@ import { ListUsersUseCase } from './use-cases/list-users/list-users.usecase.js';
 import { NamePeopleUseCase } from './use-cases/name-people/name-people.usecase.js';
 import { ProvisionOperatorUseCase } from './use-cases/provision-operator/provision-operator.usecase.js';
 import { FindOperatorEmailsUseCase } from './use-cases/find-operator-emails/find-operator-emails.usecase.js';
+import { FindOwnerEmailsUseCase } from './use-cases/find-owner-emails/find-owner-emails.usecase.js';
 import { FindUserEmailsUseCase } from './use-cases/find-user-emails/find-user-emails.usecase.js';
 import { RefreshSessionUseCase } from './use-cases/refresh-session/refresh-session.usecase.js';
 import { RequestLoginUseCase } from './use-cases/request-login/request-login.usecase.js';
@@ -95,6 +96,7 @@ export const IDENTITY_PROVIDERS: Provider[] = [
   ProvisionOperatorUseCase,
   FindUserEmailsUseCase,
   FindOperatorEmailsUseCase,
+  FindOwnerEmailsUseCase,
   NamePeopleUseCase,
   RequestLoginUseCase,
   StartSessionUseCase,

@@ -12,12 +12,15 @@ import { RolloutStages } from './rollout-stages.js';
 /** The evaluator acts as this actor in audit entries. */
 export const EVALUATOR_ACTOR = 'system:rollout-evaluator';
 
-/** The context the evaluator acts in for a customer (audit entries, the general release on completion). */
-export function evaluatorContext(customerId: CustomerId): TenantRequestContext {
+/**
+ * The context the evaluator acts in for a customer (audit entries, the general release on
+ * completion): the customer's domain as identity knows it, so its audit list shows the entries.
+ */
+export function evaluatorContext(customer: { id: CustomerId; domain: string; isSandbox: boolean }): TenantRequestContext {
   return {
     requestId: randomUUID(),
     principal: null,
-    customer: { id: customerId, domain: '', isSandbox: false },
+    customer: { id: customer.id, domain: customer.domain, isSandbox: customer.isSandbox },
     actor: EVALUATOR_ACTOR,
     auditActor: EVALUATOR_ACTOR,
     ip: '',

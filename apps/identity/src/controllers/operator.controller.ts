@@ -2,6 +2,7 @@ import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { type CreatedToken, IdentityMessages, type MessageRequest } from '@app/contracts';
 import { FindOperatorEmailsUseCase } from '../use-cases/find-operator-emails/find-operator-emails.usecase.js';
+import { FindOwnerEmailsUseCase } from '../use-cases/find-owner-emails/find-owner-emails.usecase.js';
 import { FindUserEmailsCommand } from '../use-cases/find-user-emails/find-user-emails.command.js';
 import { FindUserEmailsUseCase } from '../use-cases/find-user-emails/find-user-emails.usecase.js';
 import { IssueTokenCommand } from '../use-cases/issue-token/issue-token.command.js';
@@ -16,6 +17,7 @@ export class OperatorController {
     @Inject(IssueTokenUseCase) private readonly issueToken: IssueTokenUseCase,
     @Inject(FindOperatorEmailsUseCase) private readonly findOperatorEmails: FindOperatorEmailsUseCase,
     @Inject(FindUserEmailsUseCase) private readonly findUserEmails: FindUserEmailsUseCase,
+    @Inject(FindOwnerEmailsUseCase) private readonly findOwnerEmails: FindOwnerEmailsUseCase,
   ) {}
 
   @MessagePattern(IdentityMessages.issueToken.pattern)
@@ -33,5 +35,11 @@ export class OperatorController {
   @MessagePattern(IdentityMessages.operatorEmails.pattern)
   operatorEmails(): Promise<{ emails: string[] }> {
     return this.findOperatorEmails.execute();
+  }
+
+  /** Whom the firmware app mails when a rollout halts: the customer's enabled owners, and its domain. */
+  @MessagePattern(IdentityMessages.ownerEmails.pattern)
+  ownerEmails(@Payload() request: Req<'ownerEmails'>): Promise<{ domain: string | null; emails: string[] }> {
+    return this.findOwnerEmails.execute(request);
   }
 }

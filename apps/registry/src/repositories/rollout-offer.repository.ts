@@ -91,15 +91,25 @@ export class RolloutOfferRepository {
     return new Map(rows.map((row) => [toInt(row.pos), toInt(row.n)]));
   }
 
-  /** First offers win (ON CONFLICT DO NOTHING): one statement for the batch. */
+  /**
+   * First offers win (ON CONFLICT DO NOTHING): one statement for the batch. A device's report of
+   * the build that arrived before its offer (the report follows the check at once; the offer
+   * travels with the batched sighting, seconds later) is taken over from device_report: the
+   * latest one, through device_report_pkey (customer_id, hwid).
+   */
   async recordOffers(batch: Tenant<{ offers: readonly OfferRow[] }>): Promise<number> {
     if (batch.offers.length === 0) return 0;
     const { rows } = await sql(
       this.manager,
       `WITH added AS (
-           INSERT INTO registry.rollout_offer (customer_id, rollout_id, hwid, build_id, version_key, stage, offered_at)
-           SELECT $1, (r->>0)::uuid, r->>1, (r->>2)::uuid, decode(r->>3, 'hex'), (r->>4)::smallint, (r->>5)::timestamptz
+           INSERT INTO registry.rollout_offer (customer_id, rollout_id, hwid, build_id, version_key, stage, offered_at, reported_outcome, reported_reason, reported_at)
+           SELECT $1, (r->>0)::uuid, r->>1, (r->>2)::uuid, decode(r->>3, 'hex'), (r->>4)::smallint, (r->>5)::timestamptz,
+                  rep.outcome, left(rep.reason, 1000), rep.reported_at
              FROM jsonb_array_elements($2::jsonb) AS r
+             LEFT JOIN LATERAL (
+               SELECT x.outcome, x.reason, x.reported_at FROM registry.device_report x
+                WHERE x.customer_id = $1 AND x.hwid = r->>1 AND x.build_id = (r->>2)::uuid
+                ORDER BY x.reported_at DESC LIMIT 1) rep ON true
            ON CONFLICT (rollout_id, hwid) DO NOTHING RETURNING 1)
          SELECT count(*) AS n FROM added`,
       [batch.customerId, JSON.stringify(batch.offers.map((o) => [o.rolloutId, o.hwid, o.buildId, o.versionKey, o.stage, o.at.toISOString()]))],

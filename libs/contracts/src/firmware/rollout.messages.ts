@@ -1,5 +1,5 @@
 import type { EndpointCall } from '../endpoints/endpoint.js';
-import { defineMessage } from '../messages/message.js';
+import { defineEvent, defineMessage } from '../messages/message.js';
 import type { DeviceParams } from '../registry/registry.schemas.js';
 import type { NoParams } from '../schemas.js';
 import type { FirmwareCustomerQuery, FirmwareIdParams } from './firmware.schemas.js';
@@ -11,6 +11,7 @@ import type {
   RolloutDevicePage,
   RolloutDevicesQuery,
   RolloutEvaluation,
+  RolloutHalt,
   RolloutList,
   RolloutListQuery,
   RolloutOutcome,
@@ -31,6 +32,27 @@ export const RolloutMessages = {
   list: defineMessage<EndpointCall<NoParams, RolloutListQuery, undefined>, RolloutList>('firmware.rollouts.list'),
   /** POST /admin/rollouts/evaluate: one evaluation of every rollout now (what the minute job does). */
   evaluate: defineMessage<EndpointCall<NoParams, NoParams, undefined>, RolloutEvaluation>('firmware.rollouts.evaluate', { timeoutMs: 120_000 }),
+} as const;
+
+/** A rollout halted by a rule (docs/api.md "Rollouts", "Halt rules"): the figures, and whom it was mailed to. */
+export interface RolloutHalted {
+  readonly customerId: string;
+  readonly domain: string | null;
+  readonly rolloutId: string;
+  readonly buildId: string;
+  /** The build's product line and version, as the mail names it. */
+  readonly build: { readonly hwName: string; readonly hwVersion: string; readonly fwName: string; readonly fwVersion: string };
+  /** The stage it halted in (0-based) and how many stages the plan has. */
+  readonly stage: number;
+  readonly stages: number;
+  readonly halt: RolloutHalt;
+  readonly revision: number;
+  readonly mailedTo: number;
+}
+
+export const RolloutEvents = {
+  /** Published by the firmware app when a halt rule stops a rollout (after the transition and its audit entry). */
+  halted: defineEvent<RolloutHalted>('firmware.rollout.halted', 'queue'),
 } as const;
 
 /**

@@ -199,6 +199,8 @@ export const IdentityMessages = {
 
   /** The admin app asks whom to mail critical security events: the operator customer's enabled owners and editors. */
   operatorEmails: defineMessage<Record<string, never>, { emails: string[] }>('identity.operator.emails'),
+  /** The firmware app asks whom to mail a halted rollout: the customer's domain and its enabled owners (none when the customer is gone). */
+  ownerEmails: defineMessage<{ customerId: string }, { domain: string | null; emails: string[] }>('identity.customer.owner-emails'),
   /**
    * The admin app's audit lists: the email of each user id (`ids`, at most USER_EMAILS_MAX UUIDs),
    * asked once per page; ids of people no longer known are left out.

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { RolloutEvaluation } from '@app/contracts';
-import { JsonLogger } from '@app/infra';
+import { type CustomerId, IdentityMessages, type RolloutEvaluation } from '@app/contracts';
+import { JsonLogger, MessageBus } from '@app/infra';
 import { holdPassed, trippedRule } from '../../domain/rollout.js';
 import { FirmwareStore } from '../../repositories/firmware.store.js';
+import { RolloutHaltNotice } from '../../rollouts/rollout-halt-notice.js';
 import { RolloutStages } from '../../rollouts/rollout-stages.js';
 import { evaluatorContext, RolloutSteering } from '../../rollouts/rollout-steering.js';
 
 /** How long one evaluator may hold the lease (a run over every live rollout stays well within it). */
 const LEASE_MS = 120_000;
+const CUSTOMER_TIMEOUT_MS = 5_000;
 
 /**
  * One evaluation of every live rollout (docs/api.md "Rollouts", "The evaluator"), by one process
@@ -26,17 +28,21 @@ export class EvaluateRolloutsUseCase {
     @Inject(FirmwareStore) private readonly store: FirmwareStore,
     @Inject(RolloutStages) private readonly stages: RolloutStages,
     @Inject(RolloutSteering) private readonly steering: RolloutSteering,
+    @Inject(RolloutHaltNotice) private readonly haltNotice: RolloutHaltNotice,
+    @Inject(MessageBus) private readonly bus: MessageBus,
   ) {}
 
   async execute(now = new Date()): Promise<RolloutEvaluation> {
     const result = { evaluated: 0, started: 0, advanced: 0, halted: 0, completed: 0, skipped: false };
     const owner = randomUUID();
     if (!(await this.store.repos.rollouts.acquireLease({ owner, ttlMs: LEASE_MS }))) return { ...result, skipped: true };
+    const customers = new Map<CustomerId, Promise<{ id: CustomerId; domain: string; isSandbox: boolean }>>();
     try {
       for (const rollout of await this.store.repos.rollouts.live()) {
         result.evaluated++;
         try {
-          const ctx = evaluatorContext(rollout.customerId);
+          if (!customers.has(rollout.customerId)) customers.set(rollout.customerId, this.customer(rollout.customerId));
+          const ctx = evaluatorContext(await customers.get(rollout.customerId)!);
           const build = await this.steering.buildOf(rollout);
           if (rollout.state === 'scheduled') {
             if (rollout.startAt && rollout.startAt <= now && (await this.steering.startStage(ctx, rollout, build, 0, now))) result.started++;
@@ -44,7 +50,11 @@ export class EvaluateRolloutsUseCase {
           }
           const halt = trippedRule(rollout.haltRules, this.stages.totals(await this.stages.progress(rollout, build)), now);
           if (halt) {
-            if (await this.steering.halt(ctx, rollout, halt)) result.halted++;
+            const halted = await this.steering.halt(ctx, rollout, halt);
+            if (halted) {
+              result.halted++;
+              await this.haltNotice.send(halted, build);
+            }
             continue;
           }
           if (!holdPassed(rollout, now)) continue;
@@ -61,5 +71,11 @@ export class EvaluateRolloutsUseCase {
       await this.store.repos.rollouts.releaseLease({ owner }).catch(() => undefined);
     }
     return result;
+  }
+
+  /** The customer as identity knows it (its domain goes into the audit entries); while identity does not answer, the domain stays empty rather than delaying a halt. */
+  private async customer(id: CustomerId): Promise<{ id: CustomerId; domain: string; isSandbox: boolean }> {
+    const info = await this.bus.send(IdentityMessages.resolveCustomer, { id }, { timeoutMs: CUSTOMER_TIMEOUT_MS }).catch(() => null);
+    return { id, domain: info?.domain ?? '', isSandbox: info?.isSandbox ?? false };
   }
 }
