@@ -3,10 +3,20 @@ import type { WindowCountStore } from './shared-window-counter.js';
 import { WINDOW_MS } from './window-counter.js';
 
 /**
- * The shared window counts in Redis: one key per window and client key (`<prefix>:<window
- * start>:<key>`), added to with INCRBY and expiring one window after its end, all of a batch
- * in one pipeline (one round trip per sync, whatever the number of keys).
+ * Adds a batch to a window's hash (one field per client key) and returns the totals in order;
+ * the hash expires one window after its end. One call per sync, whatever the batch size: the
+ * per-command cost of the client (building and parsing a command per key) stays out of the
+ * gateway's event loop.
  */
+const ADD_BATCH = `
+local totals = {}
+for i = 2, #ARGV, 2 do
+  totals[#totals + 1] = redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1])
+end
+redis.call('PEXPIREAT', KEYS[1], ARGV[1])
+return totals`;
+
+/** The shared window counts in Redis: a hash per window (`<prefix>:<window start ms>`), field per client key. */
 export class RedisWindowCountStore implements WindowCountStore {
   constructor(
     private readonly redis: Redis,
@@ -14,17 +24,9 @@ export class RedisWindowCountStore implements WindowCountStore {
   ) {}
 
   async add(windowStart: number, increments: readonly (readonly [key: string, count: number])[]): Promise<number[]> {
-    const pipeline = this.redis.pipeline();
-    for (const [key, count] of increments) {
-      const name = `${this.prefix}:${windowStart}:${key}`;
-      pipeline.incrby(name, count);
-      pipeline.pexpireat(name, windowStart + 2 * WINDOW_MS);
-    }
-    const results = (await pipeline.exec()) ?? [];
-    return increments.map((_, i) => {
-      const [err, total] = results[2 * i] ?? [new Error('no reply'), null];
-      if (err) throw err;
-      return Number(total);
-    });
+    const args: (string | number)[] = [windowStart + 2 * WINDOW_MS];
+    for (const [key, count] of increments) args.push(key, count);
+    const totals = (await this.redis.eval(ADD_BATCH, 1, `${this.prefix}:${windowStart}`, ...args)) as number[];
+    return totals.map(Number);
   }
 }

@@ -20,7 +20,7 @@ interface KeyCount {
  * Per-key counts of one-minute windows shared by every gateway through a store (Redis),
  * without waiting on it per request. The shared windows are clock minutes (the same on every
  * gateway): a hit is counted locally and decided on the last total the store answered plus this
- * process's hits since; every `syncMs` one batch (one pipelined INCRBY per key hit since) adds
+ * process's hits since; every `syncMs` one batch (one store call for every key hit since) adds
  * the local hits to the shared totals and brings the new totals back. Beside it the process
  * keeps its own window per key, starting with the key's first request (FixedWindowCounter, what
  * a lone gateway enforces): a key is refused when either count passes the rate, so a gateway
