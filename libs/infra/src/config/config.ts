@@ -38,6 +38,8 @@ export interface ServiceConfig {
   readonly databaseUrl: string | null;
   /** Connections of each app's PostgreSQL pool (one pool per app per process). */
   readonly databasePoolSize: number;
+  /** The embedded database's shared buffers in MiB (its page cache inside the process; docs/configuration.md). */
+  readonly embeddedSharedBuffersMb: number;
   readonly natsUrl: string | null;
   readonly redisUrl: string | null;
   readonly s3: S3Config | null;
@@ -259,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     buildCommit: optional(env, 'BUILD_COMMIT'),
     databaseUrl: secret(env, 'DATABASE_URL'),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 100),
+    embeddedSharedBuffersMb: integer(env, 'EMBEDDED_DB_SHARED_BUFFERS_MB', 16, 1, 1024),
     natsUrl: secret(env, 'NATS_URL'),
     redisUrl: secret(env, 'REDIS_URL'),
     s3,

@@ -42,6 +42,11 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   { name: 'BUILD_COMMIT', default: 'unset: unknown', meaning: 'The commit the running build was made from, shown in fds_build_info.' },
   { name: 'DATABASE_URL', default: 'unset: embedded PGlite under $DATA_DIR/db', meaning: 'PostgreSQL (15 or later); one schema per app.' },
   {
+    name: 'EMBEDDED_DB_SHARED_BUFFERS_MB',
+    default: '16 (1 to 1024)',
+    meaning: "The embedded database's page cache (PostgreSQL shared_buffers) in MiB, resident in the process; beyond it pages come from the OS file cache.",
+  },
+  {
     name: 'DATABASE_POOL_SIZE',
     default: '10 (at most 100)',
     meaning: 'Connections of each app\'s PostgreSQL pool, per process (docs/operations.md "Running on Kubernetes": the formula).',

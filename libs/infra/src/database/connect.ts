@@ -4,7 +4,7 @@ import type { ServiceConfig } from '../config/config.js';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 import type { AppDatabaseOptions } from './database.js';
 import { type MigrationReport, runMigrationsLocked, undoLastMigrationLocked, warnAboutPendingMigrations } from './migrations.js';
-import { EmbeddedDatabase } from './pglite-driver.js';
+import { EmbeddedDatabase, type EmbeddedSettings } from './pglite-driver.js';
 import { measurePool } from './pool-metrics.js';
 import { assertSchemaName } from './sql.js';
 
@@ -93,7 +93,8 @@ async function openDataSource(config: ServiceConfig, options: AppDatabaseOptions
   let dataSource: DataSource;
   opening += 1;
   try {
-    const driver = adapter === 'embedded' ? (await openEmbedded(config.dataDir)).typeormDriver() : undefined;
+    const driver =
+      adapter === 'embedded' ? (await openEmbedded(config.dataDir, { sharedBuffersMb: config.embeddedSharedBuffersMb })).typeormDriver() : undefined;
     dataSource = new DataSource(dataSourceOptions(config, options, driver));
     await dataSource.initialize();
     openSources.set(dataSource, adapter);
@@ -195,7 +196,7 @@ async function closeEmbeddedIfUnused(): Promise<void> {
   }
 }
 
-function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
+function openEmbedded(dataDir: string, settings: EmbeddedSettings): Promise<EmbeddedDatabase> {
   const dir = resolve(dataDir);
   if (embedded && embedded.dataDir !== dir) {
     return Promise.reject(new Error(`the embedded database of this process is already open on DATA_DIR ${embedded.dataDir}, not ${dir}`));
@@ -207,7 +208,7 @@ function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
     } catch (err) {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
-    const database = EmbeddedDatabase.open(join(dir, 'db'));
+    const database = EmbeddedDatabase.open(join(dir, 'db'), settings);
     const state: EmbeddedState = { dataDir: dir, lock, database };
     embedded = state;
     database.catch(() => {

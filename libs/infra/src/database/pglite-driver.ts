@@ -27,6 +27,18 @@ type ConnectCallback = (err: Error | null, client?: SessionLease, release?: (err
 
 const WAIT_WARNING_MS = 10_000;
 
+/** How the embedded database runs (config: EMBEDDED_DB_SHARED_BUFFERS_MB). */
+export interface EmbeddedSettings {
+  /**
+   * PostgreSQL's shared_buffers, in MiB. PGlite's own default (128 MB) is all touched at start
+   * and stays resident in the WebAssembly memory, which never shrinks: the largest single
+   * part of the embedded default's memory (docs/performance.md "Memory of the embedded default").
+   */
+  readonly sharedBuffersMb: number;
+}
+
+export const DEFAULT_EMBEDDED_SETTINGS: EmbeddedSettings = { sharedBuffersMb: 16 };
+
 /** A FIFO mutex. */
 class FifoLock {
   private held = false;
@@ -131,9 +143,11 @@ export class EmbeddedDatabase {
   }
 
   /** Opens (creating it when empty) the PGlite database in `directory`. */
-  static async open(directory: string): Promise<EmbeddedDatabase> {
+  static async open(directory: string, settings: EmbeddedSettings = DEFAULT_EMBEDDED_SETTINGS): Promise<EmbeddedDatabase> {
     await mkdir(directory, { recursive: true });
-    const pglite = await PGlite.create(directory);
+    const pglite = await PGlite.create(directory, {
+      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${settings.sharedBuffersMb}MB`],
+    });
     try {
       const connection = new PglitePgConnection({ pglite });
       const client = new pg.Client({ connection } as pg.ClientConfig);
