@@ -19,7 +19,7 @@ import { MembersController } from '../../apps/identity/src/controllers/members.c
 import { OperatorController } from '../../apps/identity/src/controllers/operator.controller.js';
 import { TokensController } from '../../apps/identity/src/controllers/tokens.controller.js';
 import type { CustomerEntity } from '../../apps/identity/src/entities/customer.entity.js';
-import { IdentityHousekeeping } from '../../apps/identity/src/services/identity-housekeeping.service.js';
+import { ForgetLoginRecordsUseCase } from '../../apps/identity/src/use-cases/forget-login-records/forget-login-records.usecase.js';
 import { ProvisionOperatorUseCase } from '../../apps/identity/src/use-cases/provision-operator/provision-operator.usecase.js';
 import { EnsureSandboxTokensUseCase, SANDBOX_TOKEN_OWNER } from '../../apps/identity/src/use-cases/ensure-sandbox-tokens/ensure-sandbox-tokens.usecase.js';
 import { makeCall, makeContext, makeCustomer, makeEmail, makePrincipal, outboxPayloads, serviceErrorOf } from '@app/testing';
@@ -351,7 +351,7 @@ describe('login limits', () => {
     const email = makeEmail();
     await auth.login(makeCall(publicCtx(), { body: { email } }));
     app.clock.advance(25 * HOUR);
-    const removed = await app.get(IdentityHousekeeping).run();
+    const removed = await app.get(ForgetLoginRecordsUseCase).execute();
     expect(removed.attempts).toBeGreaterThan(0);
     expect(removed.challenges).toBeGreaterThan(0);
     const [left] = await app.dataSource.query(`SELECT count(*)::int AS n FROM identity.login_challenges WHERE email = $1`, [email]);

@@ -26,7 +26,7 @@ import { OperatorController } from '../../apps/identity/src/controllers/operator
 import { TokensController } from '../../apps/identity/src/controllers/tokens.controller.js';
 import type { CustomerEntity } from '../../apps/identity/src/entities/customer.entity.js';
 import { IDENTITY_DATABASE } from '../../apps/identity/src/identity.module.js';
-import { CustomerDeletions } from '../../apps/identity/src/services/customer-deletions.service.js';
+import { FinishCustomerDeletionUseCase } from '../../apps/identity/src/use-cases/finish-customer-deletion/finish-customer-deletion.usecase.js';
 import { TokenUsageRecorder } from '../../apps/identity/src/services/token-usage.recorder.js';
 import { EndSessionUseCase } from '../../apps/identity/src/use-cases/end-session/end-session.usecase.js';
 import { ProvisionOperatorUseCase } from '../../apps/identity/src/use-cases/provision-operator/provision-operator.usecase.js';
@@ -849,7 +849,7 @@ describe('admin customers', () => {
 
     // logdata is back: the periodic resume finishes it; the person who belonged nowhere else goes.
     app.bus.respond(LogdataMessages.eraseCustomer, erase('logdata'));
-    await app.get(CustomerDeletions).resumeAll();
+    await app.get(FinishCustomerDeletionUseCase).executeRecorded();
     expect(erased).toContain(`logdata ${customer.id}`);
     expect(await app.store.repos.customers.findByDomainEvenDeleting(customer.domain)).toBeNull();
     expect(await app.store.repos.users.findById(member.id)).toBeNull();

@@ -17,9 +17,6 @@ import { Clock, SystemClock } from './services/clock.js';
 import { CredentialEvents } from './services/credential-events.service.js';
 import { CsrfTokens } from './services/csrf-tokens.service.js';
 import { CustomerUsage } from './services/customer-usage.service.js';
-import { IdentityBootstrap } from './services/identity-bootstrap.service.js';
-import { IdentityHousekeeping } from './services/identity-housekeeping.service.js';
-import { CustomerDeletions } from './services/customer-deletions.service.js';
 import { IdentityMail } from './services/identity-mail.service.js';
 import { LoginLimits } from './services/login-limits.service.js';
 import { RefreshTokens } from './services/refresh-tokens.service.js';
@@ -65,6 +62,11 @@ import { DeleteCustomerUseCase } from './use-cases/delete-customer/delete-custom
 import { UpdateUserUseCase } from './use-cases/update-user/update-user.usecase.js';
 import { VerifyLoginUseCase } from './use-cases/verify-login/verify-login.usecase.js';
 import { SettingsController } from './controllers/settings.controller.js';
+import { FinishCustomerDeletionUseCase } from './use-cases/finish-customer-deletion/finish-customer-deletion.usecase.js';
+import { ForgetLoginRecordsUseCase } from './use-cases/forget-login-records/forget-login-records.usecase.js';
+import { CustomerDeletionsSchedule } from './schedules/customer-deletions.schedule.js';
+import { LoginRecordsSchedule } from './schedules/login-records.schedule.js';
+import { StartUpSchedule } from './schedules/start-up.schedule.js';
 import { ReadCustomerSettingsUseCase } from './use-cases/customer-settings/read-customer-settings.usecase.js';
 import { UpdateCustomerSettingsUseCase } from './use-cases/customer-settings/update-customer-settings.usecase.js';
 
@@ -126,9 +128,11 @@ export const IDENTITY_PROVIDERS: Provider[] = [
   ResolveCustomerUseCase,
   ListCorsOriginsUseCase,
   CredentialStatusUseCase,
-  IdentityHousekeeping,
-  CustomerDeletions,
-  IdentityBootstrap,
+  FinishCustomerDeletionUseCase,
+  ForgetLoginRecordsUseCase,
+  LoginRecordsSchedule,
+  CustomerDeletionsSchedule,
+  StartUpSchedule,
 ];
 
 export const IDENTITY_CONTROLLERS: Type<unknown>[] = [

@@ -4,7 +4,7 @@ import type { Bundle, CustomerId, Scope } from '@app/contracts';
 // ORM entities implement them (so the two stay in step), but nothing outside the repositories
 // sees the ORM.
 
-/** `deleting`: a deletion under way (hidden everywhere; see CustomerDeletions). */
+/** `deleting`: a deletion under way (hidden everywhere; see FinishCustomerDeletionUseCase). */
 export type CustomerStatus = 'active' | 'suspended' | 'deleting';
 
 /** A tenant, identified by its domain (stored lower-case). */

@@ -7,14 +7,14 @@ import { IdentityStore } from '../../repositories/identity.store.js';
 import { AuditTrail } from '../../services/audit-trail.service.js';
 import { Clock } from '../../services/clock.js';
 import { CredentialEvents } from '../../services/credential-events.service.js';
-import { CustomerDeletions } from '../../services/customer-deletions.service.js';
+import { FinishCustomerDeletionUseCase } from '../finish-customer-deletion/finish-customer-deletion.usecase.js';
 import type { DeleteCustomerCommand } from './delete-customer.command.js';
 
 /**
  * DELETE /admin/customers/{domain}?confirm=<domain>. Records the deletion (status `deleting`,
  * with the `customer.delete` audit entry in the same transaction; the audit log outlives the
  * customer), which at once hides the customer and stops its tokens and sessions (gateways told
- * by customerChanged and credentialRevoked), then lets CustomerDeletions erase everything. A
+ * by customerChanged and credentialRevoked), then lets FinishCustomerDeletionUseCase erase everything. A
  * repeated call resumes a deletion under way. The operator and sandbox customers cannot be
  * deleted (400): the one would lock every administrator out, the other comes from SANDBOX_DOMAIN.
  */
@@ -26,7 +26,7 @@ export class DeleteCustomerUseCase {
     @Inject(CredentialEvents) private readonly credentials: CredentialEvents,
     @Inject(AuditTrail) private readonly audit: AuditTrail,
     @Inject(Clock) private readonly clock: Clock,
-    @Inject(CustomerDeletions) private readonly deletions: CustomerDeletions,
+    @Inject(FinishCustomerDeletionUseCase) private readonly finish: FinishCustomerDeletionUseCase,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {}
 
@@ -49,6 +49,6 @@ export class DeleteCustomerUseCase {
     });
     this.bus.emit(IdentityEvents.customerChanged, { id: recorded.customer.id, domain });
     this.credentials.revoked('session', recorded.sessions);
-    return { done: await this.deletions.finish(recorded.customer.id, domain) };
+    return { done: await this.finish.execute({ customerId: recorded.customer.id, domain }) };
   }
 }

@@ -1,54 +1,41 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { type CustomerId, FirmwareMessages, IdentityEvents, LogdataMessages, RegistryMessages } from '@app/contracts';
 import { JsonLogger, MessageBus } from '@app/infra';
-import { CUSTOMER_DELETION_RETRY_MS } from '../domain/limits.js';
-import { IdentityStore } from '../repositories/identity.store.js';
+import { IdentityStore } from '../../repositories/identity.store.js';
 
 /** The apps that keep a customer's data; each erases its rows and stored files when asked (idempotent). */
 const ERASURES = [FirmwareMessages.eraseCustomer, RegistryMessages.eraseCustomer, LogdataMessages.eraseCustomer] as const;
 
+/** A recorded deletion (customer status `deleting`) to finish. */
+export interface RecordedDeletion {
+  readonly customerId: CustomerId;
+  readonly domain: string;
+}
+
 /**
- * Finishes customer deletions. A deletion is recorded first (customer status `deleting`: the
- * customer is unknown to every lookup and its credentials fail); then every app is asked to
- * erase the customer's data, and once all have confirmed, the customer row goes with its
- * memberships, tokens and sessions (ON DELETE CASCADE), and the people who are then a member
- * nowhere. An app that does not answer leaves the record in place: every identity replica
- * resumes recorded deletions at start and every CUSTOMER_DELETION_RETRY_MS until done. Two
- * replicas finishing the same deletion is harmless (every step is idempotent).
+ * Finishes a customer deletion. A deletion is recorded first (DeleteCustomerUseCase: status
+ * `deleting`, so the customer is unknown to every lookup and its credentials fail); then every
+ * app is asked to erase the customer's data, and once all have confirmed, the customer row goes
+ * with its memberships, tokens and sessions (ON DELETE CASCADE), and the people who are then a
+ * member nowhere. An app that does not answer leaves the record in place:
+ * schedules/customer-deletions.schedule.ts resumes recorded deletions at start and every
+ * CUSTOMER_DELETION_RETRY_MS until done. Two replicas finishing the same deletion is harmless
+ * (every step is idempotent). The input comes from the store (a recorded deletion), never from
+ * a message.
  */
 @Injectable()
-export class CustomerDeletions implements OnApplicationBootstrap, OnModuleDestroy {
+export class FinishCustomerDeletionUseCase {
   private readonly logger = new JsonLogger('identity');
   private readonly running = new Set<string>();
-  private timer: NodeJS.Timeout | null = null;
 
   constructor(
     @Inject(IdentityStore) private readonly store: IdentityStore,
     @Inject(MessageBus) private readonly bus: MessageBus,
   ) {}
 
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.resumeAll(), CUSTOMER_DELETION_RETRY_MS);
-    this.timer.unref();
-    setImmediate(() => void this.resumeAll());
-  }
-
-  onModuleDestroy(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-  }
-
-  /** Every recorded deletion, once more. */
-  async resumeAll(): Promise<void> {
-    try {
-      for (const customer of await this.store.repos.customers.listDeleting()) await this.finish(customer.id, customer.domain);
-    } catch (err) {
-      this.logger.warn('resuming customer deletions failed', { error: err instanceof Error ? err.message : String(err) });
-    }
-  }
-
   /** True when the customer is gone entirely; false when an app has not erased its part yet (retried later). */
-  async finish(customerId: CustomerId, domain: string): Promise<boolean> {
+  async execute(deletion: RecordedDeletion): Promise<boolean> {
+    const { customerId, domain } = deletion;
     if (this.running.has(customerId)) return false;
     this.running.add(customerId);
     try {
@@ -75,6 +62,15 @@ export class CustomerDeletions implements OnApplicationBootstrap, OnModuleDestro
       return true;
     } finally {
       this.running.delete(customerId);
+    }
+  }
+
+  /** Every recorded deletion, once more (a failure is logged; the next round tries again). */
+  async executeRecorded(): Promise<void> {
+    try {
+      for (const customer of await this.store.repos.customers.listDeleting()) await this.execute({ customerId: customer.id, domain: customer.domain });
+    } catch (err) {
+      this.logger.warn('resuming customer deletions failed', { error: err instanceof Error ? err.message : String(err) });
     }
   }
 }

@@ -4,7 +4,7 @@ import { ProvisionOperatorUseCase } from '../use-cases/provision-operator/provis
 
 /** Start-up work that must exist before the app answers: the operator and sandbox customers. */
 @Injectable()
-export class IdentityBootstrap implements OnApplicationBootstrap {
+export class StartUpSchedule implements OnApplicationBootstrap {
   private readonly logger = new JsonLogger('identity');
 
   constructor(@Inject(ProvisionOperatorUseCase) private readonly provision: ProvisionOperatorUseCase) {}
