@@ -34,11 +34,16 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          // The one exception: entry points check the Node.js version before they load any
-          // library (a library root imports everything), so they import that module directly.
+          // The exceptions: entry points check the Node.js version before they load any
+          // library (a library root imports everything), so they import that module directly;
+          // the console's browser bundle takes the one import-free contract module it shares
+          // with the gateway (the /health page's up/down rule), not the Node-only root.
           patterns: [
             { group: ['@app/*/src/*'], message: 'import libraries from their root (@app/<lib>)' },
-            { regex: '(^|/)libs/[^/]+/src/(?!runtime/supported-node\\.js$)', message: 'import libraries from their root (@app/<lib>)' },
+            {
+              regex: '(^|/)libs/[^/]+/src/(?!runtime/supported-node\\.js$|health/part-state$)',
+              message: 'import libraries from their root (@app/<lib>)',
+            },
           ],
         },
       ],
