@@ -26,7 +26,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { APP_NAMES } from '../../libs/contracts/src/apps.js';
-import { assertDistributedConfig, loadConfig, type ServiceConfig } from '../../libs/infra/src/config/config.js';
+import { assertDistributedConfig, loadConfig, SECRET_VARIABLES, type ServiceConfig } from '../../libs/infra/src/config/config.js';
 import { compareVersions } from '../../libs/infra/src/runtime/supported-node.js';
 import { CONFIG_VARIABLES, type ConfigVariable } from '../../libs/infra/src/config/variables.js';
 
@@ -378,7 +378,8 @@ function needsOf(entry: Entry, facts: CodeFacts): Needs | null {
 function checkEnvironment(where: string, entry: Entry, env: Record<string, Yaml>, facts: CodeFacts, problems: string[]): ServiceConfig | null {
   const strings: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
-    if (!facts.configVariables.has(name) && !/^(OTEL|NODE)_/.test(name)) {
+    const secretFile = (SECRET_VARIABLES as readonly string[]).some((secret) => name === `${secret}_FILE`);
+    if (!facts.configVariables.has(name) && !secretFile && !/^(OTEL|NODE)_/.test(name)) {
       problems.push(`${where}: ${name} is not read by libs/infra/src/config/config.ts`);
     }
     if (typeof value !== 'string') problems.push(`${where}: the value of ${name} must be a string`);
