@@ -82,6 +82,36 @@ ALTER TABLE firmware.outbox ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY (
     CACHE 1
 );
 
+CREATE TABLE firmware.rollout (
+    id uuid NOT NULL,
+    customer_id uuid NOT NULL,
+    build_id uuid NOT NULL,
+    state text NOT NULL,
+    stages jsonb NOT NULL,
+    current_stage integer DEFAULT '-1'::integer NOT NULL,
+    stage_started_at timestamp with time zone,
+    thresholds integer[] DEFAULT '{}'::integer[] NOT NULL,
+    stage_log jsonb DEFAULT '[]'::jsonb NOT NULL,
+    extra_tags text[] DEFAULT '{}'::text[] NOT NULL,
+    halt_rules jsonb NOT NULL,
+    halt jsonb,
+    complete_as_general_release boolean DEFAULT false NOT NULL,
+    grace_minutes integer NOT NULL,
+    silent_after_minutes integer NOT NULL,
+    start_at timestamp with time zone,
+    created_by text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    revision integer DEFAULT 0 NOT NULL,
+    CONSTRAINT rollout_state_check CHECK ((state = ANY (ARRAY['scheduled'::text, 'running'::text, 'paused'::text, 'halted'::text, 'completed'::text, 'aborted'::text])))
+);
+
+CREATE TABLE firmware.rollout_evaluator_lease (
+    name text NOT NULL,
+    owner text NOT NULL,
+    expires_at timestamp with time zone NOT NULL
+);
+
 CREATE TABLE firmware.tag_sync_lease (
     customer_id uuid NOT NULL,
     owner text NOT NULL,
@@ -141,6 +171,12 @@ ALTER TABLE ONLY firmware.outbox
 ALTER TABLE ONLY firmware.outbox
     ADD CONSTRAINT outbox_pkey PRIMARY KEY (seq);
 
+ALTER TABLE ONLY firmware.rollout_evaluator_lease
+    ADD CONSTRAINT rollout_evaluator_lease_pkey PRIMARY KEY (name);
+
+ALTER TABLE ONLY firmware.rollout
+    ADD CONSTRAINT rollout_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY firmware.tag_sync_lease
     ADD CONSTRAINT tag_sync_lease_pkey PRIMARY KEY (customer_id);
 
@@ -162,7 +198,16 @@ CREATE INDEX build_tag_customer_tag_idx ON firmware.build_tag USING btree (custo
 
 CREATE INDEX outbox_claimable_idx ON firmware.outbox USING btree (claimed_until, seq);
 
+CREATE INDEX rollout_customer_idx ON firmware.rollout USING btree (customer_id, created_at DESC, id);
+
+CREATE INDEX rollout_live_idx ON firmware.rollout USING btree (state) WHERE (state = ANY (ARRAY['scheduled'::text, 'running'::text]));
+
+CREATE UNIQUE INDEX rollout_open_build_idx ON firmware.rollout USING btree (build_id) WHERE (state = ANY (ARRAY['scheduled'::text, 'running'::text, 'paused'::text, 'halted'::text]));
+
 CREATE INDEX tag_sync_op_pending_idx ON firmware.tag_sync_op USING btree (customer_id, id) WHERE (applied_at IS NULL);
 
 ALTER TABLE ONLY firmware.build_tag
     ADD CONSTRAINT build_tag_build_fkey FOREIGN KEY (build_id) REFERENCES firmware.build(id);
+
+ALTER TABLE ONLY firmware.rollout
+    ADD CONSTRAINT rollout_build_id_fkey FOREIGN KEY (build_id) REFERENCES firmware.build(id) ON DELETE CASCADE;
