@@ -192,7 +192,8 @@ async function main(): Promise<void> {
     OTEL_SDK_DISABLED: 'true',
   });
   try {
-    await waitForHttp(`${baseUrl}/healthz`, 120_000);
+    // The embedded database migrates on the first start: minutes on a loaded machine.
+    await waitForHttp(`${baseUrl}/healthz`, 600_000);
     const token = await tokenViaOutbox(baseUrl, join(dataDir, 'outbox'), EMAIL, 'full');
     const csv = `hwid,tags\n${Array.from({ length: DEVICES }, (_, n) => `${hwidOf(n)},fleet`).join('\n')}\n`;
     await send(baseUrl, token, 'POST', '/devices/import', csv, 'text/csv');
