@@ -67,12 +67,14 @@ export class RolloutStages {
     const stage = rollout.stages[index];
     const spec = this.audienceSpec(rollout.customerId, build, rollout.extraTags);
     const offset = rolloutOffset(rollout.id);
-    const first = await this.ask(() => this.bus.send(RegistryRolloutMessages.thresholds, { ...spec, offset, targets: [] }));
-    const target = stageTarget(first.audience, stage.percent, stage.minDevices);
-    const cut = stage.percent >= 100 ? null : await this.ask(() => this.bus.send(RegistryRolloutMessages.thresholds, { ...spec, offset, targets: [target] }));
+    // One pass over the audience: the registry counts it and cuts the stage's target of it.
+    const cut = await this.ask(() =>
+      this.bus.send(RegistryRolloutMessages.thresholds, { ...spec, offset, targets: [], stages: [{ percent: stage.percent, minDevices: stage.minDevices }] }),
+    );
+    const target = stageTarget(cut.audience, stage.percent, stage.minDevices);
     const previous = index > 0 ? (rollout.thresholds[index - 1] ?? 0) : 0;
-    const threshold = Math.max(previous, cut === null ? ROLLOUT_BUCKETS : cut.thresholds[0]);
-    return { threshold, start: { startedAt: now.toISOString(), audience: first.audience, target } };
+    const threshold = Math.max(previous, stage.percent >= 100 ? ROLLOUT_BUCKETS : cut.thresholds[0]);
+    return { threshold, start: { startedAt: now.toISOString(), audience: cut.audience, target } };
   }
 
   async progress(rollout: RolloutRecord, build: Build): Promise<RolloutProgress> {

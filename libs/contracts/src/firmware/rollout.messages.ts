@@ -74,6 +74,11 @@ export interface RolloutThresholdsRequest extends RolloutAudienceSpec {
   readonly offset: number;
   /** Devices each stage must reach, ascending. */
   readonly targets: readonly number[];
+  /**
+   * Stages whose targets follow from the audience counted in the same pass (stageTarget): their
+   * thresholds come after those of `targets`. One pass instead of a count, then a cut.
+   */
+  readonly stages?: readonly { readonly percent: number; readonly minDevices: number }[];
 }
 export interface RolloutThresholds {
   readonly audience: number;

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ROLLOUT_BUCKETS, type RolloutThresholds, type RolloutThresholdsRequest } from '@app/contracts';
+import { ROLLOUT_BUCKETS, type RolloutThresholds, type RolloutThresholdsRequest, stageTarget } from '@app/contracts';
 import { requireCustomerId } from '@app/platform';
 import { RegistryStore } from '../../repositories/registry.store.js';
 
@@ -7,7 +7,8 @@ import { RegistryStore } from '../../repositories/registry.store.js';
  * RegistryRolloutMessages.thresholds: for a rollout's offset, the smallest position cut-off
  * reaching each target number of audience devices (docs/api.md "Rollouts"): one pass over the
  * audience by position, then the cumulative counts. A target above the audience reaches all of
- * it (cut-off 10000); target 0 reaches nobody (0).
+ * it (cut-off 10000); target 0 reaches nobody (0). `stages` get their targets from the audience
+ * counted in this same pass.
  */
 @Injectable()
 export class CutRolloutStages {
@@ -30,7 +31,9 @@ export class CutRolloutStages {
     const cumulative = new Array<number>(ROLLOUT_BUCKETS);
     let sum = 0;
     for (let p = 0; p < ROLLOUT_BUCKETS; p++) cumulative[p] = sum += positions.get(p) ?? 0;
-    const thresholds = targets.map((target) => cutOff(cumulative, target));
+    const plans: NonNullable<RolloutThresholdsRequest['stages']> = Array.isArray(request.stages) ? request.stages : [];
+    const stages = plans.map((s) => stageTarget(sum, Number(s.percent), Number(s.minDevices)));
+    const thresholds = [...targets, ...stages].map((target) => cutOff(cumulative, target));
     return { audience: sum, thresholds, devices: thresholds.map((t) => (t === 0 ? 0 : cumulative[t - 1])) };
   }
 }
