@@ -107,10 +107,13 @@ describe('one trace across processes, exported over OTLP/HTTP JSON (distributed)
   let rt: Runtime;
   let collector: Awaited<ReturnType<typeof startCollector>>;
   let traced: HttpClient;
+  let ownerEmail: string;
   const children: ChildProcess[] = [];
 
   beforeAll(async () => {
     rt = await startRuntime();
+    // The customer first, while the stack's identity answers.
+    ownerEmail = (await customerWithOwner(rt)).ownerEmail;
     collector = await startCollector();
     const state = readStackState(stateDir());
     const tracing = {
@@ -127,13 +130,14 @@ describe('one trace across processes, exported over OTLP/HTTP JSON (distributed)
     const port = await freePort();
     children.push(spawnApp('gateway', { ...tracing, PORT: String(port) }, state.logDir));
     traced = new HttpClient(`http://127.0.0.1:${port}`);
+    // Starts are slow on a loaded machine; the login below waits for identity in turn.
     const up = await eventually(
       () => traced.get('/status').catch(() => null),
-      (r) => r?.status === 200 && (r.json as { status?: string }).status === 'ok',
-      { timeoutMs: 60_000, intervalMs: 200 },
+      (r) => r?.status === 200,
+      { timeoutMs: 150_000, intervalMs: 200 },
     );
-    if (up?.status !== 200) throw new Error('the traced processes did not start');
-  });
+    if (up?.status !== 200) throw new Error('the traced gateway did not start');
+  }, 180_000);
 
   afterAll(async () => {
     // Leave the stack as it was: the traced processes stopped, identity and worker untraced again.
@@ -152,8 +156,12 @@ describe('one trace across processes, exported over OTLP/HTTP JSON (distributed)
   });
 
   it('a login request: gateway, identity, PostgreSQL, the mail job and its SMTP send in one trace', async () => {
-    const a = await customerWithOwner(rt);
-    const res = expectStatus(await traced.post('/auth/login', { json: { email: a.ownerEmail } }), 202);
+    const login = await eventually(
+      () => traced.post('/auth/login', { json: { email: ownerEmail } }),
+      (r) => r.status !== 503, // identity (the traced one) not listening yet
+      { timeoutMs: 90_000, intervalMs: 500 },
+    );
+    const res = expectStatus(login, 202);
     const requestId = res.header('x-request-id');
 
     const byRequest = (s: ReceivedSpan) => s.service === 'gateway' && s.kind === SERVER && s.attributes['http.request_id'] === requestId;
@@ -164,7 +172,7 @@ describe('one trace across processes, exported over OTLP/HTTP JSON (distributed)
         return { root, trace };
       },
       ({ trace }) => trace.some((s) => s.service === 'worker' && s.name === 'smtp send'),
-      { timeoutMs: 20_000, intervalMs: 200 },
+      { timeoutMs: 60_000, intervalMs: 200 },
     );
     const { root, trace } = found;
     if (!root) throw new Error(`no gateway span for request ${requestId}; received: ${[...collector.contentTypes].join(', ')}`);
@@ -188,5 +196,5 @@ describe('one trace across processes, exported over OTLP/HTTP JSON (distributed)
     expect(smtp.attributes).toMatchObject({ 'server.address': '127.0.0.1', 'network.protocol.name': 'smtp' });
     expect(new Set(trace.map((s) => s.service))).toEqual(new Set(['gateway', 'identity', 'worker']));
     expect(names.length).toBeGreaterThan(5);
-  });
+  }, 180_000);
 });
