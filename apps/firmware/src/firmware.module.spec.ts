@@ -13,6 +13,8 @@ describe('firmware roles', () => {
       'TagsController',
       'ObjectOwnershipController',
       'RolloutsController',
+      'RolloutSteeringController',
+      'UpdateSigningController',
       'FirmwareDataController',
     ]);
   });

@@ -74,7 +74,11 @@ export function DevicesPage() {
   }, [query.toString()]);
   const apply = () => {
     const tagList = tags.split(/\s+/).filter(Boolean);
-    const invalid = check(limits.q, q) ?? check(limits.tag, tagList) ?? REPORTED.map(([name]) => (reported[name] ? check(limits[name], reported[name]) : null)).find(Boolean) ?? null;
+    const invalid =
+      check(limits.q, q) ??
+      check(limits.tag, tagList) ??
+      REPORTED.map(([name]) => (reported[name] ? check(limits[name], reported[name]) : null)).find(Boolean) ??
+      null;
     setProblem(invalid);
     if (!invalid) setQuery({ q, tag: tagList, ...reported, offset: null });
   };
@@ -91,7 +95,16 @@ export function DevicesPage() {
           setQ('');
           setTags('');
           setReported(Object.fromEntries(REPORTED.map(([name]) => [name, ''])));
-          setQuery({ q: null, tag: null, tag_mode: null, status: null, has_keys: null, last_seen: null, ...Object.fromEntries(REPORTED.map(([name]) => [name, null])), offset: null });
+          setQuery({
+            q: null,
+            tag: null,
+            tag_mode: null,
+            status: null,
+            has_keys: null,
+            last_seen: null,
+            ...Object.fromEntries(REPORTED.map(([name]) => [name, null])),
+            offset: null,
+          });
         }}
       >
         <Field label="HW id starts with" hint="Case-sensitive">
@@ -106,7 +119,12 @@ export function DevicesPage() {
         <QuerySelect label="Last update check" name="last_seen" options={LAST_SEEN_OPTIONS} />
         {REPORTED.map(([name, label]) => (
           <Field key={name} label={label}>
-            <input name={name} value={reported[name]} {...inputLimits(limits[name])} onInput={(e) => setReported({ ...reported, [name]: e.currentTarget.value })} />
+            <input
+              name={name}
+              value={reported[name]}
+              {...inputLimits(limits[name])}
+              onInput={(e) => setReported({ ...reported, [name]: e.currentTarget.value })}
+            />
           </Field>
         ))}
       </FilterForm>

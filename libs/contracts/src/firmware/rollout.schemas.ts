@@ -50,7 +50,7 @@ export const BuildAudience = Type.Object(
       AUDIENCE_RULES.map((r) => Type.Literal(r)),
       {
         description:
-          'How the update check offers the build: nobody (withdrawn), every_caller (general release), known_devices (tag_filter_disabled), devices_sharing_tag (its tags), rollout (a staged rollout decides: its stages reached so far, among the devices the build\'s own rule selects).',
+          "How the update check offers the build: nobody (withdrawn), every_caller (general release), known_devices (tag_filter_disabled), devices_sharing_tag (its tags), rollout (a staged rollout decides: its stages reached so far, among the devices the build's own rule selects).",
       },
     ),
     unknown_devices: Type.Boolean({
