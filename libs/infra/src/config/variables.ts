@@ -36,20 +36,20 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   { name: 'METRICS_TOKEN', default: 'unset', meaning: 'Bearer token for GET /metrics.' },
   {
     name: 'HEALTH_PORT',
-    default: '9464 (standalone: unset, none)',
+    default: 'unset: 9464 in a distributed app, none in standalone mode',
     meaning: "Port of a backend app's health listener: /livez, /readyz, /startupz and /metrics; 0: none.",
   },
   { name: 'BUILD_COMMIT', default: 'unset: unknown', meaning: 'The commit the running build was made from, shown in fds_build_info.' },
   { name: 'DATABASE_URL', default: 'unset: embedded PGlite under $DATA_DIR/db', meaning: 'PostgreSQL (15 or later); one schema per app.' },
   {
-    name: 'EMBEDDED_DB_SHARED_BUFFERS_MB',
-    default: '16 (1 to 1024)',
-    meaning: "The embedded database's page cache (PostgreSQL shared_buffers) in MiB, resident in the process; beyond it pages come from the OS file cache.",
-  },
-  {
     name: 'DATABASE_POOL_SIZE',
     default: '10 (at most 100)',
     meaning: 'Connections of each app\'s PostgreSQL pool, per process (docs/operations.md "Running on Kubernetes": the formula).',
+  },
+  {
+    name: 'EMBEDDED_DB_SHARED_BUFFERS_MB',
+    default: '16 (1 to 1024)',
+    meaning: "The embedded database's page cache (PostgreSQL shared_buffers) in MiB, resident in the process; beyond it pages come from the OS file cache.",
   },
   { name: 'NATS_URL', default: 'unset: in-process bus', meaning: 'NATS server(s), comma-separated.' },
   { name: 'REDIS_URL', default: 'unset: in-process job runner', meaning: "Redis for the job queues (noeviction) and the gateways' shared rate counts." },
@@ -79,6 +79,11 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     name: 'REFRESH_REUSE_GRACE_SECONDS',
     default: '0 (at most 60)',
     meaning: 'How long after a rotation the old refresh token is refused with 409 instead of ending the session.',
+  },
+  {
+    name: 'DEVICE_REPORT_RATE_PER_MINUTE',
+    default: '30',
+    meaning: 'Device reports (POST /firmware/{domain}/reports/{hwid}) per client address per minute, over all gateways with REDIS_URL, else per process.',
   },
   {
     name: 'UPDATE_CHECK_RATE_PER_MINUTE',
