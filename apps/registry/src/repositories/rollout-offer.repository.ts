@@ -140,16 +140,30 @@ export class RolloutOfferRepository {
     const rollout = q.add(query.rolloutId);
     const outcome = outcomeSql(q, query);
     const stage = query.stage === null ? '' : ` AND o.stage = ${q.add(query.stage)}`;
-    const filter = query.outcome === null ? '' : ` WHERE x.outcome = ${q.add(query.outcome)}`;
-    const { rows } = await sql(
-      this.manager,
-      `SELECT x.*, count(*) OVER () AS total FROM (
-           SELECT o.hwid, o.stage, ${outcome} AS outcome, o.offered_at, o.updated_at, d.last_fw_version, d.last_seen_at, o.reported_reason
-             FROM registry.rollout_offer o LEFT JOIN registry.device d ON d.customer_id = o.customer_id AND d.hwid = o.hwid
-            WHERE o.rollout_id = ${rollout}::uuid AND o.customer_id = $1${stage}) x${filter}
-          ORDER BY x.stage, x.hwid LIMIT ${q.add(query.limit)} OFFSET ${q.add(query.offset)}`,
-      q.values,
-    );
+    const columns = `o.hwid, o.stage, ${outcome} AS outcome, o.offered_at, o.updated_at, d.last_fw_version, d.last_seen_at, o.reported_reason`;
+    const device = 'LEFT JOIN registry.device d ON d.customer_id = o.customer_id AND d.hwid = o.hwid';
+    // Without an outcome filter the page is cut from the offers alone, and only its rows are
+    // joined to their devices (bench:rollouts: the outcome of every offer took seconds at 150,000).
+    const { rows } =
+      query.outcome === null
+        ? await sql(
+            this.manager,
+            `WITH page AS (
+                 SELECT o.*, count(*) OVER () AS total FROM registry.rollout_offer o
+                  WHERE o.rollout_id = ${rollout}::uuid AND o.customer_id = $1${stage}
+                  ORDER BY o.stage, o.hwid LIMIT ${q.add(query.limit)} OFFSET ${q.add(query.offset)})
+               SELECT ${columns}, o.total FROM page o ${device} ORDER BY o.stage, o.hwid`,
+            q.values,
+          )
+        : await sql(
+            this.manager,
+            `SELECT x.*, count(*) OVER () AS total FROM (
+                 SELECT ${columns} FROM registry.rollout_offer o ${device}
+                  WHERE o.rollout_id = ${rollout}::uuid AND o.customer_id = $1${stage}) x
+              WHERE x.outcome = ${q.add(query.outcome)}
+              ORDER BY x.stage, x.hwid LIMIT ${q.add(query.limit)} OFFSET ${q.add(query.offset)}`,
+            q.values,
+          );
     return {
       total: toInt(rows[0]?.total ?? 0),
       items: rows.map((row) => ({
