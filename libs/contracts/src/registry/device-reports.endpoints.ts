@@ -38,7 +38,8 @@ export const deviceReportEndpoints: AnyEndpointDef[] = [
         schema: DeviceReport,
       },
       429: {
-        description: 'More than DEVICE_REPORT_RATE_PER_MINUTE (default 30) reports in a minute from this address (counted per gateway process)',
+        description:
+          'More than DEVICE_REPORT_RATE_PER_MINUTE (default 30) reports in a minute from this address (over all gateways with REDIS_URL, else per gateway process)',
         headers: { 'Retry-After': 'Seconds until the address may report again' },
       },
     },
