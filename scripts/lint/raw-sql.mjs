@@ -52,8 +52,6 @@ export const rawSqlPlugin = { rules: { 'one-way': oneWay } };
  * Nothing else may join this list.
  */
 export const RAW_SQL_PENDING = [
-  // registry: rollouts and device reports are being written in these files now
-  'apps/registry/src/repositories/**',
 ];
 
 /** The ESLint config block (eslint.config.mjs uses it; libs/contracts/src/errors/raw-sql-lint.spec.ts runs it on a planted violation). */

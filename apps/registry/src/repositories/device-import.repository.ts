@@ -1,4 +1,4 @@
-import { rowsOf, type Tenant } from '@app/infra';
+import { sql, type Tenant } from '@app/infra';
 import type { EntityManager } from 'typeorm';
 import { addTagRows, probeByKey, removeTagRows } from './device-rows.js';
 
@@ -42,21 +42,20 @@ export class DeviceImportRepository {
   async previewBatch(batch: Tenant<{ rows: readonly UpsertRow[] }>): Promise<RowPreview[]> {
     const { customerId, rows } = batch;
     if (rows.length === 0) return [];
-    const found = await rowsOf(
-      this.manager.query(
-        `SELECT v.hwid, d.hwid IS NOT NULL AS stored, d.tags AS tags_before, COALESCE(v.tags, d.tags, '{}') AS tags_after,
+    const { rows: found } = await sql(
+      this.manager,
+      `SELECT v.hwid, d.hwid IS NOT NULL AS stored, d.tags AS tags_before, COALESCE(v.tags, d.tags, '{}') AS tags_after,
                 (d.tags IS DISTINCT FROM COALESCE(v.tags, d.tags)) AS tags_changed,
                 (d.attributes IS DISTINCT FROM COALESCE(v.attributes, d.attributes)) AS attributes_changed
          FROM (SELECT u.hwid, string_to_array(u.tags, ' ') AS tags, u.attributes::jsonb AS attributes
                FROM unnest($2::text[], $3::text[], $4::text[]) AS u(hwid, tags, attributes)) v
          LEFT JOIN registry.device d ON d.customer_id = $1 AND d.hwid = v.hwid`,
-        [
-          customerId,
-          rows.map((r) => r.hwid),
-          rows.map((r) => (r.tags === null ? null : r.tags.join(' '))),
-          rows.map((r) => (r.attributes === null ? null : JSON.stringify(r.attributes))),
-        ],
-      ),
+      [
+        customerId,
+        rows.map((r) => r.hwid),
+        rows.map((r) => (r.tags === null ? null : r.tags.join(' '))),
+        rows.map((r) => (r.attributes === null ? null : JSON.stringify(r.attributes))),
+      ],
     );
     const byHwid = new Map(found.map((r) => [String(r.hwid), r]));
     return rows.map((row) => {
@@ -83,15 +82,14 @@ export class DeviceImportRepository {
       list.map((r) => (r.tags === null ? null : r.tags.join(' '))),
       list.map((r) => (r.attributes === null ? null : JSON.stringify(r.attributes))),
     ];
-    const inserted = await rowsOf(
-      tx.query(
-        `INSERT INTO registry.device (customer_id, hwid, tags, attributes)
+    const { rows: inserted } = await sql(
+      tx,
+      `INSERT INTO registry.device (customer_id, hwid, tags, attributes)
          SELECT $1, v.hwid, COALESCE(string_to_array(v.tags, ' '), '{}'), COALESCE(v.attributes::jsonb, '{}')
          FROM unnest($2::text[], $3::text[], $4::text[]) AS v(hwid, tags, attributes)
          ON CONFLICT (customer_id, hwid) DO NOTHING
          RETURNING hwid, tags`,
-        [customerId, ...columns(rows)],
-      ),
+      [customerId, ...columns(rows)],
     );
     const created = new Set(inserted.map((r) => String(r.hwid)));
     const addTags: [string, string][] = [];
@@ -107,26 +105,26 @@ export class DeviceImportRepository {
       const input = `(SELECT v.hwid, string_to_array(v.tags, ' ') AS tags, v.attributes::jsonb AS attributes
                       FROM unnest($2::text[], $3::text[], $4::text[]) AS v(hwid, tags, attributes)) v`;
       const differs = `(d.tags IS DISTINCT FROM COALESCE(v.tags, d.tags) OR d.attributes IS DISTINCT FROM COALESCE(v.attributes, d.attributes))`;
-      const current = await rowsOf(
-        tx.query(
-          `SELECT d.hwid, d.tags FROM registry.device d JOIN ${input} ON d.customer_id = $1 AND d.hwid = v.hwid
+      const { rows: current } = await sql(
+        tx,
+        `SELECT d.hwid, d.tags FROM registry.device d JOIN ${input} ON d.customer_id = $1 AND d.hwid = v.hwid
            WHERE ${differs} ORDER BY d.hwid FOR NO KEY UPDATE OF d`,
-          [customerId, ...columns(existing)],
-        ),
+        [customerId, ...columns(existing)],
       );
       const tagsBefore = new Map(current.map((r) => [String(r.hwid), r.tags as string[]]));
       const toUpdate = existing.filter((r) => tagsBefore.has(r.hwid));
       const changed = toUpdate.length
-        ? await rowsOf(
-            tx.query(
+        ? (
+            await sql(
+              tx,
               `UPDATE registry.device d
                SET tags = COALESCE(v.tags, d.tags), attributes = COALESCE(v.attributes, d.attributes), updated_at = now()
                FROM ${input}
                WHERE d.customer_id = $1 AND d.hwid = v.hwid AND ${differs}
                RETURNING d.hwid, d.tags`,
               [customerId, ...columns(toUpdate)],
-            ),
-          )
+            )
+          ).rows
         : [];
       updated = changed.length;
       for (const row of changed) {

@@ -1,5 +1,5 @@
 import { type CustomerId, type DeviceStatus, LAST_SEEN_BUCKETS, type LastSeenAge } from '@app/contracts';
-import { rowsOf, sql, type Tenant, toInt } from '@app/infra';
+import { sql, type Tenant, toInt } from '@app/infra';
 import type { EntityManager } from 'typeorm';
 import type { DeviceRecord } from '../domain/device.js';
 import { DEVICE_COLUMNS, toDeviceRecord } from './device-rows.js';
@@ -87,7 +87,7 @@ export class DeviceListRepository {
     let after: string | null = null;
     for (;;) {
       const q = new SqlParams(filter.customerId);
-      const hwids: string[] = (await rowsOf(this.manager.query(`${candidates(q, after, chunk)} LIMIT ${q.add(chunk)}`, q.values))).map((r) => String(r.hwid));
+      const hwids: string[] = (await sql(this.manager, `${candidates(q, after, chunk)} LIMIT ${q.add(chunk)}`, q.values)).rows.map((r) => String(r.hwid));
       if (hwids.length === 0) return page;
       const p = new SqlParams(filter.customerId);
       const ids = p.add(hwids);
@@ -104,11 +104,10 @@ export class DeviceListRepository {
 
   /** The device rows of the HW ids `keys` selects (in their order). */
   private async devicesIn(q: SqlParams, keys: string): Promise<DeviceRecord[]> {
-    const rows = await rowsOf(
-      this.manager.query(
-        `SELECT ${DEVICE_COLUMNS} FROM (${keys}) k JOIN registry.device d ON d.customer_id = $1 AND d.hwid = k.hwid ORDER BY k.hwid`,
-        q.values,
-      ),
+    const { rows } = await sql(
+      this.manager,
+      `SELECT ${DEVICE_COLUMNS} FROM (${keys}) k JOIN registry.device d ON d.customer_id = $1 AND d.hwid = k.hwid ORDER BY k.hwid`,
+      q.values,
     );
     const customerId = q.values[0] as CustomerId;
     return rows.map((row) => toDeviceRecord(customerId, row));
@@ -121,8 +120,10 @@ export class DeviceListRepository {
   async countsByCustomer(customerIds: readonly CustomerId[]): Promise<Map<CustomerId, { devices: number; tags: string[] }>> {
     const counts = new Map<CustomerId, { devices: number; tags: string[] }>();
     if (customerIds.length === 0) return counts;
-    const rows = await rowsOf(
-      this.manager.query(`SELECT customer_id, count(*) AS n FROM registry.device WHERE customer_id = ANY($1::uuid[]) GROUP BY customer_id`, [[...customerIds]]),
+    const { rows } = await sql(
+      this.manager,
+      `SELECT customer_id, count(*) AS n FROM registry.device WHERE customer_id = ANY($1::uuid[]) GROUP BY customer_id`,
+      [[...customerIds]],
     );
     const devices = new Map(rows.map((r) => [String(r.customer_id), toInt(r.n)]));
     for (const customerId of customerIds) {
@@ -131,19 +132,18 @@ export class DeviceListRepository {
         n === 0
           ? []
           : (
-              await rowsOf(
-                this.manager.query(
-                  `WITH RECURSIVE t(tag) AS (
+              await sql(
+                this.manager,
+                `WITH RECURSIVE t(tag) AS (
                      (SELECT tag FROM registry.device_tag WHERE customer_id = $1 ORDER BY tag LIMIT 1)
                      UNION ALL
                      SELECT (SELECT s.tag FROM registry.device_tag s WHERE s.customer_id = $1 AND s.tag > t.tag ORDER BY s.tag LIMIT 1)
                      FROM t WHERE t.tag IS NOT NULL
                    )
                    SELECT tag FROM t WHERE tag IS NOT NULL`,
-                  [customerId],
-                ),
+                [customerId],
               )
-            ).map((r) => String(r.tag));
+            ).rows.map((r) => String(r.tag));
       counts.set(customerId, { devices: n, tags });
     }
     return counts;

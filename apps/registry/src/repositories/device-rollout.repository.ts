@@ -1,5 +1,5 @@
 import { type DeviceStatus, LAST_SEEN_BUCKETS } from '@app/contracts';
-import { rowsOf, type Tenant, toDate, toInt, toNullableDate } from '@app/infra';
+import { sql, type Tenant, toDate, toInt, toNullableDate } from '@app/infra';
 import type { EntityManager } from 'typeorm';
 import { SqlParams } from './device-list.repository.js';
 
@@ -76,19 +76,17 @@ export class DeviceRolloutRepository {
     const never = new SqlParams(query.customerId);
     const page = new SqlParams(query.customerId);
     // One after the other: in a transaction they share one connection anyway.
-    const counted = await rowsOf(this.manager.query(`SELECT count(*) AS n FROM registry.device d WHERE ${onLine(count)}`, count.values));
-    const neverCounted = await rowsOf(
-      this.manager.query(
-        `SELECT count(*) AS n FROM registry.device d WHERE d.customer_id = $1 AND d.status = 'active' AND d.last_hw_name IS NULL${sharingTag(never, query.tags)}`,
-        never.values,
-      ),
+    const { rows: counted } = await sql(this.manager, `SELECT count(*) AS n FROM registry.device d WHERE ${onLine(count)}`, count.values);
+    const { rows: neverCounted } = await sql(
+      this.manager,
+      `SELECT count(*) AS n FROM registry.device d WHERE d.customer_id = $1 AND d.status = 'active' AND d.last_hw_name IS NULL${sharingTag(never, query.tags)}`,
+      never.values,
     );
-    const rows = await rowsOf(
-      this.manager.query(
-        `SELECT d.hwid, d.last_fw_version, d.last_seen_at FROM registry.device d WHERE ${onLine(page)}
+    const { rows } = await sql(
+      this.manager,
+      `SELECT d.hwid, d.last_fw_version, d.last_seen_at FROM registry.device d WHERE ${onLine(page)}
            ORDER BY d.last_hw_name, d.last_hw_version, d.last_fw_name, d.hwid LIMIT ${page.add(query.limit)} OFFSET ${page.add(query.offset)}`,
-        page.values,
-      ),
+      page.values,
     );
     return {
       devices: toInt(counted[0]?.n ?? 0),
@@ -111,19 +109,17 @@ export class DeviceRolloutRepository {
     const within = LAST_SEEN_BUCKETS.map(
       (bucket) => `count(*) FILTER (WHERE d.last_seen_at > ${at}::timestamptz - interval '${bucket.below} seconds') AS b_${bucket.name}`,
     );
-    const groups = await rowsOf(
-      this.manager.query(
-        `SELECT d.last_fw_version AS version, count(*) AS n, count(*) FILTER (WHERE d.last_seen_at IS NULL) AS never, ${within.join(', ')}
+    const { rows: groups } = await sql(
+      this.manager,
+      `SELECT d.last_fw_version AS version, count(*) AS n, count(*) FILTER (WHERE d.last_seen_at IS NULL) AS never, ${within.join(', ')}
            FROM registry.device d WHERE d.customer_id = $1 AND d.status = 'active'${conditions} GROUP BY d.last_fw_version`,
-        q.values,
-      ),
+      q.values,
     );
     const w = new SqlParams(filter.customerId);
-    const withdrawn = await rowsOf(
-      this.manager.query(
-        `SELECT count(*) AS n FROM registry.device d WHERE d.customer_id = $1 AND d.status = 'withdrawn'${fleetConditions(w, filter)}`,
-        w.values,
-      ),
+    const { rows: withdrawn } = await sql(
+      this.manager,
+      `SELECT count(*) AS n FROM registry.device d WHERE d.customer_id = $1 AND d.status = 'withdrawn'${fleetConditions(w, filter)}`,
+      w.values,
     );
     let active = 0;
     let never = 0;
@@ -155,11 +151,10 @@ export class DeviceRolloutRepository {
 
   /** One device's status, tags and last check (the update preview), by primary key. */
   async lastCheck(query: Tenant<{ hwid: string }>): Promise<DeviceLastCheck | null> {
-    const rows = await rowsOf(
-      this.manager.query(
-        `SELECT status, tags, last_seen_at, last_fw_version, last_hw_name, last_hw_version, last_fw_name FROM registry.device WHERE customer_id = $1 AND hwid = $2`,
-        [query.customerId, query.hwid],
-      ),
+    const { rows } = await sql(
+      this.manager,
+      `SELECT status, tags, last_seen_at, last_fw_version, last_hw_name, last_hw_version, last_fw_name FROM registry.device WHERE customer_id = $1 AND hwid = $2`,
+      [query.customerId, query.hwid],
     );
     const row = rows[0];
     if (!row) return null;
@@ -183,7 +178,7 @@ export class DeviceRolloutRepository {
  * reads every customer's devices.
  */
 export async function indexesOnly(manager: EntityManager): Promise<void> {
-  await manager.query(`SELECT set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`);
+  await sql(manager, `SELECT set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { CustomerId, DeviceStatus } from '@app/contracts';
-import { toDate, toNullableDate } from '@app/infra';
+import { sql, toDate, toNullableDate } from '@app/infra';
 import type { EntityManager } from 'typeorm';
 import type { DeviceRecord } from '../domain/device.js';
 
@@ -31,7 +31,8 @@ export function toDeviceRecord(customerId: CustomerId, row: Row): DeviceRecord {
 export async function addTagRows(manager: EntityManager, customerId: CustomerId, pairs: readonly [string, string][]): Promise<void> {
   if (pairs.length === 0) return;
   const sorted = [...pairs].sort(([h1, t1], [h2, t2]) => (t1 < t2 ? -1 : t1 > t2 ? 1 : h1 < h2 ? -1 : h1 > h2 ? 1 : 0));
-  await manager.query(
+  await sql(
+    manager,
     `INSERT INTO registry.device_tag (customer_id, tag, hwid)
        SELECT $1, x.tag, x.hwid FROM unnest($2::text[], $3::text[]) AS x(hwid, tag)
        ON CONFLICT DO NOTHING`,
@@ -41,7 +42,8 @@ export async function addTagRows(manager: EntityManager, customerId: CustomerId,
 
 export async function removeTagRows(manager: EntityManager, customerId: CustomerId, pairs: readonly [string, string][]): Promise<void> {
   if (pairs.length === 0) return;
-  await manager.query(
+  await sql(
+    manager,
     `DELETE FROM registry.device_tag t USING unnest($2::text[], $3::text[]) AS x(hwid, tag)
        WHERE t.customer_id = $1 AND t.tag = x.tag AND t.hwid = x.hwid`,
     [customerId, pairs.map(([hwid]) => hwid), pairs.map(([, tag]) => tag)],
@@ -57,7 +59,8 @@ export async function removeTagRows(manager: EntityManager, customerId: Customer
  * does not wait for the WAL flush (in the same round trip).
  */
 export async function probeByKey(manager: EntityManager, options: { atMostOnce?: boolean } = {}): Promise<void> {
-  await manager.query(
+  await sql(
+    manager,
     options.atMostOnce
       ? `SELECT set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true), set_config('synchronous_commit', 'off', true)`
       : `SELECT set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`,

@@ -1,5 +1,5 @@
 import type { CustomerId } from '@app/contracts';
-import { affectedOf, rowsOf, type Tenant, toInt } from '@app/infra';
+import { sql, type Tenant, toInt } from '@app/infra';
 import type { EntityManager } from 'typeorm';
 
 /**
@@ -11,9 +11,9 @@ export class DeviceTagRepository {
 
   /** Devices per tag of one customer, sorted by tag (an index-only walk of device_tag). */
   async tagCounts(customerId: CustomerId): Promise<Map<string, number>> {
-    const rows = await rowsOf(
-      this.manager.query(`SELECT tag, count(*) AS devices FROM registry.device_tag WHERE customer_id = $1 GROUP BY tag ORDER BY tag`, [customerId]),
-    );
+    const { rows } = await sql(this.manager, `SELECT tag, count(*) AS devices FROM registry.device_tag WHERE customer_id = $1 GROUP BY tag ORDER BY tag`, [
+      customerId,
+    ]);
     return new Map(rows.map((r) => [String(r.tag), toInt(r.devices)]));
   }
 
@@ -26,36 +26,39 @@ export class DeviceTagRepository {
     const tx = this.manager;
     let changed = 0;
     if (from !== to) {
-      const result: unknown = await tx.query(
+      const result = await sql(
+        tx,
         `UPDATE registry.device d
            SET tags = ARRAY(SELECT x FROM unnest(array_replace(d.tags, $2::text, $3::text)) AS x GROUP BY x ORDER BY x COLLATE "C"), updated_at = now()
            FROM registry.device_tag t
            WHERE t.customer_id = $1 AND t.tag = $2 AND d.customer_id = $1 AND d.hwid = t.hwid`,
         [customerId, from, to],
       );
-      changed = affectedOf(result);
-      await tx.query(
+      changed = result.affected;
+      await sql(
+        tx,
         `INSERT INTO registry.device_tag (customer_id, tag, hwid)
            SELECT customer_id, $3, hwid FROM registry.device_tag WHERE customer_id = $1 AND tag = $2
            ON CONFLICT DO NOTHING`,
         [customerId, from, to],
       );
-      await tx.query(`DELETE FROM registry.device_tag WHERE customer_id = $1 AND tag = $2`, [customerId, from]);
+      await sql(tx, `DELETE FROM registry.device_tag WHERE customer_id = $1 AND tag = $2`, [customerId, from]);
     }
-    const count = await rowsOf(tx.query(`SELECT count(*) AS n FROM registry.device_tag WHERE customer_id = $1 AND tag = $2`, [customerId, to]));
+    const { rows: count } = await sql(tx, `SELECT count(*) AS n FROM registry.device_tag WHERE customer_id = $1 AND tag = $2`, [customerId, to]);
     return { changed, devices: toInt(count[0].n) };
   }
 
   /** Removes a tag from every device of the customer; returns the devices that carried it. */
   async deleteTag(change: Tenant<{ tag: string }>): Promise<number> {
     const { customerId, tag } = change;
-    const result: unknown = await this.manager.query(
+    const result = await sql(
+      this.manager,
       `UPDATE registry.device d SET tags = array_remove(d.tags, $2::text), updated_at = now()
          FROM registry.device_tag t
          WHERE t.customer_id = $1 AND t.tag = $2 AND d.customer_id = $1 AND d.hwid = t.hwid`,
       [customerId, tag],
     );
-    await this.manager.query(`DELETE FROM registry.device_tag WHERE customer_id = $1 AND tag = $2`, [customerId, tag]);
-    return affectedOf(result);
+    await sql(this.manager, `DELETE FROM registry.device_tag WHERE customer_id = $1 AND tag = $2`, [customerId, tag]);
+    return result.affected;
   }
 }

@@ -1,5 +1,5 @@
 import type { DeviceStatus } from '@app/contracts';
-import { rowsOf, type Tenant } from '@app/infra';
+import { sql, type Tenant } from '@app/infra';
 import type { EntityManager } from 'typeorm';
 import type { DeviceRecord } from '../domain/device.js';
 import { addTagRows, DEVICE_COLUMNS, removeTagRows, toDeviceRecord } from './device-rows.js';
@@ -28,31 +28,30 @@ export class DeviceRepository {
   constructor(private readonly manager: EntityManager) {}
 
   async find(query: Tenant<{ hwid: string }>, options: { lock?: boolean } = {}): Promise<DeviceRecord | null> {
-    const rows = await rowsOf(
-      this.manager.query(`SELECT ${DEVICE_COLUMNS} FROM registry.device d WHERE d.customer_id = $1 AND d.hwid = $2${options.lock ? ' FOR UPDATE' : ''}`, [
-        query.customerId,
-        query.hwid,
-      ]),
+    const { rows } = await sql(
+      this.manager,
+      `SELECT ${DEVICE_COLUMNS} FROM registry.device d WHERE d.customer_id = $1 AND d.hwid = $2${options.lock ? ' FOR UPDATE' : ''}`,
+      [query.customerId, query.hwid],
     );
     return rows.length ? toDeviceRecord(query.customerId, rows[0]) : null;
   }
 
   /** The update check's question: a primary-key point lookup, status and tags only. */
   async lookup(query: Tenant<{ hwid: string }>): Promise<DeviceLookupRow | null> {
-    const rows = await rowsOf(
-      this.manager.query(`SELECT status, tags, rollout_bucket FROM registry.device WHERE customer_id = $1 AND hwid = $2`, [query.customerId, query.hwid]),
-    );
+    const { rows } = await sql(this.manager, `SELECT status, tags, rollout_bucket FROM registry.device WHERE customer_id = $1 AND hwid = $2`, [
+      query.customerId,
+      query.hwid,
+    ]);
     if (!rows.length) return null;
     return { status: rows[0].status as DeviceStatus, tags: rows[0].tags as string[], bucket: Number(rows[0].rollout_bucket) };
   }
 
   /** Many devices of one customer with one indexed query; HW ids without a device are absent from the map. */
   async lookupMany(query: Tenant<{ hwids: readonly string[] }>): Promise<Map<string, DeviceLookupRow>> {
-    const rows = await rowsOf(
-      this.manager.query(`SELECT hwid, status, tags, rollout_bucket FROM registry.device WHERE customer_id = $1 AND hwid = ANY($2::text[])`, [
-        query.customerId,
-        [...query.hwids],
-      ]),
+    const { rows } = await sql(
+      this.manager,
+      `SELECT hwid, status, tags, rollout_bucket FROM registry.device WHERE customer_id = $1 AND hwid = ANY($2::text[])`,
+      [query.customerId, [...query.hwids]],
     );
     return new Map(
       rows.map((row) => [String(row.hwid), { status: row.status as DeviceStatus, tags: row.tags as string[], bucket: Number(row.rollout_bucket) }]),
@@ -61,14 +60,13 @@ export class DeviceRepository {
 
   /** Inserts the device and its device_tag rows; null when the HW id is taken. */
   async insert(device: Tenant<NewDevice>): Promise<DeviceRecord | null> {
-    const rows = await rowsOf(
-      this.manager.query(
-        `INSERT INTO registry.device AS d (customer_id, hwid, tags, attributes, keys)
+    const { rows } = await sql(
+      this.manager,
+      `INSERT INTO registry.device AS d (customer_id, hwid, tags, attributes, keys)
          VALUES ($1, $2, $3::text[], $4::jsonb, $5::text[])
          ON CONFLICT (customer_id, hwid) DO NOTHING
          RETURNING ${DEVICE_COLUMNS}`,
-        [device.customerId, device.hwid, [...device.tags], JSON.stringify(device.attributes), [...device.keys]],
-      ),
+      [device.customerId, device.hwid, [...device.tags], JSON.stringify(device.attributes), [...device.keys]],
     );
     if (!rows.length) return null;
     await addTagRows(
@@ -86,8 +84,10 @@ export class DeviceRepository {
     if (change.attributes !== undefined) sets.push(`attributes = $${params.push(JSON.stringify(change.attributes))}::jsonb`);
     if (change.keys !== undefined) sets.push(`keys = $${params.push([...change.keys])}::text[]`);
     if (change.status !== undefined) sets.push(`status = $${params.push(change.status)}`);
-    const rows = await rowsOf(
-      this.manager.query(`UPDATE registry.device d SET ${sets.join(', ')} WHERE d.customer_id = $1 AND d.hwid = $2 RETURNING ${DEVICE_COLUMNS}`, params),
+    const { rows } = await sql(
+      this.manager,
+      `UPDATE registry.device d SET ${sets.join(', ')} WHERE d.customer_id = $1 AND d.hwid = $2 RETURNING ${DEVICE_COLUMNS}`,
+      params,
     );
     if (!rows.length) throw new Error(`device ${change.hwid} vanished inside its transaction`);
     return toDeviceRecord(change.customerId, rows[0]);
@@ -95,11 +95,10 @@ export class DeviceRepository {
 
   /** Replaces the tag set of a device locked earlier in the transaction (`before`: its current tags). */
   async setTags(change: Tenant<{ hwid: string; before: readonly string[]; after: readonly string[] }>): Promise<DeviceRecord> {
-    const rows = await rowsOf(
-      this.manager.query(
-        `UPDATE registry.device d SET tags = $3::text[], updated_at = now() WHERE d.customer_id = $1 AND d.hwid = $2 RETURNING ${DEVICE_COLUMNS}`,
-        [change.customerId, change.hwid, [...change.after]],
-      ),
+    const { rows } = await sql(
+      this.manager,
+      `UPDATE registry.device d SET tags = $3::text[], updated_at = now() WHERE d.customer_id = $1 AND d.hwid = $2 RETURNING ${DEVICE_COLUMNS}`,
+      [change.customerId, change.hwid, [...change.after]],
     );
     if (!rows.length) throw new Error(`device ${change.hwid} vanished inside its transaction`);
     const after = new Set(change.after);

@@ -1,5 +1,3 @@
-import type { Row } from './sql-runner.js';
-
 /**
  * Small helpers for repositories, identical on both adapters (PostgreSQL and embedded PGlite
  * return the same JS types: see connect.ts).
@@ -114,19 +112,6 @@ function arrayElement(value: string | number | null): string {
   if (value === null) return 'NULL';
   if (typeof value === 'number') return safeInteger(value);
   return `"${value.replace(/["\\]/g, '\\$&')}"`;
-}
-
-/** The rows of a raw query (TypeORM's `query()`): TypeORM answers UPDATE and DELETE as [rows, affected], everything else as rows. */
-export async function rowsOf(result: Promise<unknown>): Promise<Row[]> {
-  const raw = await result;
-  if (Array.isArray(raw) && raw.length === 2 && Array.isArray(raw[0]) && typeof raw[1] === 'number') return raw[0] as Row[];
-  return (Array.isArray(raw) ? raw : []) as Row[];
-}
-
-/** The number of rows an UPDATE or DELETE answered as [rows, affected] touched (0 otherwise). */
-export function affectedOf(raw: unknown): number {
-  if (Array.isArray(raw) && raw.length === 2 && typeof raw[1] === 'number') return raw[1];
-  return 0;
 }
 
 /** A timestamp column (a Date, or text) as ISO 8601 text. */
