@@ -118,7 +118,8 @@ function spread(answers: readonly Answer[]): void {
     console.log(`    ${String(lower).padStart(7)} s - ${String(lower + POLL_SECONDS / BINS).padStart(7)} s  ${String(count).padStart(6)}  ${bar(count, most)}`);
   });
   if (outside) console.log(`    outside [interval/2, 3·interval/2): ${outside} (stretched while the gateway was busy)`);
-  const even = waits.length / BINS;
+  // An even spread of the answers inside the range (the stretched ones are counted apart).
+  const even = (waits.length - outside) / BINS;
   const deviation = Math.max(...bins.map((count) => Math.abs(count - even))) / even;
   console.log(`  largest tenth off an even spread (${even.toFixed(0)} each) by ${(deviation * 100).toFixed(1)} %`);
   const minutes = new Map<number, number>();
