@@ -8,8 +8,10 @@
 // drives each; printed: req/s, p50, p99, the ratios a/c and b/c, the share of 304 answers on
 // repeat polls with If-None-Match, p99 at a fixed 1,000 req/s, and req/s at 10,000 versus
 // 1,000,000 devices, each next to its target, and req/s of (a) with BENCH_IP_BLOCKS (default
-// 10,000; 0: not measured) IP blocks loaded, none matching the client, versus none. Every
-// server runs as a child process.
+// 10,000; 0: not measured) IP blocks loaded, none matching the client, versus none, and with
+// BENCH_ROLLOUTS (default 10; 0: not measured) staged rollouts running (the newest build of each
+// product line, stage 1 of 10 %, created through HTTP) versus none (completed). Every server runs
+// as a child process.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
@@ -45,6 +47,9 @@ const SIZE_POLLERS = Math.floor(10_000 / SIZE_ROUNDS);
 /** IP blocks loaded for the with/without comparison (docs/performance.md). */
 const IP_BLOCKS = Number(process.env.BENCH_IP_BLOCKS ?? 10_000);
 const IP_BLOCK_ROUNDS = 4;
+/** Running rollouts for the with/without comparison (docs/performance.md). */
+const ROLLOUTS = Number(process.env.BENCH_ROLLOUTS ?? 10);
+const ROLLOUT_ROUNDS = 4;
 /** The one loaded block that matches: a request from it answering 403 shows the gateway has the blocks. */
 const BLOCKED_PROBE = '127.0.0.2';
 
@@ -345,6 +350,27 @@ async function setIpBlocks(db: pg.Client, baseUrl: string, count: number): Promi
   }
 }
 
+/**
+ * Starts a staged rollout (10 %, then 100 %) of the newest build of each of the first `count`
+ * product lines through HTTP (`on`), or completes them (`off`: advance twice; the builds are
+ * back under their own rule). The firmware app drops its index of the customer at each change.
+ */
+async function setRollouts(baseUrl: string, token: string, customer: string, buildIds: readonly string[], on: boolean): Promise<void> {
+  for (const id of buildIds) {
+    const steps = on
+      ? [['rollout', { stages: [{ percent: 10, hold_minutes: 600 }, { percent: 100 }], halt_rules: [] }]]
+      : [['rollout/advance'], ['rollout/advance']];
+    for (const [path, body] of steps as [string, unknown?][]) {
+      const reply = await fetch(`${baseUrl}/firmware/${id}/${path}?customer=${customer}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      if (reply.status !== 200 && reply.status !== 201) throw new Error(`POST /firmware/${id}/${path}: ${reply.status} ${await reply.text()}`);
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const placement = cpuPlacement();
@@ -479,6 +505,29 @@ async function main(): Promise<void> {
       }
       await setIpBlocks(db, aUrl, 0);
     }
+    // ROLLOUTS running rollouts versus none, in turns (without, with, with, without, ...), the
+    // same polls as (a): the newest build of each line is then offered through a stage gate.
+    const rolloutRuns: Record<'without' | 'with', Figures[]> = { without: [], with: [] };
+    if (ROLLOUTS > 0) {
+      const newest = (
+        await db.query<{ id: string }>(`SELECT id FROM firmware.build WHERE customer_id = $1 AND fw_version = $2 ORDER BY hw_name LIMIT $3`, [
+          customers.main.id,
+          `2.${VERSIONS_PER_LINE - 1}`,
+          ROLLOUTS,
+        ])
+      ).rows.map((r) => r.id);
+      let running = false;
+      for (let round = 0; round < ROLLOUT_ROUNDS; round++) {
+        const order = round % 2 === 0 ? (['without', 'with'] as const) : (['with', 'without'] as const);
+        for (const kind of order) {
+          if (running !== (kind === 'with')) await setRollouts(aUrl, admin, customers.main.domain, newest, kind === 'with');
+          running = kind === 'with';
+          await pollEach(aUrl, mainPolls.slice(0, 200));
+          rolloutRuns[kind].push(await load(aUrl, mainPolls, { seconds: SIZE_SECONDS, pids: [standalone.pid!] }));
+        }
+      }
+      if (running) await setRollouts(aUrl, admin, customers.main.domain, newest, false);
+    }
     await stop(standalone);
 
     // ---- (b) the distributed service on the same database
@@ -568,6 +617,16 @@ async function main(): Promise<void> {
       console.log(`  (a) with ${IP_BLOCKS} IP blocks (none matching), runs: ${blockRunsOf('with')} req/s; median ${show(withBlocks)}`);
       console.log(
         `  req/s with / without IP blocks, medians: ${(withBlocks.rps / without.rps).toFixed(3)}, difference ${(difference(withBlocks.rps, without.rps) * 100).toFixed(1)} %   (target: within noise)`,
+      );
+    }
+    if (ROLLOUTS > 0) {
+      const without = median(rolloutRuns.without);
+      const withRollouts = median(rolloutRuns.with);
+      const rolloutRunsOf = (kind: 'without' | 'with') => rolloutRuns[kind].map((r) => r.rps.toFixed(0)).join(', ');
+      console.log(`  (a) without rollouts, runs: ${rolloutRunsOf('without')} req/s; median ${show(without)}`);
+      console.log(`  (a) with ${ROLLOUTS} running rollouts, runs: ${rolloutRunsOf('with')} req/s; median ${show(withRollouts)}`);
+      console.log(
+        `  req/s with / without running rollouts, medians: ${(withRollouts.rps / without.rps).toFixed(3)}, difference ${(difference(withRollouts.rps, without.rps) * 100).toFixed(1)} %   (target: within noise)`,
       );
     }
     console.log(`  total time ${((Date.now() - started) / 1000).toFixed(0)} s (seeding ${((seededAt - started) / 1000).toFixed(0)} s)`);
