@@ -133,6 +133,19 @@ async function seedFirmware(ds: DataSource, n: number): Promise<void> {
     `INSERT INTO firmware.tag_sync_op (customer_id, kind, tag, to_tag) SELECT '00000000-0000-4000-8000-000000000001', 'rename', 't' || i, 'u' || i FROM generate_series(1, 7) i`,
   );
   await ds.query(`INSERT INTO firmware.outbox (id, kind, payload) SELECT gen_random_uuid(), 'security_event', '{}' FROM generate_series(1, 3)`);
+  await ds.query(`INSERT INTO firmware.update_signing_keys (kid, public_x, private_pkcs8, created_at, signs_from, published_until) VALUES
+    ('fw-kid-1', 'x1', E'-----BEGIN PRIVATE KEY-----\\nAAA\\n-----END PRIVATE KEY-----\\n', now() - interval '2 days', now() - interval '2 days', now() + interval '1 day'),
+    ('fw-kid-2', 'x2', 'p2', now(), now() + interval '1 hour', NULL)`);
+  // Rollouts of every fourth build (json plans, arrays, a halt), in each state.
+  await ds.query(`
+    INSERT INTO firmware.rollout (id, customer_id, build_id, state, stages, current_stage, stage_started_at, thresholds, stage_log, extra_tags, halt_rules, halt,
+                                  complete_as_general_release, grace_minutes, silent_after_minutes, start_at, created_by, revision)
+      SELECT gen_random_uuid(), customer_id, id, (ARRAY['scheduled', 'running', 'paused', 'halted', 'completed', 'aborted'])[1 + r % 6],
+             '[{"percent":10,"min_devices":5,"hold_minutes":60},{"percent":100,"min_devices":0,"hold_minutes":0}]', r % 2, now() - r * interval '1 minute',
+             ARRAY[1000, 10000], jsonb_build_array(jsonb_build_object('stage', 0, 'audience', r, 'target', r)), ARRAY['canary', E'tab\\there'],
+             '[{"outcome":"failed","max_percent":5,"min_outcomes":20}]', CASE WHEN r % 6 = 3 THEN '{"rule":"failed","percent":12.5}'::jsonb END,
+             r % 2 = 0, 30, 1440, now() + r * interval '1 hour', 'uploader', r
+      FROM (SELECT id, customer_id, row_number() OVER (ORDER BY id) AS r FROM firmware.build) b WHERE r % 4 = 0`);
 }
 
 async function seedAdmin(ds: DataSource, n: number): Promise<void> {

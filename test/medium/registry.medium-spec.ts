@@ -13,6 +13,7 @@ import {
   HWID_RULE,
   MAX_DEVICE_LOOKUP_BATCH,
   RegistryEvents,
+  rolloutBucket,
   type StagedFile,
 } from '@app/contracts';
 import { closeDatabases, configureLogging, FilesystemObjectStore, type ObjectStore, openAppDatabase, revertLastMigration } from '@app/infra';
@@ -48,7 +49,7 @@ beforeAll(async () => {
   dataSource = await openAppDatabase(throwaway.config, REGISTRY_DATABASE);
   store = new FilesystemObjectStore(join(throwaway.dataDir, 'objects'));
   bus = new RecordingBus();
-  ({ moduleRef, devices, registry } = await registryModule(dataSource, store, bus));
+  ({ moduleRef, devices, registry } = await registryModule(throwaway.config, dataSource, store, bus));
 });
 
 afterAll(async () => {
@@ -78,6 +79,7 @@ describe('schema', () => {
       `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'registry' AND tablename IN ('device', 'device_tag') ORDER BY indexname`,
     );
     expect(rows.map((r) => r.indexname)).toEqual([
+      'device_bucket_idx',
       'device_line_idx',
       'device_pkey',
       'device_tag_pkey',
@@ -198,7 +200,7 @@ describe('device operations', () => {
     const withdrawn = await devices.withdraw(makeCall(ctx, { params: { hwid: 'w' } }));
     expect(withdrawn).toMatchObject({ status: 'withdrawn', tags: ['t'], attributes: { k: 'v' }, created_at: created.created_at });
     expect(await devices.withdraw(makeCall(ctx, { params: { hwid: 'w' } }))).toEqual(withdrawn);
-    expect(await registry.lookupDevice({ customerId: customer.id, hwid: 'w' })).toEqual({ status: 'withdrawn', tags: ['t'] });
+    expect(await registry.lookupDevice({ customerId: customer.id, hwid: 'w' })).toEqual({ status: 'withdrawn', tags: ['t'], bucket: rolloutBucket('w') });
     const active = await devices.reactivate(makeCall(ctx, { params: { hwid: 'w' } }));
     expect(active).toMatchObject({ status: 'active', tags: ['t'], attributes: { k: 'v' } });
     expect((await outboxPayloads(dataSource, 'registry', 'audit')).map((a) => [a.action, a.before.status, a.after.status])).toEqual([
@@ -542,7 +544,12 @@ describe('import', () => {
     const text = plan.map((p) => p['QUERY PLAN']).join('\n');
     expect(text).toMatch(/Index Scan using device_pkey/);
     expect(text).not.toMatch(/Seq Scan/);
-    expect(await registry.lookupDevice({ customerId: customer.id, hwid: rows[42].split(',')[0] })).toEqual({ status: 'active', tags: ['all', 't0'] });
+    const hwid42 = rows[42].split(',')[0];
+    expect(await registry.lookupDevice({ customerId: customer.id, hwid: hwid42 })).toEqual({
+      status: 'active',
+      tags: ['all', 't0'],
+      bucket: rolloutBucket(hwid42),
+    });
 
     // the batched lookup of the update check's cache misses uses the same index
     const batchPlan: { 'QUERY PLAN': string }[] = await dataSource.query(
@@ -554,10 +561,10 @@ describe('import', () => {
 });
 
 describe('messages for other apps', () => {
-  it('looks a device up: status and tags, null when unknown or impossible; 400 for a customer id that is not a UUID', async () => {
+  it('looks a device up: status, tags and rollout bucket, null when unknown or impossible; 400 for a customer id that is not a UUID', async () => {
     const customer = makeCustomer();
     await create(customer, { hwid: 'L', tags: ['b', 'a'] });
-    expect(await registry.lookupDevice({ customerId: customer.id, hwid: 'L' })).toEqual({ status: 'active', tags: ['a', 'b'] });
+    expect(await registry.lookupDevice({ customerId: customer.id, hwid: 'L' })).toEqual({ status: 'active', tags: ['a', 'b'], bucket: rolloutBucket('L') });
     expect(await registry.lookupDevice({ customerId: customer.id, hwid: 'l' })).toBeNull(); // case-sensitive
     expect(await registry.lookupDevice({ customerId: customer.id, hwid: 'no space' })).toBeNull();
     expect(await codeOf(registry.lookupDevice({ customerId: 'nope', hwid: 'L' }))).toBe(ErrorCode.BadRequest);
@@ -569,12 +576,12 @@ describe('messages for other apps', () => {
     await create(customer, { hwid: 'M', tags: [] });
     await create(other, { hwid: 'N', tags: ['x'] });
     expect(await registry.lookupDevices({ customerId: customer.id, hwids: ['M', 'l', 'no space', 'N', 'L', 'M'] })).toEqual([
-      { status: 'active', tags: [] },
+      { status: 'active', tags: [], bucket: rolloutBucket('M') },
       null,
       null,
       null,
-      { status: 'active', tags: ['a', 'b'] },
-      { status: 'active', tags: [] },
+      { status: 'active', tags: ['a', 'b'], bucket: rolloutBucket('L') },
+      { status: 'active', tags: [], bucket: rolloutBucket('M') },
     ]);
     expect(await registry.lookupDevices({ customerId: customer.id, hwids: [] })).toEqual([]);
     expect(await registry.lookupDevices({ customerId: customer.id, hwids: [42, null] as unknown as string[] })).toEqual([null, null]);
@@ -711,6 +718,9 @@ describe('migration', () => {
   it('reverts (down) and applies again', async () => {
     await moduleRef.close();
     await closeDatabases();
+    // The migrations after the product line first (their own medium tests check what their downs do).
+    const later = REGISTRY_DATABASE.migrations.slice(REGISTRY_DATABASE.migrations.findIndex((m) => m.name === 'RegistryDeviceProductLine1764600000000') + 1);
+    for (const migration of later.reverse()) expect(await revertLastMigration(throwaway.config, REGISTRY_DATABASE)).toBe(migration.name);
     expect(await revertLastMigration(throwaway.config, REGISTRY_DATABASE)).toBe('RegistryDeviceProductLine1764600000000');
     expect(await revertLastMigration(throwaway.config, REGISTRY_DATABASE)).toBe('RegistryOutbox1764400000000');
     expect(await revertLastMigration(throwaway.config, REGISTRY_DATABASE)).toBe('RegistryDevices1764000000000');

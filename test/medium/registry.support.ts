@@ -4,7 +4,8 @@
  */
 import { Test, type TestingModule } from '@nestjs/testing';
 import { type ErrorCode, type EventDef, type MessageDef, ServiceError } from '@app/contracts';
-import { MessageBus, ObjectStore } from '@app/infra';
+import { MessageBus, ObjectStore, type ServiceConfig } from '@app/infra';
+import { SERVICE_CONFIG } from '@app/platform';
 import { DataSource } from 'typeorm';
 import { DevicesController } from '../../apps/registry/src/controllers/devices.controller.js';
 import { RegistryController } from '../../apps/registry/src/controllers/registry.controller.js';
@@ -61,8 +62,9 @@ export function expectedHwids(devices: readonly ModelDevice[], filter: ModelFilt
     .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
 }
 
-/** The registry app's controllers and use cases on `dataSource`, with a test object store and bus. */
+/** The registry app's controllers and use cases on `dataSource` with the service's `config` (as InfraModule gives it), a test object store and bus. */
 export async function registryModule(
+  config: ServiceConfig,
   dataSource: DataSource,
   store: ObjectStore,
   bus: MessageBus,
@@ -71,6 +73,7 @@ export async function registryModule(
     controllers: REGISTRY_CONTROLLERS,
     providers: [
       ...REGISTRY_PROVIDERS,
+      { provide: SERVICE_CONFIG, useValue: config },
       { provide: DataSource, useValue: dataSource },
       { provide: ObjectStore, useValue: store },
       { provide: MessageBus, useValue: bus },
