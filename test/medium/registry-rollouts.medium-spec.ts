@@ -6,7 +6,7 @@ import type { TestingModule } from '@nestjs/testing';
 import { asCustomerId, type CustomerRef, type DeviceAudienceRequest, type DeviceSeen, ErrorCode } from '@app/contracts';
 import { closeDatabases, configureLogging, FilesystemObjectStore, openAppDatabase, revertLastMigration } from '@app/infra';
 import { makeCall, makeCustomer } from '@app/testing';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { versionKey } from '../../apps/firmware/src/domain/version-order.js';
 import type { DevicesController } from '../../apps/registry/src/controllers/devices.controller.js';
 import type { RegistryController } from '../../apps/registry/src/controllers/registry.controller.js';
