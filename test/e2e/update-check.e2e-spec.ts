@@ -145,20 +145,28 @@ describe('update check', () => {
       expect(await ask()).toEqual(['2.0/AFI']);
     });
 
-    it('general_release changed after upload: offered to every caller from the next check, then only by tags again', async () => {
+    it('general_release changed after upload (PUT /firmware/{id}/general-release): offered to every caller from the next check, then only by tags again', async () => {
       const extra = productLine();
       const build = await createBuild(rt, c.uploader, extra, '3.0', { tags: ['delta'] });
       const anyone = async () => versionsOf(await check(updateCheckPath(c.domain, extra, '1')));
+      const setting = (body: unknown, headers: Record<string, string> = {}) =>
+        rt.http.request('PUT', `/firmware/${build.id}/general-release`, { auth: c.uploader, json: body, headers });
       expect(await anyone()).toEqual([]);
-      const made = await rt.http.request('PATCH', `/firmware/${build.id}`, { auth: c.uploader, json: { general_release: true } });
+      const made = await setting({ general_release: true });
       expect(made.status).toBe(200);
       expect(made.json<FirmwareBuild>()).toMatchObject({ general_release: true, tags: ['delta'] });
       expect(await anyone()).toEqual(['3.0/AFI']);
-      const unmade = await rt.http.request('PATCH', `/firmware/${build.id}`, { auth: c.uploader, json: { general_release: false } });
+      // If-Match as PATCH takes it: a stale ETag changes nothing.
+      expect((await setting({ general_release: false }, { 'If-Match': 'W/"0"' })).status).toBe(412);
+      const unmade = await setting({ general_release: false }, { 'If-Match': made.header('etag')! });
       expect(unmade.json<FirmwareBuild>()).toMatchObject({ general_release: false });
       expect(await anyone()).toEqual([]);
-      const refused = await rt.http.request('PATCH', `/firmware/${build.id}`, { auth: c.uploader, json: { general_release: 'yes' } });
-      expect(refused.status).toBe(400);
+      expect((await setting({ general_release: 'yes' })).status).toBe(400);
+      expect((await setting({ general_release: true, tags: [] })).status).toBe(400);
+      expect((await setting({})).status).toBe(400);
+      expect((await rt.http.request('PUT', `/firmware/${build.id}/general-release`, { auth: c.readOnly, json: { general_release: true } })).status).toBe(403);
+      // PATCH's body is as the contract fixes it: general_release is not one of its properties.
+      expect((await rt.http.request('PATCH', `/firmware/${build.id}`, { auth: c.uploader, json: { general_release: true } })).status).toBe(400);
       expect((await rt.http.get(`/firmware/${build.id}`, { auth: c.uploader })).json<FirmwareBuild>().general_release).toBe(false);
     });
   });

@@ -52,6 +52,7 @@ import { ParseBinaryUseCase } from './use-cases/parse-binary/parse-binary.usecas
 import { ReadBuildUseCase } from './use-cases/read-build/read-build.usecase.js';
 import { RecordBuildDownloadUseCase } from './use-cases/record-build-download/record-build-download.usecase.js';
 import { RenameTagUseCase } from './use-cases/rename-tag/rename-tag.usecase.js';
+import { SetGeneralReleaseUseCase } from './use-cases/set-general-release/set-general-release.usecase.js';
 import { UpdateBuildUseCase } from './use-cases/update-build/update-build.usecase.js';
 import { UploadBuildUseCase } from './use-cases/upload-build/upload-build.usecase.js';
 
@@ -119,6 +120,7 @@ export const FIRMWARE_PROVIDERS: Provider[] = [
   ListBuildsUseCase,
   ReadBuildUseCase,
   UpdateBuildUseCase,
+  SetGeneralReleaseUseCase,
   BuildTagsUseCase,
   CountBuildsUseCase,
   EraseCustomerUseCase,

@@ -8,6 +8,7 @@ import { ListBuildsUseCase } from '../use-cases/list-builds/list-builds.usecase.
 import { ParseBinaryUseCase } from '../use-cases/parse-binary/parse-binary.usecase.js';
 import { ReadBuildUseCase } from '../use-cases/read-build/read-build.usecase.js';
 import { RecordBuildDownloadUseCase } from '../use-cases/record-build-download/record-build-download.usecase.js';
+import { SetGeneralReleaseUseCase } from '../use-cases/set-general-release/set-general-release.usecase.js';
 import { UpdateBuildUseCase } from '../use-cases/update-build/update-build.usecase.js';
 import { UploadBuildUseCase } from '../use-cases/upload-build/upload-build.usecase.js';
 
@@ -25,6 +26,7 @@ export class FirmwareController {
     @Inject(ListBuildsUseCase) private readonly listBuilds: ListBuildsUseCase,
     @Inject(ReadBuildUseCase) private readonly readBuild: ReadBuildUseCase,
     @Inject(UpdateBuildUseCase) private readonly updateBuild: UpdateBuildUseCase,
+    @Inject(SetGeneralReleaseUseCase) private readonly setGeneralRelease: SetGeneralReleaseUseCase,
     @Inject(BuildTagsUseCase) private readonly buildTags: BuildTagsUseCase,
     @Inject(CountBuildsUseCase) private readonly countBuilds: CountBuildsUseCase,
     @Inject(RecordBuildDownloadUseCase) private readonly recordDownload: RecordBuildDownloadUseCase,
@@ -54,6 +56,11 @@ export class FirmwareController {
   @MessagePattern(FirmwareMessages.update.pattern)
   update(@Payload() call: Req<'update'>) {
     return this.updateBuild.executeForRequest(call);
+  }
+
+  @MessagePattern(FirmwareMessages.setGeneralRelease.pattern)
+  generalRelease(@Payload() call: Req<'setGeneralRelease'>) {
+    return this.setGeneralRelease.executeForRequest(call);
   }
 
   @MessagePattern(FirmwareMessages.binary.pattern)

@@ -247,13 +247,21 @@ export function FirmwareBuildPage({ params }: PageProps) {
     return { record: ok(result), etag: result.response.headers.get('ETag') ?? '' };
   }, [id, version]);
   const refresh = () => setVersion((n) => n + 1);
-  const patch = useAction(async (change: { status?: 'active' | 'withdrawn'; tag_filter_disabled?: boolean; general_release?: boolean }, done: string) => {
-    // If-Match: the change applies only to the build as shown (412 when someone changed it meanwhile).
-    ok(await api.PATCH('/firmware/{id}', { params: { path: { id } }, body: change, headers: { 'If-Match': build.data?.etag ?? '' } }));
+  // If-Match: a change applies only to the build as shown (412 when someone changed it meanwhile).
+  const ifMatch = () => ({ 'If-Match': build.data?.etag ?? '' });
+  const changed = (done: string) => {
     setNotice(done);
     setWithdrawing(false);
     setReleasing(false);
     refresh();
+  };
+  const patch = useAction(async (change: { status?: 'active' | 'withdrawn'; tag_filter_disabled?: boolean }, done: string) => {
+    ok(await api.PATCH('/firmware/{id}', { params: { path: { id } }, body: change, headers: ifMatch() }));
+    changed(done);
+  });
+  const release = useAction(async (generalRelease: boolean, done: string) => {
+    ok(await api.PUT('/firmware/{id}/general-release', { params: { path: { id } }, body: { general_release: generalRelease }, headers: ifMatch() }));
+    changed(done);
   });
   if (build.data === undefined) return build.loading ? <Loading what="the build" /> : <ErrorMessage error={build.error} />;
   const b: Build = build.data.record;
@@ -268,7 +276,7 @@ export function FirmwareBuildPage({ params }: PageProps) {
         {b.fw_name} {b.fw_version} <span class={`status-${b.status}`}>({b.status})</span>
       </h1>
       {notice && <Notice>{notice}</Notice>}
-      <ErrorMessage error={(withdrawing || releasing ? null : patch.error) ?? build.error} />
+      <ErrorMessage error={(withdrawing || releasing ? null : (patch.error ?? release.error)) ?? build.error} />
       <div class="panel">
         <dl class="facts">
           <dt>Product line</dt>
@@ -352,7 +360,7 @@ export function FirmwareBuildPage({ params }: PageProps) {
             >
               {b.tag_filter_disabled ? 'Switch the tag filter on' : 'Switch the tag filter off'}
             </button>
-            <button type="button" id="general-release-toggle" disabled={patch.busy} onClick={() => setReleasing(true)}>
+            <button type="button" id="general-release-toggle" disabled={patch.busy || release.busy} onClick={() => setReleasing(true)}>
               {b.general_release ? 'Stop the general release' : 'Make it a general release'}
             </button>
             {b.status === 'active' ? (
@@ -379,11 +387,11 @@ export function FirmwareBuildPage({ params }: PageProps) {
       {releasing && (
         <GeneralReleaseDialog
           build={b}
-          busy={patch.busy}
-          error={patch.error}
+          busy={release.busy}
+          error={release.error}
           onConfirm={() =>
-            void patch.run(
-              { general_release: !b.general_release },
+            void release.run(
+              !b.general_release,
               b.general_release
                 ? 'The general release is off: devices sharing a tag get the build.'
                 : 'The build is a general release: every device of its line gets it.',

@@ -9,6 +9,7 @@ import type {
   FirmwareListQuery,
   FirmwarePage,
   FirmwarePatch,
+  GeneralReleaseSetting,
   FirmwareTagParams,
   FirmwareUploadParams,
   FirmwareUploadQuery,
@@ -76,6 +77,9 @@ export const FirmwareMessages = {
   list: defineMessage<EndpointCall<NoParams, FirmwareListQuery, undefined>, FirmwarePage>('firmware.list'),
   get: defineMessage<EndpointCall<FirmwareIdParams, FirmwareCustomerQuery, undefined>, FirmwareWithEtag>('firmware.get'),
   update: defineMessage<EndpointCall<FirmwareIdParams, FirmwareCustomerQuery, FirmwarePatch>, FirmwareWithEtag>('firmware.update'),
+  setGeneralRelease: defineMessage<EndpointCall<FirmwareIdParams, FirmwareCustomerQuery, GeneralReleaseSetting>, FirmwareWithEtag>(
+    'firmware.set-general-release',
+  ),
   binary: defineMessage<EndpointCall<FirmwareIdParams, FirmwareCustomerQuery, undefined>, FileRef>('firmware.binary'),
   notes: defineMessage<EndpointCall<FirmwareIdParams, FirmwareCustomerQuery, undefined>, FileRef>('firmware.notes'),
   getTags: defineMessage<EndpointCall<FirmwareIdParams, FirmwareCustomerQuery, undefined>, TagSet>('firmware.tags.get'),

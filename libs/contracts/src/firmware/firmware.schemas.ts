@@ -154,14 +154,23 @@ export const FirmwarePatch = Type.Object(
   {
     tags: Type.Optional(BuildTagList),
     tag_filter_disabled: Type.Optional(Type.Boolean()),
-    general_release: Type.Optional(
-      Type.Boolean({ description: 'Offer the build to every caller of its product line (true) or only through its tags and rollout (false)' }),
-    ),
     status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('withdrawn')], { 'x-error': 'status must be active or withdrawn' })),
   },
   { additionalProperties: false },
 );
 export type FirmwarePatch = Static<typeof FirmwarePatch>;
+
+/** PUT /firmware/{id}/general-release: the release setting chosen at upload, changed later (PATCH's body stays as it is). */
+export const GeneralReleaseSetting = Type.Object(
+  {
+    general_release: Type.Boolean({
+      description: 'Offer the build to every caller of its product line (true) or only through its tags (false)',
+      'x-error': 'general_release must be true or false',
+    }),
+  },
+  { additionalProperties: false, examples: [{ general_release: true }] },
+);
+export type GeneralReleaseSetting = Static<typeof GeneralReleaseSetting>;
 
 export const TagSet = Type.Object({ tags: BuildTagList }, { additionalProperties: false });
 export type TagSet = Static<typeof TagSet>;

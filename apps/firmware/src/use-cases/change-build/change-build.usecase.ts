@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { FirmwareErrors, type FirmwareWithEtag, ServiceError, type TenantRequestContext } from '@app/contracts';
+import { type CustomerId, FirmwareErrors, type FirmwareWithEtag, ServiceError, type TenantRequestContext } from '@app/contracts';
 import type { Tenant } from '@app/infra';
 import type { BuildChanges, BuildUpdate } from '../../domain/build-changes.js';
-import { etagOf, toFirmwareDto } from '../../domain/build-view.js';
+import { etagOf, revisionFromIfMatch, toFirmwareDto } from '../../domain/build-view.js';
 import type { Build } from '../../domain/build.js';
 import { byCodeUnit } from '../../repositories/build.repository.js';
 import { FirmwareStore } from '../../repositories/firmware.store.js';
@@ -44,6 +44,19 @@ export class ChangeBuildUseCase {
         return { build: toFirmwareDto(result.after), etag: etagOf(result.after) };
       }
     }
+  }
+
+  /**
+   * The revision an If-Match header names (undefined: none sent, or `*`): 404 for an unknown
+   * build, 412 when it names another revision than the current one.
+   */
+  async revisionOfIfMatch(request: { readonly customerId: CustomerId; readonly id: string; readonly ifMatch: string | null }): Promise<number | undefined> {
+    if (request.ifMatch === null) return undefined;
+    const current = await this.store.repos.builds.findById({ customerId: request.customerId, id: request.id });
+    if (!current) throw FirmwareErrors.build_not_found();
+    const revision = revisionFromIfMatch(request.ifMatch, current);
+    if (revision === null) throw staleError(current);
+    return revision === '*' ? undefined : revision;
   }
 
   /** The transaction alone: what happened to the build. */

@@ -2,7 +2,7 @@ import { CommonErrors, type CustomerId, type CustomerRef, FirmwarePatch } from '
 import { contractCheck } from '@app/platform';
 import type { BuildChanges } from '../../domain/build-changes.js';
 
-/** The contract's body schema: only tags, tag_filter_disabled, general_release and status, with their rules and messages. */
+/** The contract's body schema: only tags, tag_filter_disabled and status, with their rules and messages. */
 const validPatch = contractCheck(FirmwarePatch, { where: 'body property' });
 
 /** PATCH /firmware/{id}, validated when built. */
@@ -21,10 +21,9 @@ export class UpdateBuildCommand {
     const body = input.body;
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw CommonErrors.invalid_request({ detail: 'body must be a JSON object' });
     const patch = validPatch(body);
-    const changes: { status?: 'active' | 'withdrawn'; tagFilterDisabled?: boolean; generalRelease?: boolean; tags?: string[] } = {};
+    const changes: { status?: 'active' | 'withdrawn'; tagFilterDisabled?: boolean; tags?: string[] } = {};
     if (patch.status !== undefined) changes.status = patch.status;
     if (patch.tag_filter_disabled !== undefined) changes.tagFilterDisabled = patch.tag_filter_disabled;
-    if (patch.general_release !== undefined) changes.generalRelease = patch.general_release;
     if (patch.tags !== undefined) changes.tags = [...new Set(patch.tags)];
     return new UpdateBuildCommand(input.customer.id, input.id, changes, input.ifMatch?.trim() ? input.ifMatch.trim() : null);
   }
