@@ -51,8 +51,7 @@ export const rawSqlPlugin = { rules: { 'one-way': oneWay } };
  * Files still being converted by the owners of their apps (each conversion removes its line).
  * Nothing else may join this list.
  */
-export const RAW_SQL_PENDING = [
-];
+export const RAW_SQL_PENDING = [];
 
 /** The ESLint config block (eslint.config.mjs uses it; libs/contracts/src/errors/raw-sql-lint.spec.ts runs it on a planted violation). */
 export const rawSqlConfig = {
