@@ -41,6 +41,8 @@ export async function startS3Server(options: { bucket?: string } = {}): Promise<
   const directory = await mkdtemp(join(tmpdir(), 's3rver-'));
   const bucket = options.bucket ?? `test-${randomBytes(4).toString('hex')}`;
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  // The silent console transport is unpiped by its first error; winston then complains on the console at every line.
+  server.logger.silent = true;
   patchStore(server, join(directory, '.spool'));
   let address: AddressInfo;
   try {

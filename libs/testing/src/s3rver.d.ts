@@ -33,6 +33,8 @@ declare module 's3rver' {
     constructor(options?: S3rverOptions);
     httpServer?: Server;
     store: S3rverStore;
+    /** Its winston logger (silent: the option only silences the console transport). */
+    logger: { silent: boolean };
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
   }

@@ -14,6 +14,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { finished, Readable } from 'node:stream';
 import type { S3Config } from '../config/config.js';
+import { JsonLogger } from '../logging/logger.js';
 import { LengthCheck } from './length-check.js';
 import {
   assertObjectKey,
@@ -31,6 +32,23 @@ const MAX_SINGLE_PUT_BYTES = 5 * 1024 ** 3;
 const PART_SIZE = 5 * 1024 * 1024;
 const PART_QUEUE = 2;
 
+/**
+ * The SDK's own warnings and errors as JSON log lines: without a logger it writes them to the
+ * console (e.g. on every failed streamed PutObject). Its per-command info and debug lines are
+ * dropped.
+ */
+function sdkLogger(): NonNullable<S3ClientConfig['logger']> {
+  const log = new JsonLogger('object-store');
+  const text = (content: unknown[]) => content.map((c) => (typeof c === 'string' ? c : JSON.stringify(c))).join(' ');
+  return {
+    trace: () => undefined,
+    debug: () => undefined,
+    info: () => undefined,
+    warn: (...content: unknown[]) => log.warn(text(content)),
+    error: (...content: unknown[]) => log.write('error', text(content)),
+  };
+}
+
 export function createS3Client(config: S3Config, overrides: Partial<S3ClientConfig> = {}): S3Client {
   const options: S3ClientConfig = {
     region: config.region,
@@ -42,6 +60,7 @@ export function createS3Client(config: S3Config, overrides: Partial<S3ClientConf
     // A readiness probe against an unreachable endpoint answers within seconds. (No overall
     // request timeout: a slow client legitimately keeps a download stream open for long.)
     requestHandler: { connectionTimeout: 5_000 },
+    logger: sdkLogger(),
     ...(config.endpoint ? { endpoint: config.endpoint } : {}),
     ...(config.accessKeyId && config.secretAccessKey ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } } : {}),
     ...overrides,
