@@ -11,19 +11,27 @@
 // product line) through HTTP, p50 and p99, and the sightings' UPDATE with device_line_idx against
 // the same UPDATE with the index dropped. Prints figures only (no thresholds). Drops the database
 // and its files at the end.
-import { randomBytes } from 'node:crypto';
 import { generateKeyPairSync } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { RegistryMessages } from '@app/contracts';
 import { closeMessageBuses, configureLogging, createMessageBus, loadConfig } from '@app/infra';
 import { DeviceDirectory } from '@app/platform';
 import { versionKey } from '../../apps/firmware/src/domain/version-order.js';
-import { startNats } from '../e2e/support/stack.js';
-import { freePort, rssOf, sampleRss, spawnNode, tempDir, tokenViaOutbox, waitForHttp } from './bench-support.js';
-import { adminQuery, fmt, http, ms, percentile, REPORTED_VERSIONS, seed, timed, timedGets, uploadBuild } from './fleet-bench-support.js';
+import { rssOf, sampleRss, tokenViaOutbox, waitForHttp } from './bench-support.js';
+import {
+  BENCH_EMAIL,
+  fmt,
+  http,
+  ms,
+  percentile,
+  REPORTED_VERSIONS,
+  seed,
+  startFleetBenchService,
+  timed,
+  timedGets,
+  uploadBuild,
+} from './fleet-bench-support.js';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 1_000_000);
 const NEIGHBOUR_DEVICES = Number(process.env.BENCH_NEIGHBOUR_DEVICES ?? 200_000);
@@ -33,9 +41,7 @@ const LOOKUPS = Number(process.env.BENCH_LOOKUPS ?? 5_000);
 /** HW ids per lookupDevices message in its own measurement (the update check sends what one turn missed, up to 500). */
 const LOOKUP_BATCH = 50;
 const ROLLOUT_REPEAT = Number(process.env.BENCH_ROLLOUT_REPEAT ?? 30);
-const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const EMAIL = 'bench@operator.local';
-const here = fileURLToPath(new URL('.', import.meta.url));
+const EMAIL = BENCH_EMAIL;
 
 configureLogging({ sink: () => undefined });
 
@@ -136,31 +142,7 @@ async function sightingsCost(db: pg.Client, customerId: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const dbName = `bench_devices_${randomBytes(5).toString('hex')}`;
-  const dbUrl = new URL(PG_ADMIN_URL);
-  dbUrl.pathname = `/${dbName}`;
-  const dataDir = tempDir('bench-devices-');
-  const natsDir = tempDir('bench-devices-nats-');
-  const started = Date.now();
-  await adminQuery(PG_ADMIN_URL, `CREATE DATABASE ${dbName}`);
-  const nats = await startNats(natsDir, join(natsDir, 'nats.log'));
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const service = spawnNode(join(here, '../../apps/standalone/src/main.js'), {
-    ...process.env,
-    PORT: String(port),
-    PUBLIC_URL: baseUrl,
-    DATA_DIR: dataDir,
-    DATABASE_URL: dbUrl.toString(),
-    NATS_URL: nats.url,
-    REDIS_URL: '',
-    S3_BUCKET: '',
-    SMTP_URL: '',
-    OPERATOR_DOMAIN: 'operator.local',
-    OPERATOR_ADMIN_EMAIL: EMAIL,
-    LOG_LEVEL: 'warn',
-    OTEL_SDK_DISABLED: 'true',
-  });
+  const { dbUrl, dataDir, baseUrl, natsUrl, service, started, stop } = await startFleetBenchService('devices');
   const db = new pg.Client({ connectionString: dbUrl.toString() });
   let bus: ReturnType<typeof createMessageBus> | null = null;
   try {
@@ -258,7 +240,7 @@ async function main(): Promise<void> {
     }
 
     // ---- the lookup message, over NATS, against the registry app of the running service
-    bus = createMessageBus(loadConfig({ NATS_URL: nats.url, LOG_LEVEL: 'error' }), 'firmware');
+    bus = createMessageBus(loadConfig({ NATS_URL: natsUrl, LOG_LEVEL: 'error' }), 'firmware');
     const lookup = (i: number) => {
       const hwid = i % 10 === 9 ? `unknown-${i}` : `dev-${String((i * 7919) % DEVICES).padStart(7, '0')}`;
       return bus!.send(RegistryMessages.lookupDevice, { customerId: customerId, hwid });
@@ -322,19 +304,7 @@ async function main(): Promise<void> {
   } finally {
     await db.end().catch(() => undefined);
     if (bus) await closeMessageBuses().catch(() => undefined);
-    await new Promise<void>((resolve) => {
-      if (service.exitCode !== null) return resolve();
-      service.once('exit', () => resolve());
-      service.kill('SIGTERM');
-      setTimeout(() => {
-        service.kill('SIGKILL');
-        resolve();
-      }, 10_000).unref();
-    });
-    nats.process?.kill('SIGTERM');
-    await adminQuery(PG_ADMIN_URL, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((err) => console.error(`could not drop ${dbName}:`, err));
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(natsDir, { recursive: true, force: true });
+    await stop();
   }
 }
 

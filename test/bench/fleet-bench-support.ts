@@ -1,9 +1,78 @@
 // Shared by the fleet-scale benches (bench:devices, bench:rollouts): 1,000,000 devices seeded
 // with set-based SQL, builds uploaded through HTTP, timed requests.
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { versionKey } from '../../apps/firmware/src/domain/version-order.js';
+import { startNats } from '../e2e/support/stack.js';
+import { freePort, spawnNode, tempDir } from './bench-support.js';
+
+export const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const BENCH_EMAIL = 'bench@operator.local';
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+/** The standalone service of a fleet bench, on a throwaway PostgreSQL database and a NATS server of its own. */
+export interface FleetBenchService {
+  readonly dbName: string;
+  readonly dbUrl: URL;
+  readonly dataDir: string;
+  readonly baseUrl: string;
+  /** The bench's own NATS server, which the service uses. */
+  readonly natsUrl: string;
+  readonly service: ChildProcess;
+  /** When it was started (Date.now()). */
+  readonly started: number;
+  /** Stops the service and NATS, drops the database and removes the directories. */
+  stop(): Promise<void>;
+}
+
+export async function startFleetBenchService(name: string): Promise<FleetBenchService> {
+  const dbName = `bench_${name}_${randomBytes(5).toString('hex')}`;
+  const dbUrl = new URL(PG_ADMIN_URL);
+  dbUrl.pathname = `/${dbName}`;
+  const dataDir = tempDir(`bench-${name}-`);
+  const natsDir = tempDir(`bench-${name}-nats-`);
+  const started = Date.now();
+  await adminQuery(PG_ADMIN_URL, `CREATE DATABASE ${dbName}`);
+  const nats = await startNats(natsDir, join(natsDir, 'nats.log'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const service = spawnNode(join(here, '../../apps/standalone/src/main.js'), {
+    ...process.env,
+    PORT: String(port),
+    PUBLIC_URL: baseUrl,
+    DATA_DIR: dataDir,
+    DATABASE_URL: dbUrl.toString(),
+    NATS_URL: nats.url,
+    REDIS_URL: '',
+    S3_BUCKET: '',
+    SMTP_URL: '',
+    OPERATOR_DOMAIN: 'operator.local',
+    OPERATOR_ADMIN_EMAIL: BENCH_EMAIL,
+    LOG_LEVEL: 'warn',
+    OTEL_SDK_DISABLED: 'true',
+  });
+  const stop = async () => {
+    await new Promise<void>((resolve) => {
+      if (service.exitCode !== null) return resolve();
+      service.once('exit', () => resolve());
+      service.kill('SIGTERM');
+      setTimeout(() => {
+        service.kill('SIGKILL');
+        resolve();
+      }, 10_000).unref();
+    });
+    nats.process?.kill('SIGTERM');
+    await adminQuery(PG_ADMIN_URL, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((err) => console.error(`could not drop ${dbName}:`, err));
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(natsDir, { recursive: true, force: true });
+  };
+  return { dbName, dbUrl, dataDir, baseUrl, natsUrl: nats.url, service, started, stop };
+}
 
 /** Versions the seeded devices last reported (i % 8), on product lines board/rev(i % 3)/main. */
 export const REPORTED_VERSIONS = ['1.0', '1.1', '1.2', '1.3', '1.4', '1.5', '2.0', '2.1'];

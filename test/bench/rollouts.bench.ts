@@ -13,11 +13,9 @@
 // sightings statement for batches of 1,000 devices alone, and followed by the offers statement
 // for the same 1,000 devices (every one a first offer, the worst case), in alternating rounds.
 // Prints figures and the load average (no thresholds). Drops the database at the end.
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { asCustomerId, type Rollout, rolloutOffset } from '@app/contracts';
 import { closeDatabases, configureLogging, loadConfig, openAppDatabase } from '@app/infra';
@@ -25,19 +23,16 @@ import { versionKey } from '../../apps/firmware/src/domain/version-order.js';
 import { REGISTRY_DATABASE } from '../../apps/registry/src/registry.module.js';
 import { DeviceSightingRepository } from '../../apps/registry/src/repositories/device-sighting.repository.js';
 import { RolloutOfferRepository } from '../../apps/registry/src/repositories/rollout-offer.repository.js';
-import { startNats } from '../e2e/support/stack.js';
-import { freePort, spawnNode, tempDir, tokenViaOutbox, waitForHttp } from './bench-support.js';
-import { adminQuery, fmt, http, percentile, REPORTED_VERSIONS, seed, timed, uploadBuild } from './fleet-bench-support.js';
+import { tokenViaOutbox, waitForHttp } from './bench-support.js';
+import { BENCH_EMAIL, fmt, http, percentile, REPORTED_VERSIONS, seed, startFleetBenchService, timed, uploadBuild } from './fleet-bench-support.js';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 1_000_000);
 const REPEAT = Number(process.env.BENCH_ROLLOUT_REPEAT ?? 20);
 const SIGHTING_ROUNDS = 4;
 const SIGHTING_BATCHES = 8;
-const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const EMAIL = 'bench@operator.local';
+const EMAIL = BENCH_EMAIL;
 const REGIONS = Array.from({ length: 8 }, (_, i) => `region-${i}`);
 const VERSION = '3.0';
-const here = fileURLToPath(new URL('.', import.meta.url));
 
 configureLogging({ sink: () => undefined });
 
@@ -56,31 +51,7 @@ async function timedRequests(method: string, url: string, token: string): Promis
 }
 
 async function main(): Promise<void> {
-  const dbName = `bench_rollouts_${randomBytes(5).toString('hex')}`;
-  const dbUrl = new URL(PG_ADMIN_URL);
-  dbUrl.pathname = `/${dbName}`;
-  const dataDir = tempDir('bench-rollouts-');
-  const natsDir = tempDir('bench-rollouts-nats-');
-  const started = Date.now();
-  await adminQuery(PG_ADMIN_URL, `CREATE DATABASE ${dbName}`);
-  const nats = await startNats(natsDir, join(natsDir, 'nats.log'));
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const service = spawnNode(join(here, '../../apps/standalone/src/main.js'), {
-    ...process.env,
-    PORT: String(port),
-    PUBLIC_URL: baseUrl,
-    DATA_DIR: dataDir,
-    DATABASE_URL: dbUrl.toString(),
-    NATS_URL: nats.url,
-    REDIS_URL: '',
-    S3_BUCKET: '',
-    SMTP_URL: '',
-    OPERATOR_DOMAIN: 'operator.local',
-    OPERATOR_ADMIN_EMAIL: EMAIL,
-    LOG_LEVEL: 'warn',
-    OTEL_SDK_DISABLED: 'true',
-  });
+  const { dbUrl, dataDir, baseUrl, started, stop } = await startFleetBenchService('rollouts');
   const db = new pg.Client({ connectionString: dbUrl.toString() });
   let registry: Awaited<ReturnType<typeof openAppDatabase>> | null = null;
   try {
@@ -222,19 +193,7 @@ async function main(): Promise<void> {
   } finally {
     await closeDatabases().catch(() => undefined);
     await db.end().catch(() => undefined);
-    await new Promise<void>((resolve) => {
-      if (service.exitCode !== null) return resolve();
-      service.once('exit', () => resolve());
-      service.kill('SIGTERM');
-      setTimeout(() => {
-        service.kill('SIGKILL');
-        resolve();
-      }, 10_000).unref();
-    });
-    nats.process?.kill('SIGTERM');
-    await adminQuery(PG_ADMIN_URL, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((err) => console.error(`could not drop ${dbName}:`, err));
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(natsDir, { recursive: true, force: true });
+    await stop();
   }
 }
 
