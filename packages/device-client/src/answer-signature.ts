@@ -139,7 +139,7 @@ function componentValue(answer: SignedAnswer, component: Item): string {
       case '@request-target':
         return url.pathname + url.search;
       default:
-        throw refuse('signature_coverage', `component ${name} is not implemented`);
+        throw refuse('signature_coverage', `derived component ${name} is none this client can check (RFC 9421 section 2.2): the answer is refused`);
     }
   }
   const headers = fromRequest ? answer.request.headers : answer.headers;
