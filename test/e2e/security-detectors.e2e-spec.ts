@@ -103,15 +103,13 @@ describe('security detectors', () => {
     }
     const event = await waitForSecurityEvent(rt, { kind: 'auth_failures' }, (e) => e.ip === address, 30_000);
     expect(event).toMatchObject({ severity: 'warn', domain: null });
-    expect(event.detail).toMatchObject({
-      address,
-      counted: '401 answers',
-      count: 12,
-      requests: 12,
-      threshold: 10,
-      window_seconds: 60,
-      examples: ['/firmware'],
-    });
+    // The detector runs every second over the request log, which the gateway delivers in
+    // batches: it may count the address as soon as the threshold's 10 of the 12 answers are in.
+    const { count, requests } = event.detail as { count: number; requests: number };
+    expect(count).toBeGreaterThanOrEqual(10);
+    expect(count).toBeLessThanOrEqual(12);
+    expect(requests).toBe(count);
+    expect(event.detail).toMatchObject({ address, counted: '401 answers', threshold: 10, window_seconds: 60, examples: ['/firmware'] });
   });
 
   it('logdata_scanning (warn): 404 on reads of distinct log-file names from one address', async () => {
