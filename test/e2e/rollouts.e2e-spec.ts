@@ -83,7 +83,8 @@ describe('staged rollouts', () => {
     expect(devices.items.map((d) => d.hwid).sort()).toEqual(failed.map((d) => d.hwid).sort());
     expect(devices.items.every((d) => d.reported_reason === 'simulated: image rejected by the bootloader')).toBe(true);
 
-    expect((await evaluateRollouts(rt)).halted).toBeGreaterThanOrEqual(1);
+    // This evaluation halts it, or the firmware app's own minute evaluation got there first: either way it is halted now.
+    await evaluateRollouts(rt);
     const halted = await f.rollout();
     expect(halted).toMatchObject({
       state: 'halted',
