@@ -119,8 +119,7 @@ describe.each([
     });
     const addedAt = Date.now();
     await jobs.add(queue, 'later', {}, { delayMs: 700 });
-    await sleep(400);
-    expect(ranAt).toBe(0);
+    // Not before its delay, measured from before the add (on a loaded machine the add itself may take hundreds of ms).
     await until(() => ranAt > 0);
     expect(ranAt - addedAt).toBeGreaterThanOrEqual(650);
   });
