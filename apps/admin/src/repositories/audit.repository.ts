@@ -1,16 +1,8 @@
-import type { CustomerRef } from '@app/contracts';
+import type { AuditEntryInput, CustomerRef } from '@app/contracts';
 import { BaseRepository, jsonParam, sql, SqlConditions, toIso, toJsonObject } from '@app/infra';
 
-export interface AuditRow {
-  readonly ts: string;
-  readonly domain: string | null;
-  readonly actor: string;
-  readonly action: string;
-  readonly target_type: string;
-  readonly target_id: string;
-  readonly before: Record<string, unknown> | null;
-  readonly after: Record<string, unknown> | null;
-}
+/** A stored audit entry: the contract's entry as the admin app receives it. */
+export type AuditRow = AuditEntryInput;
 
 /** A position in the log (newest first: by ts, then id): the entries listed after it are older. */
 export interface AuditPosition {
