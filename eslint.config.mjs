@@ -41,7 +41,7 @@ export default tseslint.config(
           patterns: [
             { group: ['@app/*/src/*'], message: 'import libraries from their root (@app/<lib>)' },
             {
-              regex: '(^|/)libs/[^/]+/src/(?!runtime/supported-node\\.js$|health/part-state$)',
+              regex: '(^|/)libs/[^/]+/src/(?!runtime/service-runtime\\.js$|health/part-state$)',
               message: 'import libraries from their root (@app/<lib>)',
             },
           ],

@@ -68,7 +68,7 @@ export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<void
 }
 
 /** The Node flags of the start scripts and of the image (package.json, deploy/Dockerfile): every server of a bench runs with them, the bare baselines too. */
-export const SERVER_NODE_FLAGS = ['--enable-source-maps', '--max-semi-space-size=32'];
+export const SERVER_NODE_FLAGS = ['--enable-source-maps', '--max-semi-space-size=32', '--external-memory-accounted-in-global-limit'];
 
 /** `cpus`: a taskset CPU list (see cpuPlacement) the server is kept on; null: wherever the kernel puts it. */
 export function spawnNode(script: string, env: NodeJS.ProcessEnv, cpus: string | null = null): ChildProcess {

@@ -1,10 +1,10 @@
 // Operator CLI: `npm run -s cli -- <command>` (-s: without npm's banner, stdout carries only
 // the command's output, e.g. TOKEN=$(npm run -s cli -- token create ...); log lines go to
 // stderr). `npm run -s cli -- --help` lists the commands (docs/operations.md "Operator CLI").
-import { exitUnlessSupportedNode } from '../../../libs/infra/src/runtime/supported-node.js';
+import { prepareServiceRuntime } from '../../../libs/infra/src/runtime/service-runtime.js';
 
 // The runtime check runs before anything else is loaded (docs/operations.md, "Runtime").
-exitUnlessSupportedNode();
+prepareServiceRuntime();
 const { configureLogging } = await import('@app/infra');
 const { runCli } = await import('./cli.js');
 const { cliContext } = await import('./cli-context.js');

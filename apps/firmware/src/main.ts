@@ -1,7 +1,7 @@
 // Entry point: the runtime check runs before anything else is loaded (docs/operations.md, "Runtime").
-import { exitUnlessSupportedNode } from '../../../libs/infra/src/runtime/supported-node.js';
+import { prepareServiceRuntime } from '../../../libs/infra/src/runtime/service-runtime.js';
 
-exitUnlessSupportedNode();
+prepareServiceRuntime();
 // `--role=update-check`: only the public update check (its own deployment); default: everything.
 const { firmwareRoleFromArgs, firmwareServiceName } = await import('./firmware-role.js');
 const role = firmwareRoleFromArgs(process.argv.slice(2));

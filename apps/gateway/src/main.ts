@@ -1,7 +1,7 @@
 // Entry point: the runtime check runs before anything else is loaded (docs/operations.md, "Runtime").
-import { exitUnlessSupportedNode } from '../../../libs/infra/src/runtime/supported-node.js';
+import { prepareServiceRuntime } from '../../../libs/infra/src/runtime/service-runtime.js';
 
-exitUnlessSupportedNode();
+prepareServiceRuntime();
 // Tracing first: it patches the database, Redis and S3 clients as they load.
 const { startTracingAtEntry } = await import('../../../libs/infra/src/telemetry/telemetry.js');
 await startTracingAtEntry('gateway');
