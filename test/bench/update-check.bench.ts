@@ -3,9 +3,11 @@
 //   (a) the standalone service (one process: every app, the in-process bus; PostgreSQL),
 //   (b) the distributed service: gateway, firmware, registry, identity and admin as processes
 //       on NATS (a private nats-server), PostgreSQL, Redis and S3 (s3rver),
+//   (d) a bare forwarding pair on the same NATS server: node:http sending each request over
+//       NATS to a responder with the fixed body (the least any gateway-and-app split pays),
 // with 1,000 builds and 100,000 devices in one customer (seeded with SQL: the builds into the
 // firmware schema, the devices with generate_series into the registry schema). autocannon
-// drives each; printed: req/s, p50, p99, the ratios a/c and b/c, the share of 304 answers on
+// drives each; printed: req/s, p50, p99, the ratios a/c, b/c and b/d, the share of 304 answers on
 // repeat polls with If-None-Match, p99 at a fixed 1,000 req/s, and req/s at 10,000 versus
 // 1,000,000 devices, each next to its target, and req/s of (a) with BENCH_IP_BLOCKS (default
 // 10,000; 0: not measured) IP blocks loaded, none matching the client, versus none, and with
@@ -40,10 +42,10 @@ const CURRENT = '2.97';
 /** The fixed-rate run (req/s), open loop (see paced()). */
 const FIXED_RATE = 1_000;
 const SIZE_SECONDS = Number(process.env.BENCH_SIZE_SECONDS ?? 5);
-/** Rounds of the 10,000 vs 1,000,000 devices comparison (each: one run of each size, back to back). */
-const SIZE_ROUNDS = 6;
+/** Rounds of the 10,000 vs 1,000,000 devices comparison (each: one run of each size, back to back; 0: not measured). */
+const SIZE_ROUNDS = Number(process.env.BENCH_SIZE_ROUNDS ?? 6);
 /** Distinct devices per run of that comparison: together, (nearly) every device of the 10,000. */
-const SIZE_POLLERS = Math.floor(10_000 / SIZE_ROUNDS);
+const SIZE_POLLERS = Math.floor(10_000 / Math.max(SIZE_ROUNDS, 1));
 /** IP blocks loaded for the with/without comparison (docs/performance.md). */
 const IP_BLOCKS = Number(process.env.BENCH_IP_BLOCKS ?? 10_000);
 const IP_BLOCK_ROUNDS = 4;
@@ -121,11 +123,6 @@ function median(runs: readonly Figures[]): Figures {
   const mean = (f: (x: Figures) => number) => (f(lower) + f(upper)) / 2;
   const cpu = lower.cpuMicros !== null && upper.cpuMicros !== null ? mean((x) => x.cpuMicros!) : null;
   return { ...upper, rps: mean((x) => x.rps), p50: mean((x) => x.p50), p99: mean((x) => x.p99), cpuMicros: cpu };
-}
-
-/** The better of two runs. */
-async function best(url: string, requests: Request[], options: { seconds?: number; pids?: number[] } = {}): Promise<Figures> {
-  return fastest([await load(url, requests, options), await load(url, requests, options)]);
 }
 
 /**
@@ -487,8 +484,6 @@ async function main(): Promise<void> {
         sizeRuns[size].push(await load(aUrl, sizePolls[size][round], { seconds: SIZE_SECONDS, pids: [standalone.pid!] }));
       }
     }
-    const aSmall = median(sizeRuns.small);
-    const aLarge = median(sizeRuns.large);
     const roundRatios = sizeRuns.large.map((run, i) => run.rps / sizeRuns.small[i].rps);
     const sortedRatios = [...roundRatios].sort((x, y) => x - y);
     const pairedRatio = (sortedRatios[Math.floor((SIZE_ROUNDS - 1) / 2)] + sortedRatios[Math.ceil((SIZE_ROUNDS - 1) / 2)]) / 2;
@@ -564,7 +559,26 @@ async function main(): Promise<void> {
     }
     await pollEach(bUrl, mainPolls);
     await load(bUrl, mainPolls, { seconds: 5 });
-    const b = await best(bUrl, mainPolls, { pids: appPids });
+    // ---- (d) the bare forwarding baseline on the same NATS server: a node:http server sending
+    // each request over NATS to a responder answering the fixed body (bare-nats-forwarder.ts);
+    // measured in turns with (b) (d, b, d, b), both processes' CPU counted.
+    const dPort = await freePort();
+    const dUrl = `http://127.0.0.1:${dPort}`;
+    const dEnv = { ...baseEnv, NATS_URL: nats.url, BARE_BODY_FILE: bodyFile, BARE_PORT: String(dPort) };
+    const dPids = [
+      track(spawnNode(join(here, 'bare-nats-forwarder.js'), { ...dEnv, BARE_ROLE: 'responder' }, placement.servers)).pid!,
+      track(spawnNode(join(here, 'bare-nats-forwarder.js'), { ...dEnv, BARE_ROLE: 'forwarder' }, placement.servers)).pid!,
+    ];
+    await waitForHttp(`${dUrl}/`);
+    await load(dUrl, mainPolls, { seconds: 2 });
+    const bRuns: Figures[] = [];
+    const dRuns: Figures[] = [];
+    for (let round = 0; round < 2; round++) {
+      dRuns.push(await load(dUrl, mainPolls, { pids: dPids }));
+      bRuns.push(await load(bUrl, mainPolls, { pids: appPids }));
+    }
+    const b = fastest(bRuns);
+    const d = fastest(dRuns);
     const bFixed = await steady(bUrl, mainPolls, FIXED_RATE);
     const b304 = await load(bUrl, await repeatPolls(bUrl, mainPolls));
 
@@ -588,6 +602,13 @@ async function main(): Promise<void> {
     console.log(
       `  server CPU per request, bare/service (the ratio without autocannon's ceiling): (a) ${perRequest(a)}, (b) ${perRequest(b)} (all five app processes)`,
     );
+    console.log(`  (d) bare forwarding over NATS (2 processes): ${show(d)}`);
+    console.log(
+      `      (d and b measured in turns: d ${dRuns.map((r) => r.rps.toFixed(0)).join(', ')}; b ${bRuns.map((r) => r.rps.toFixed(0)).join(', ')} req/s)`,
+    );
+    console.log(
+      `  ratio b/d: ${(b.rps / d.rps).toFixed(2)}; server CPU per request, bare forwarding/distributed: ${d.cpuMicros && b.cpuMicros ? (d.cpuMicros / b.cpuMicros).toFixed(2) : 'n/a'}; (d) by process: responder ${(d.cpuMicrosEach[0] ?? 0).toFixed(1)} µs, forwarder ${(d.cpuMicrosEach[1] ?? 0).toFixed(1)} µs`,
+    );
     console.log(`  (b) CPU per request by process: ${appNames.map((app, i) => `${app} ${(b.cpuMicrosEach[i] ?? 0).toFixed(1)} µs`).join(', ')}`);
     console.log(
       `  304 share on repeat polls with If-None-Match: (a) ${share304(a304).toFixed(3)} at ${a304.rps.toFixed(0)} req/s, (b) ${share304(b304).toFixed(3)} at ${b304.rps.toFixed(0)} req/s   (target >= 0.95)`,
@@ -595,20 +616,24 @@ async function main(): Promise<void> {
     console.log(
       `  p99 at a fixed 1,000 req/s (open loop): (a) ${aFixed.p99.toFixed(1)} ms (p50 ${aFixed.p50.toFixed(1)}), (b) ${bFixed.p99.toFixed(1)} ms (p50 ${bFixed.p50.toFixed(1)}); bare ${cFixed.p99.toFixed(1)} ms   (target < 20 ms)`,
     );
-    const runsOf = (size: 'small' | 'large') => sizeRuns[size].map((r) => r.rps.toFixed(0)).join(', ');
-    console.log(`  (a) at 10,000 devices, runs: ${runsOf('small')} req/s`);
-    console.log(`  (a) at 1,000,000 devices, runs: ${runsOf('large')} req/s`);
-    console.log(
-      `      (each run ${SIZE_POLLERS} devices not polled before, cold device cache; ${SIZE_ROUNDS} rounds of both sizes back to back, order small, large, large, small, ...)`,
-    );
-    console.log(`  (a) at 10,000 devices    (median): ${show(aSmall)}`);
-    console.log(`  (a) at 1,000,000 devices (median): ${show(aLarge)}`);
-    console.log(
-      `  req/s 10,000 vs 1,000,000 devices, medians: ${aSmall.rps.toFixed(0)} vs ${aLarge.rps.toFixed(0)}, difference ${(difference(aSmall.rps, aLarge.rps) * 100).toFixed(1)} %`,
-    );
-    console.log(
-      `  1,000,000 / 10,000 devices within each round: ${roundRatios.map((r) => r.toFixed(3)).join(', ')}; median ${pairedRatio.toFixed(3)}, difference ${(difference(pairedRatio, 1) * 100).toFixed(1)} %   (target within 10 %)`,
-    );
+    if (SIZE_ROUNDS > 0) {
+      const aSmall = median(sizeRuns.small);
+      const aLarge = median(sizeRuns.large);
+      const runsOf = (size: 'small' | 'large') => sizeRuns[size].map((r) => r.rps.toFixed(0)).join(', ');
+      console.log(`  (a) at 10,000 devices, runs: ${runsOf('small')} req/s`);
+      console.log(`  (a) at 1,000,000 devices, runs: ${runsOf('large')} req/s`);
+      console.log(
+        `      (each run ${SIZE_POLLERS} devices not polled before, cold device cache; ${SIZE_ROUNDS} rounds of both sizes back to back, order small, large, large, small, ...)`,
+      );
+      console.log(`  (a) at 10,000 devices    (median): ${show(aSmall)}`);
+      console.log(`  (a) at 1,000,000 devices (median): ${show(aLarge)}`);
+      console.log(
+        `  req/s 10,000 vs 1,000,000 devices, medians: ${aSmall.rps.toFixed(0)} vs ${aLarge.rps.toFixed(0)}, difference ${(difference(aSmall.rps, aLarge.rps) * 100).toFixed(1)} %`,
+      );
+      console.log(
+        `  1,000,000 / 10,000 devices within each round: ${roundRatios.map((r) => r.toFixed(3)).join(', ')}; median ${pairedRatio.toFixed(3)}, difference ${(difference(pairedRatio, 1) * 100).toFixed(1)} %   (target within 10 %)`,
+      );
+    }
     if (IP_BLOCKS > 0) {
       const without = median(blockRuns.without);
       const withBlocks = median(blockRuns.with);
