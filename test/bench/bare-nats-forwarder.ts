@@ -13,7 +13,12 @@ const encoder = new TextEncoder();
 
 if (process.env.BARE_ROLE === 'responder') {
   const body = readFileSync(process.env.BARE_BODY_FILE!);
-  nc.subscribe(SUBJECT, { queue: 'bare', callback: (_err, msg) => msg.respond(body) });
+  nc.subscribe(SUBJECT, {
+    queue: 'bare',
+    callback: (_err, msg) => {
+      msg.respond(body);
+    },
+  });
 } else {
   createServer((req, res) => {
     nc.request(SUBJECT, encoder.encode(req.url ?? '/'), { timeout: 5_000 }).then(
