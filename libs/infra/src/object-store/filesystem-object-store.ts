@@ -16,6 +16,7 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { JsonLogger } from '../logging/logger.js';
 import { LengthCheck } from './length-check.js';
+import { GroupedSyncs } from './grouped-syncs.js';
 import { forEachConcurrently } from './write-behind.js';
 import {
   assertObjectKey,
@@ -343,8 +344,14 @@ async function syncFile(path: string): Promise<void> {
   }
 }
 
-/** Makes the rename itself durable (best effort: not every platform can fsync a directory). */
-async function syncDirectory(dir: string): Promise<void> {
+/** Makes renames into a directory done before the call durable; concurrent callers share fsyncs (GroupedSyncs). */
+const directorySyncs = new GroupedSyncs(fsyncDirectory);
+function syncDirectory(dir: string): Promise<void> {
+  return directorySyncs.sync(dir);
+}
+
+/** The fsync itself (best effort: not every platform can fsync a directory). */
+async function fsyncDirectory(dir: string): Promise<void> {
   let handle;
   try {
     handle = await open(dir, 'r');
