@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { ServiceConfig } from '../config/config.js';
@@ -196,6 +197,16 @@ async function closeEmbeddedIfUnused(): Promise<void> {
   }
 }
 
+/** The embedded database's directory under DATA_DIR. */
+export function embeddedDatabaseDir(dataDir: string): string {
+  return join(resolve(dataDir), 'db');
+}
+
+/** Whether DATA_DIR holds an embedded database yet (PostgreSQL's initdb writes PG_VERSION; the first start creates it). */
+export function hasEmbeddedDatabase(dataDir: string): boolean {
+  return existsSync(join(embeddedDatabaseDir(dataDir), 'PG_VERSION'));
+}
+
 function openEmbedded(dataDir: string, settings: EmbeddedSettings): Promise<EmbeddedDatabase> {
   const dir = resolve(dataDir);
   if (embedded && embedded.dataDir !== dir) {
@@ -208,7 +219,7 @@ function openEmbedded(dataDir: string, settings: EmbeddedSettings): Promise<Embe
     } catch (err) {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
-    const database = EmbeddedDatabase.open(join(dir, 'db'), settings);
+    const database = EmbeddedDatabase.open(embeddedDatabaseDir(dir), settings);
     const state: EmbeddedState = { dataDir: dir, lock, database };
     embedded = state;
     database.catch(() => {
