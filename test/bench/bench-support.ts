@@ -70,9 +70,13 @@ export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<void
 /** The Node flags of the start scripts and of the image (package.json, deploy/Dockerfile): every server of a bench runs with them, the bare baselines too. */
 export const SERVER_NODE_FLAGS = ['--enable-source-maps', '--max-semi-space-size=32', '--external-memory-accounted-in-global-limit'];
 
+/** What `npm start` and the image add to the standalone service's environment (package.json, deploy/Dockerfile): a bench's standalone service gets it too, unless its environment sets the variable. */
+export const STANDALONE_ENV: NodeJS.ProcessEnv = { GLIBC_TUNABLES: 'glibc.malloc.trim_threshold=131072' };
+
 /** `cpus`: a taskset CPU list (see cpuPlacement) the server is kept on; null: wherever the kernel puts it. */
 export function spawnNode(script: string, env: NodeJS.ProcessEnv, cpus: string | null = null): ChildProcess {
   const args = [...SERVER_NODE_FLAGS, script];
+  if (script.endsWith(join('apps', 'standalone', 'src', 'main.js'))) env = { ...STANDALONE_ENV, ...env };
   // taskset execs node in its own process: the child's pid is the server's.
   return cpus
     ? spawn('taskset', ['-c', cpus, process.execPath, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] })
