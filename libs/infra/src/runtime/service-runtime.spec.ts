@@ -30,5 +30,5 @@ describe('prepareServiceRuntime', () => {
     const after = await fullCollectionsWhileStreaming(1024);
     expect(before).toBeGreaterThanOrEqual(6); // V8's default: about one per 64 MB
     expect(after).toBeLessThanOrEqual(before / 2);
-  });
+  }, 60_000); // 2 GiB of chunks: well under a second alone, much longer beside a busy suite
 });
