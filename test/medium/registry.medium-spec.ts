@@ -95,7 +95,11 @@ describe('schema', () => {
   });
 
   it('refuses a HW id outside the rule even when written directly', async () => {
-    await expect(dataSource.query(`INSERT INTO registry.device (customer_id, hwid) VALUES ($1, 'a b')`, [randomUUID()])).rejects.toThrow(/device_hwid_check/);
+    const insert = (hwid: string) => dataSource.query(`INSERT INTO registry.device (customer_id, hwid) VALUES ($1, $2)`, [randomUUID(), hwid]);
+    for (const outside of ['a b', '', 'x'.repeat(65), 'caf\u00e9', 'tab\there', 'line\n', '\u007f']) {
+      await expect(insert(outside)).rejects.toThrow(/device_hwid_check/);
+    }
+    for (const inside of ['!', '~', 'x'.repeat(64), 'a/b?c#d%e', '"quoted"\\back']) await expect(insert(inside)).resolves.toBeDefined();
   });
 });
 
@@ -719,7 +723,12 @@ describe('migration', () => {
     await moduleRef.close();
     await closeDatabases();
     // The migrations after the product line first (their own medium tests check what their downs do).
-    const later = REGISTRY_DATABASE.migrations.slice(REGISTRY_DATABASE.migrations.findIndex((m) => m.name === 'RegistryDeviceProductLine1764600000000') + 1);
+    expect(await revertLastMigration(throwaway.config, REGISTRY_DATABASE)).toBe('RegistryDeviceHwidCheck1765400000000');
+    const before = await openAppDatabase(throwaway.config, { ...REGISTRY_DATABASE, migrate: false });
+    const [check] = await before.query(`SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conname = 'device_hwid_check'`);
+    expect(check.definition).toContain('{1,64}'); // the rule as the earlier migration wrote it
+    await closeDatabases();
+    const later = REGISTRY_DATABASE.migrations.slice(REGISTRY_DATABASE.migrations.findIndex((m) => m.name === 'RegistryDeviceProductLine1764600000000') + 1, -1);
     for (const migration of later.reverse()) expect(await revertLastMigration(throwaway.config, REGISTRY_DATABASE)).toBe(migration.name);
     expect(await revertLastMigration(throwaway.config, REGISTRY_DATABASE)).toBe('RegistryDeviceProductLine1764600000000');
     expect(await revertLastMigration(throwaway.config, REGISTRY_DATABASE)).toBe('RegistryOutbox1764400000000');

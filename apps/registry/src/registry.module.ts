@@ -18,6 +18,7 @@ import { RegistryDevices1764000000000 } from './migrations/1764000000000-devices
 import { RegistryOutbox1764400000000 } from './migrations/1764400000000-registry-outbox.js';
 import { RegistryDeviceProductLine1764600000000 } from './migrations/1764600000000-device-product-line.js';
 import { RegistryRolloutOffers1765110000000 } from './migrations/1765110000000-rollout-offers.js';
+import { RegistryDeviceHwidCheck1765400000000 } from './migrations/1765400000000-device-hwid-check.js';
 import { RegistryStore } from './repositories/registry.store.js';
 import { DeviceChanges } from './services/device-changes.js';
 import { ChangeDeviceStatus } from './use-cases/change-device-status/change-device-status.usecase.js';
@@ -47,6 +48,7 @@ export const REGISTRY_DATABASE = {
     RegistryDeviceProductLine1764600000000,
     RegistryRolloutOffers1765110000000,
     RegistryDeviceReports1765200000000,
+    RegistryDeviceHwidCheck1765400000000,
   ],
 } satisfies AppDatabaseOptions;
 
