@@ -345,9 +345,36 @@ describe('LogdataModule.register over the in-process bus (real adapters, as in a
   });
 });
 
+describe('name and SHA-256 rules in the table', () => {
+  it('refuses a name or a SHA-256 outside the rules even when written directly', async () => {
+    const customer = makeCustomer();
+    const insert = (name: string, sha256: string) =>
+      dataSource.query(
+        `INSERT INTO logdata.log_file (customer_id, name, object_key, size_bytes, sha256, content_type, uploaded_by) VALUES ($1, $2, 'k', 1, $3, 'x/y', 'user:1')`,
+        [customer.id, name, sha256],
+      );
+    const name = (c: string) => c.padStart(128, '0');
+    const sha = 'a'.repeat(64);
+    for (const outside of [name('A'), name('g'), '0'.repeat(127), `${'0'.repeat(127)} `, name('\u00e9').slice(1)]) {
+      await expect(insert(outside, sha)).rejects.toThrow(/log_file_name_check/);
+    }
+    for (const outside of ['A'.repeat(64), 'a'.repeat(63), `${'a'.repeat(63)} `, `${'a'.repeat(63)}-`]) {
+      await expect(insert(name('1'), outside)).rejects.toThrow(/log_file_sha256_check/);
+    }
+    await expect(insert(name('0123456789abcdef'), '0123456789abcdef'.repeat(4))).resolves.toBeDefined();
+  });
+});
+
 describe('migrations', () => {
   it('reverts cleanly (down) — runs last', async () => {
     await moduleRef.close();
+    await closeDatabases();
+    expect(await revertLastMigration(throwaway.config, LOGDATA_DATABASE)).toBe('LogFileChecks1765400000000');
+    const before = await openAppDatabase(throwaway.config, { ...LOGDATA_DATABASE, migrate: false });
+    const checks = (await before.query(
+      `SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conname IN ('log_file_name_check', 'log_file_sha256_check') ORDER BY conname`,
+    )) as { definition: string }[];
+    expect(checks.map((c) => c.definition)).toEqual([expect.stringContaining('{128}'), expect.stringContaining('{64}')]); // as the first migration wrote them
     await closeDatabases();
     // The later migrations first (staging-cleanup.medium-spec checks what their downs do).
     expect(await revertLastMigration(throwaway.config, LOGDATA_DATABASE)).toBe('LogFileObjectKey1764700000000');

@@ -6,6 +6,7 @@ import { LogdataController } from './controllers/logdata.controller.js';
 import { LogFileEntity } from './entities/log-file.entity.js';
 import { LogdataSchema1763700000000 } from './migrations/1763700000000-logdata-schema.js';
 import { LogFileObjectKey1764700000000 } from './migrations/1764700000000-log-file-object-key.js';
+import { LogFileChecks1765400000000 } from './migrations/1765400000000-log-file-checks.js';
 import { LogdataStore } from './repositories/logdata.store.js';
 import { CountLogFilesUseCase } from './use-cases/count-log-files/count-log-files.usecase.js';
 import { EraseCustomerUseCase } from './use-cases/erase-customer/erase-customer.usecase.js';
@@ -19,7 +20,7 @@ import { UploadLogFileUseCase } from './use-cases/upload-log-file/upload-log-fil
 export const LOGDATA_DATABASE = {
   schema: 'logdata',
   entities: [LogFileEntity],
-  migrations: [LogdataSchema1763700000000, LogFileObjectKey1764700000000],
+  migrations: [LogdataSchema1763700000000, LogFileObjectKey1764700000000, LogFileChecks1765400000000],
 } satisfies AppDatabaseOptions;
 
 /** The app's own providers (infrastructure comes from InfraModule); tests compose them with test adapters. */
