@@ -1,5 +1,5 @@
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { Redis } from 'ioredis';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import type { Redis } from 'ioredis';
 import { CommonErrors, type RateLimitSpec } from '@app/contracts';
 import { JsonLogger, type ServiceConfig } from '@app/infra';
 import { SERVICE_CONFIG } from '@app/platform';
@@ -16,13 +16,19 @@ export const RATE_SYNC_MS = 1_000;
  * (SharedWindowCounter), otherwise counted in the process.
  */
 @Injectable()
-export class EndpointRateLimiter implements OnModuleDestroy {
+export class EndpointRateLimiter implements OnModuleInit, OnModuleDestroy {
   /** One counter per bucket (a handful, fixed by the endpoint declarations): no joined key string per request. */
   private readonly counters = new Map<string, WindowCounter>();
   private redis: Redis | null = null;
+  /** ioredis's client class, loaded at start only with Redis configured (the standalone runtime never loads it). */
+  private Redis: typeof Redis | null = null;
   private readonly shared: SharedWindowCounter[] = [];
 
   constructor(@Inject(SERVICE_CONFIG) private readonly config: ServiceConfig) {}
+
+  async onModuleInit(): Promise<void> {
+    if (this.config.redisUrl) this.Redis = (await import('ioredis')).Redis;
+  }
 
   check(spec: RateLimitSpec, ip: string): void {
     const perMinute = this.config[spec.setting];
@@ -43,7 +49,7 @@ export class EndpointRateLimiter implements OnModuleDestroy {
     if (!this.config.redisUrl) return new FixedWindowCounter();
     if (!this.redis) {
       // No offline queue: while Redis is away a sync fails at once and the counts stay local.
-      this.redis = new Redis(this.config.redisUrl, { connectionName: 'gateway-rate-limits', enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+      this.redis = new this.Redis!(this.config.redisUrl, { connectionName: 'gateway-rate-limits', enableOfflineQueue: false, maxRetriesPerRequest: 1 });
       this.redis.on('error', () => undefined); // the counter logs a failed sync, once
     }
     const counter = new SharedWindowCounter(new RedisWindowCountStore(this.redis, `fds:rate:${bucket}`), new JsonLogger('gateway'), { syncMs: RATE_SYNC_MS });

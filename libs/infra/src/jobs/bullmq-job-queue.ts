@@ -1,6 +1,6 @@
 import { SpanKind } from '@opentelemetry/api';
-import { Queue, Worker, type Job, type JobsOptions, type JobType } from 'bullmq';
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Job, JobsOptions, JobType, Queue, Worker } from 'bullmq';
+import type { Redis, RedisOptions } from 'ioredis';
 import { JsonLogger } from '../logging/logger.js';
 import { traceHeaders, withRemoteSpan } from '../telemetry/telemetry.js';
 import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS } from './in-process-job-queue.js';
@@ -17,6 +17,25 @@ import {
   splitTraceContext,
   withTraceContext,
 } from './job-queue.js';
+
+interface Clients {
+  readonly Queue: typeof Queue;
+  readonly Worker: typeof Worker;
+  readonly Redis: typeof Redis;
+}
+let clients: Promise<Clients> | null = null;
+/**
+ * BullMQ and ioredis are loaded by the first BullMqJobQueue, not with this module: the
+ * standalone runtime (in-process jobs) never loads them (docs/performance.md "Memory of the
+ * embedded default").
+ */
+function loadClients(): Promise<Clients> {
+  return (clients ??= Promise.all([import('bullmq'), import('ioredis')]).then(([bullmq, ioredis]) => ({
+    Queue: bullmq.Queue,
+    Worker: bullmq.Worker,
+    Redis: ioredis.Redis,
+  })));
+}
 
 /** BullMQ's job states as the list's statuses (docs/operations.md "Background jobs"). */
 const STATUS_OF_STATE: ReadonlyArray<readonly [JobType, JobStatus]> = [
@@ -70,7 +89,12 @@ export class BullMqJobQueue extends JobQueue {
   /** The queues this process works on (process()). */
   private readonly processed = new Set<string>();
   private readonly connections: Redis[] = [];
-  private readonly queueConnection: Redis;
+  /** Set once the clients are loaded (`ready`). */
+  private lib!: Clients;
+  private queueConnection!: Redis;
+  private readonly ready: Promise<void>;
+  /** Workers of process() calls made before the clients were loaded. */
+  private readonly starting: Promise<void>[] = [];
   private readonly prefix: string;
   private readonly backoffMs: number;
   private readonly lockMs: number | undefined;
@@ -86,22 +110,27 @@ export class BullMqJobQueue extends JobQueue {
     this.backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS;
     this.lockMs = options.lockMs;
     this.logger = options.logger ?? new JsonLogger('jobs');
-    // Producers fail after a few retries instead of hanging an HTTP request while Redis is down.
-    this.queueConnection = this.connect({ maxRetriesPerRequest: 5 });
+    this.ready = loadClients().then((lib) => {
+      this.lib = lib;
+      // Producers fail after a few retries instead of hanging an HTTP request while Redis is down.
+      this.queueConnection = this.connect({ maxRetriesPerRequest: 5 });
+    });
   }
 
   private connect(options: RedisOptions): Redis {
-    const connection = new Redis(this.redisUrl, { ...options, connectionName: `${this.prefix}-jobs` });
+    const connection = new this.lib.Redis(this.redisUrl, { ...options, connectionName: `${this.prefix}-jobs` });
     connection.on('error', (err: Error) => this.logger.write('warn', `redis: ${err.message}`, { component: 'jobs' }));
     this.connections.push(connection);
     return connection;
   }
 
-  private queue(name: string): Queue {
+  private async queue(name: string): Promise<Queue> {
+    if (this.closing) throw new Error('job queue is closed');
+    await this.ready;
     if (this.closing) throw new Error('job queue is closed');
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = new Queue(name, {
+      queue = new this.lib.Queue(name, {
         connection: this.queueConnection,
         prefix: this.prefix,
         defaultJobOptions: {
@@ -124,13 +153,24 @@ export class BullMqJobQueue extends JobQueue {
     // BullMQ's simple de-duplication: the key blocks copies until the job succeeds or fails
     // for good, and the finished job stays listed like any other.
     if (options.jobId !== undefined) opts.deduplication = { id: options.jobId };
-    await this.queue(queue).add(name, withTraceContext(data, traceHeaders()), opts);
+    const stored = withTraceContext(data, traceHeaders());
+    const jobs = await this.queue(queue);
+    await jobs.add(name, stored, opts);
   }
 
   process<T>(queue: string, handler: JobHandler<T>, options: { concurrency?: number } = {}): void {
     if (this.closing) throw new Error('job queue is closed');
     this.processed.add(queue);
-    const worker = new Worker(
+    const start = this.ready.then(() => {
+      // close() was called meanwhile: it waits for this, and there is nothing to stop.
+      if (this.closing) return;
+      this.startWorker(queue, handler, options);
+    });
+    this.starting.push(start);
+  }
+
+  private startWorker<T>(queue: string, handler: JobHandler<T>, options: { concurrency?: number }): void {
+    const worker = new this.lib.Worker(
       queue,
       async (job: Job) => {
         const { data, trace } = splitTraceContext(job.data as T);
@@ -159,7 +199,8 @@ export class BullMqJobQueue extends JobQueue {
 
   async schedule<T>(queue: string, scheduleId: string, everyMs: number, name: string, data: T): Promise<void> {
     if (!(everyMs > 0)) throw new Error('everyMs must be positive');
-    await this.queue(queue).upsertJobScheduler(
+    const jobs = await this.queue(queue);
+    await jobs.upsertJobScheduler(
       scheduleId,
       { every: everyMs },
       {
@@ -184,7 +225,7 @@ export class BullMqJobQueue extends JobQueue {
     if (take === 0) return [];
     const records: JobRecord[] = [];
     for (const name of await this.queueNames()) {
-      const queue = this.queue(name);
+      const queue = await this.queue(name);
       for (const [state, status] of STATUS_OF_STATE) {
         const asc = state === 'waiting' || state === 'prioritized' || state === 'waiting-children';
         const jobs = await queue.getJobs([state], 0, take - 1, asc);
@@ -195,6 +236,7 @@ export class BullMqJobQueue extends JobQueue {
   }
 
   private async queueNames(): Promise<string[]> {
+    await this.ready;
     const names = new Set(this.queues.keys());
     const head = `${this.prefix}:`;
     let cursor = '0';
@@ -210,7 +252,8 @@ export class BullMqJobQueue extends JobQueue {
     if (this.closing) return [];
     const depths: QueueDepth[] = [];
     for (const name of this.processed) {
-      const counts = await this.queue(name).getJobCounts(...DEPTH_STATES);
+      const jobs = await this.queue(name);
+      const counts = await jobs.getJobCounts(...DEPTH_STATES);
       for (const state of DEPTH_STATES) depths.push({ queue: name, state, count: counts[state] ?? 0 });
     }
     return depths;
@@ -219,6 +262,7 @@ export class BullMqJobQueue extends JobQueue {
   /** Stops the workers (letting running jobs finish), then the queues and the connections. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      await Promise.allSettled([this.ready, ...this.starting]);
       await Promise.allSettled(this.workers.map((w) => w.close()));
       await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
       await Promise.allSettled(this.connections.map((c) => c.quit().catch(() => c.disconnect())));

@@ -1,10 +1,20 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { JsonLogger } from '../logging/logger.js';
 import { withSmtpSpan } from '../telemetry/telemetry.js';
 import { Mailer, type MailMessage } from './mailer.js';
+
+let nodemailer: Promise<typeof import('nodemailer')> | null = null;
+/**
+ * nodemailer is loaded by the first SMTP mailer or the outbox's first mail, not with this
+ * module: the embedded default that sends no mail never loads it (docs/performance.md
+ * "Memory of the embedded default").
+ */
+function loadNodemailer(): Promise<typeof import('nodemailer')> {
+  return (nodemailer ??= import('nodemailer'));
+}
 
 /** Stable Message-ID for an idempotency key, so receivers (and people) can spot a repeat. */
 function messageIdFor(key: string, from: string): string {
@@ -54,7 +64,7 @@ class KeyedLock {
  * remembered (bounded) and the Message-ID is derived from the key.
  */
 export class SmtpMailer extends Mailer {
-  private readonly transport;
+  private readonly transport: Promise<Transporter>;
   /** The server, for the send's span (nodemailer's default ports when the URL names none). */
   private readonly server: { readonly host: string; readonly port: number };
   private readonly sentKeys = new Set<string>();
@@ -71,7 +81,9 @@ export class SmtpMailer extends Mailer {
     if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error(`SMTP_URL must start with smtp:// or smtps://, got ${url.protocol}`);
     this.server = { host: url.hostname, port: Number(url.port) || (url.protocol === 'smtps:' ? 465 : 587) };
     // Failing within seconds lets the mail job retry instead of hanging for minutes.
-    this.transport = createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+    this.transport = loadNodemailer().then((mailer) =>
+      mailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }),
+    );
   }
 
   async send(message: MailMessage): Promise<void> {
@@ -81,7 +93,8 @@ export class SmtpMailer extends Mailer {
         this.logger.debug('mail already sent, skipped', { kind: kindOf(message), message_id: messageIdFor(key, this.from) });
         return;
       }
-      const info = await withSmtpSpan(this.server, () => this.transport.sendMail(mailOptions(this.from, message)));
+      const transport = await this.transport;
+      const info = await withSmtpSpan(this.server, () => transport.sendMail(mailOptions(this.from, message)));
       this.logger.info('mail sent', { kind: kindOf(message), to: message.to, message_id: info.messageId });
       if (key) {
         this.sentKeys.add(key);
@@ -93,14 +106,14 @@ export class SmtpMailer extends Mailer {
   /** Connects and says EHLO (and authenticates): a readiness probe for scripts. */
   async verify(): Promise<boolean> {
     try {
-      return await this.transport.verify();
+      return await (await this.transport).verify();
     } catch {
       return false;
     }
   }
 
   async close(): Promise<void> {
-    this.transport.close();
+    (await this.transport).close();
   }
 }
 
@@ -112,7 +125,7 @@ export class SmtpMailer extends Mailer {
  */
 export class OutboxMailer extends Mailer {
   readonly dir: string;
-  private readonly composer = createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  private composer: Promise<Transporter> | null = null;
   private readonly lock = new KeyedLock();
   private readonly logger = new JsonLogger('mail');
 
@@ -136,7 +149,8 @@ export class OutboxMailer extends Mailer {
           return;
         }
       }
-      const info = await this.composer.sendMail(mailOptions(this.from, message));
+      this.composer ??= loadNodemailer().then((mailer) => mailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' }));
+      const info = await (await this.composer).sendMail(mailOptions(this.from, message));
       const raw = info.message as Buffer;
       const now = new Date().toISOString().replace(/:/g, '-');
       const recipient =

@@ -5,7 +5,7 @@ import type { ObjectStore } from './object-store.js';
 import { S3ObjectStore } from './s3-object-store.js';
 
 export { FilesystemObjectStore } from './filesystem-object-store.js';
-export { S3ObjectStore, createS3Client, contentDisposition } from './s3-object-store.js';
+export { S3ObjectStore, contentDisposition } from './s3-object-store.js';
 export { ObjectSizeMismatchError } from './length-check.js';
 
 const instances = new Map<string, ObjectStore>();

@@ -1,17 +1,4 @@
-import {
-  CopyObjectCommand,
-  CreateBucketCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import { finished, Readable } from 'node:stream';
 import type { S3Config } from '../config/config.js';
 import { JsonLogger } from '../logging/logger.js';
@@ -32,6 +19,45 @@ const MAX_SINGLE_PUT_BYTES = 5 * 1024 ** 3;
 const PART_SIZE = 5 * 1024 * 1024;
 const PART_QUEUE = 2;
 
+/** The SDK's parts this store uses. */
+interface Sdk extends Pick<
+  typeof import('@aws-sdk/client-s3'),
+  | 'CopyObjectCommand'
+  | 'CreateBucketCommand'
+  | 'DeleteObjectCommand'
+  | 'GetObjectCommand'
+  | 'HeadBucketCommand'
+  | 'HeadObjectCommand'
+  | 'ListObjectsV2Command'
+  | 'PutObjectCommand'
+  | 'S3Client'
+> {
+  readonly Upload: typeof import('@aws-sdk/lib-storage').Upload;
+  readonly getSignedUrl: typeof import('@aws-sdk/s3-request-presigner').getSignedUrl;
+}
+let sdk: Promise<Sdk> | null = null;
+/**
+ * The SDK is loaded by the first S3ObjectStore, not with this module: the standalone runtime
+ * (files on disk) never loads it (docs/performance.md "Memory of the embedded default").
+ */
+function loadSdk(): Promise<Sdk> {
+  return (sdk ??= Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage'), import('@aws-sdk/s3-request-presigner')]).then(
+    ([client, storage, presigner]) => ({
+      CopyObjectCommand: client.CopyObjectCommand,
+      CreateBucketCommand: client.CreateBucketCommand,
+      DeleteObjectCommand: client.DeleteObjectCommand,
+      GetObjectCommand: client.GetObjectCommand,
+      HeadBucketCommand: client.HeadBucketCommand,
+      HeadObjectCommand: client.HeadObjectCommand,
+      ListObjectsV2Command: client.ListObjectsV2Command,
+      PutObjectCommand: client.PutObjectCommand,
+      S3Client: client.S3Client,
+      Upload: storage.Upload,
+      getSignedUrl: presigner.getSignedUrl,
+    }),
+  ));
+}
+
 /**
  * The SDK's own warnings and errors as JSON log lines: without a logger it writes them to the
  * console (e.g. on every failed streamed PutObject). Its per-command info and debug lines are
@@ -49,7 +75,7 @@ function sdkLogger(): NonNullable<S3ClientConfig['logger']> {
   };
 }
 
-export function createS3Client(config: S3Config, overrides: Partial<S3ClientConfig> = {}): S3Client {
+function createS3Client(S3: Sdk, config: S3Config, overrides: Partial<S3ClientConfig> = {}): S3Client {
   const options: S3ClientConfig = {
     region: config.region,
     forcePathStyle: config.forcePathStyle,
@@ -65,41 +91,53 @@ export function createS3Client(config: S3Config, overrides: Partial<S3ClientConf
     ...(config.accessKeyId && config.secretAccessKey ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } } : {}),
     ...overrides,
   };
-  return new S3Client(options);
+  return new S3.S3Client(options);
 }
 
-/** Objects in an S3 bucket (AWS, MinIO, s3rver in tests). */
-export class S3ObjectStore extends ObjectStore {
-  readonly kind = 's3' as const;
+interface Clients {
+  readonly sdk: Sdk;
   readonly client: S3Client;
   /**
    * For streamed PutObject only: a consumed stream cannot be sent again, so the SDK must not
    * retry it (it would send an empty body announced as N bytes); the caller retries instead.
    * Multipart parts are buffers and keep the default retries.
    */
-  private readonly streamClient: S3Client;
+  readonly streamClient: S3Client;
   /** Signs download URLs: for S3_PUBLIC_ENDPOINT when set (the signature covers the host). */
-  private readonly presignClient: S3Client;
+  readonly presignClient: S3Client;
+}
+
+/** Objects in an S3 bucket (AWS, MinIO, s3rver in tests). */
+export class S3ObjectStore extends ObjectStore {
+  readonly kind = 's3' as const;
+  private readonly clients: Promise<Clients>;
   readonly bucket: string;
 
   constructor(config: S3Config) {
     super();
     this.bucket = config.bucket;
-    this.client = createS3Client(config);
-    this.streamClient = createS3Client(config, { maxAttempts: 1 });
-    this.presignClient = config.publicEndpoint ? createS3Client(config, { endpoint: config.publicEndpoint }) : this.client;
+    this.clients = loadSdk().then((S3) => {
+      const client = createS3Client(S3, config);
+      return {
+        sdk: S3,
+        client,
+        streamClient: createS3Client(S3, config, { maxAttempts: 1 }),
+        presignClient: config.publicEndpoint ? createS3Client(S3, config, { endpoint: config.publicEndpoint }) : client,
+      };
+    });
   }
 
   /** Creates the bucket when it does not exist (tests and dev scripts; not called per request). */
   async ensureBucket(): Promise<void> {
+    const { sdk: S3, client } = await this.clients;
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+      await client.send(new S3.HeadBucketCommand({ Bucket: this.bucket }));
       return;
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
     try {
-      await this.client.send(new CreateBucketCommand({ Bucket: this.bucket }));
+      await client.send(new S3.CreateBucketCommand({ Bucket: this.bucket }));
     } catch (err) {
       const name = (err as Error)?.name;
       if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw err;
@@ -131,9 +169,11 @@ export class S3ObjectStore extends ObjectStore {
     checked.on('error', fail);
     body.pipe(checked);
     try {
+      // Here, with the body's error listeners on: a body failing meanwhile fails the put.
+      const { sdk: S3, client, streamClient } = await this.clients;
       if (sizeBytes !== undefined && sizeBytes <= MAX_SINGLE_PUT_BYTES) {
-        await this.streamClient.send(
-          new PutObjectCommand({
+        await streamClient.send(
+          new S3.PutObjectCommand({
             Bucket: this.bucket,
             Key: key,
             Body: checked,
@@ -143,8 +183,8 @@ export class S3ObjectStore extends ObjectStore {
           { abortSignal: abort.signal },
         );
       } else {
-        const upload = new Upload({
-          client: this.client,
+        const upload = new S3.Upload({
+          client,
           params: { Bucket: this.bucket, Key: key, Body: checked, ...(contentType ? { ContentType: contentType } : {}) },
           partSize: PART_SIZE,
           queueSize: PART_QUEUE,
@@ -161,8 +201,9 @@ export class S3ObjectStore extends ObjectStore {
   async move(from: string, to: string): Promise<void> {
     assertObjectKey(from);
     assertObjectKey(to);
+    const { sdk: S3, client } = await this.clients;
     // Keys are made of [A-Za-z0-9._-/] only: nothing in CopySource needs escaping.
-    await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: `${this.bucket}/${from}` }));
+    await client.send(new S3.CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: `${this.bucket}/${from}` }));
     await this.delete(from);
   }
 
@@ -172,9 +213,10 @@ export class S3ObjectStore extends ObjectStore {
 
   async get(key: string, range?: ObjectRange): Promise<Readable | null> {
     assertObjectKey(key);
+    const { sdk: S3, client } = await this.clients;
     try {
-      const out = await this.client.send(
-        new GetObjectCommand({
+      const out = await client.send(
+        new S3.GetObjectCommand({
           Bucket: this.bucket,
           Key: key,
           ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
@@ -191,8 +233,9 @@ export class S3ObjectStore extends ObjectStore {
 
   async head(key: string): Promise<StoredObjectInfo | null> {
     assertObjectKey(key);
+    const { sdk: S3, client } = await this.clients;
     try {
-      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      const out = await client.send(new S3.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return { sizeBytes: out.ContentLength ?? 0 };
     } catch (err) {
       if (isNotFound(err)) return null;
@@ -201,9 +244,10 @@ export class S3ObjectStore extends ObjectStore {
   }
 
   async *list(prefix: string): AsyncIterable<ListedObject> {
+    const { sdk: S3, client } = await this.clients;
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
+      const page = await client.send(new S3.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
       for (const object of page.Contents ?? []) if (object.Key && object.LastModified) yield { key: object.Key, lastModified: object.LastModified };
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -211,8 +255,9 @@ export class S3ObjectStore extends ObjectStore {
 
   async delete(key: string): Promise<void> {
     assertObjectKey(key);
+    const { sdk: S3, client } = await this.clients;
     try {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+      await client.send(new S3.DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
     } catch (err) {
       if (isNotFound(err)) return;
       throw err;
@@ -221,18 +266,20 @@ export class S3ObjectStore extends ObjectStore {
 
   async presignGet(key: string, options: PresignOptions): Promise<string | null> {
     assertObjectKey(key);
-    const command = new GetObjectCommand({
+    const { sdk: S3, presignClient } = await this.clients;
+    const command = new S3.GetObjectCommand({
       Bucket: this.bucket,
       Key: key,
       ...(options.contentType ? { ResponseContentType: options.contentType } : {}),
       ...(options.filename ? { ResponseContentDisposition: contentDisposition(options.filename) } : {}),
     });
-    return getSignedUrl(this.presignClient, command, { expiresIn: options.expiresInSeconds });
+    return S3.getSignedUrl(presignClient, command, { expiresIn: options.expiresInSeconds });
   }
 
   async check(): Promise<boolean> {
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+      const { sdk: S3, client } = await this.clients;
+      await client.send(new S3.HeadBucketCommand({ Bucket: this.bucket }));
       return true;
     } catch {
       return false;
@@ -241,9 +288,10 @@ export class S3ObjectStore extends ObjectStore {
 
   /** Releases the client's sockets. */
   async close(): Promise<void> {
-    this.client.destroy();
-    this.streamClient.destroy();
-    if (this.presignClient !== this.client) this.presignClient.destroy();
+    const { client, streamClient, presignClient } = await this.clients;
+    client.destroy();
+    streamClient.destroy();
+    if (presignClient !== client) presignClient.destroy();
   }
 }
 
