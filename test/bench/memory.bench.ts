@@ -3,7 +3,8 @@
 // disk, mail to the outbox), on a fresh DATA_DIR and then reopened on the same one. Prints the
 // resident set (VmRSS, and its anonymous and file-backed parts from /proc/<pid>/smaps_rollup)
 // once started and settled, and again after a little load (a device import, log uploads,
-// device lists, the console and /openapi.json). Target: under 300 MiB for both.
+// device lists, the console and /openapi.json), each with the V8 heap used (/metrics, read
+// after the resident set). Target: RSS under 300 MiB for both.
 // BENCH_SETTLE_SECONDS (default 10) is how long it waits before each reading.
 import { once } from 'node:events';
 import { readFileSync, rmSync } from 'node:fs';
@@ -17,6 +18,7 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const MiB = 1024 * 1024;
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_SECONDS ?? 10) * 1000;
 const OPERATOR = 'bench@operator.local';
+const METRICS_TOKEN = 'bench-memory-metrics-token-0123456789abcdef';
 
 /** VmRSS and its parts, in MiB. */
 function memoryOf(pid: number): string {
@@ -24,6 +26,13 @@ function memoryOf(pid: number): string {
   const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(rollup)?.[1] ?? 0) / 1024;
   const rss = rssOf(pid) / MiB;
   return `${rss.toFixed(0)} MiB (anonymous ${kib('Anonymous').toFixed(0)}, file-backed ${(kib('Rss') - kib('Anonymous')).toFixed(0)})`;
+}
+
+/** The V8 heap used, in MiB, from prom-client's nodejs_heap_size_used_bytes. */
+async function heapUsedOf(baseUrl: string): Promise<string> {
+  const reply = await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const used = /^nodejs_heap_size_used_bytes (\S+)$/m.exec(await reply.text())?.[1];
+  return used ? `heap used ${(Number(used) / MiB).toFixed(1)}` : 'heap used unknown';
 }
 
 async function api(baseUrl: string, token: string, method: string, path: string, body?: string | Buffer, contentType?: string): Promise<void> {
@@ -56,18 +65,19 @@ async function littleLoad(baseUrl: string, dataDir: string, round: number): Prom
 async function measure(dataDir: string, what: string): Promise<void> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const service = spawnNode(join(here, '../../apps/standalone/src/main.js'), standaloneBenchEnv(port, dataDir, OPERATOR));
+  const service = spawnNode(join(here, '../../apps/standalone/src/main.js'), { ...standaloneBenchEnv(port, dataDir, OPERATOR), METRICS_TOKEN });
   try {
     const started = Date.now();
     await waitForHttp(`${baseUrl}/healthz`, 300_000);
     const startSeconds = (Date.now() - started) / 1000;
     await sleep(SETTLE_MS);
-    const afterStart = memoryOf(service.pid!);
+    const afterStart = `${memoryOf(service.pid!)}, ${await heapUsedOf(baseUrl)}`;
     const peakAtStart = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${service.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
     await littleLoad(baseUrl, dataDir, what === 'fresh' ? 1 : 2);
     await sleep(SETTLE_MS);
+    const afterLoad = `${memoryOf(service.pid!)}, ${await heapUsedOf(baseUrl)}`;
     console.log(
-      `  ${what.padEnd(9)} started in ${startSeconds.toFixed(1)} s; after start ${afterStart} (peak ${peakAtStart.toFixed(0)}); after load ${memoryOf(service.pid!)}`,
+      `  ${what.padEnd(9)} started in ${startSeconds.toFixed(1)} s; after start ${afterStart} (peak ${peakAtStart.toFixed(0)}); after load ${afterLoad}`,
     );
   } finally {
     service.kill('SIGTERM');
