@@ -166,6 +166,21 @@ describe.each([
     expect(await h.leftovers()).toBe(0);
   });
 
+  it('puts in place (atomic: false) for a working area: replaces what is there; a put cut short leaves nothing', async () => {
+    await h.store.putBytes('inplace/a.bin', Buffer.from('first'), { atomic: false, durable: false });
+    await h.store.putBytes('inplace/a.bin', Buffer.from('second'), { atomic: false, durable: false });
+    await h.store.put('inplace/b.bin', Readable.from([Buffer.from('streamed')]), { sizeBytes: 8, atomic: false, durable: false });
+    await h.store.put('inplace/b.bin', Readable.from([Buffer.from('again')]), { sizeBytes: 5, atomic: false });
+    await h.store.flush();
+    expect((await h.store.getBytes('inplace/a.bin'))?.toString()).toBe('second');
+    expect((await h.store.getBytes('inplace/b.bin'))?.toString()).toBe('again');
+    await expect(h.store.put('inplace/c.bin', Readable.from([Buffer.from('short')]), { sizeBytes: 9, atomic: false })).rejects.toBeInstanceOf(
+      ObjectSizeMismatchError,
+    );
+    expect(await h.store.head('inplace/c.bin')).toBeNull();
+    expect(await h.leftovers()).toBe(0);
+  });
+
   it('reads small objects into a buffer given (a view of it), larger ones whole, absent ones as null', async () => {
     const data = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 11) % 256));
     await h.store.putBytes('into/a.bin', data);
@@ -196,6 +211,9 @@ describe.each([
     const none: string[] = [];
     for await (const object of h.store.list('nothing-here/')) none.push(object.key);
     expect(none).toEqual([]);
+    const keys: string[] = [];
+    for await (const key of h.store.listKeys('list/2026-11-2')) keys.push(key);
+    expect(keys.sort()).toEqual(['list/2026-11-20/a', 'list/2026-11-20/b', 'list/2026-11-21/c']);
   });
 
   it('answers null for an absent key', async () => {

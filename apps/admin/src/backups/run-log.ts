@@ -55,7 +55,7 @@ export class RunLog {
 
 /** Removes a run's working objects; failures are left to the next run's clean-up (they are under BACKUP_WORK_PREFIX). */
 export async function removeWork(objects: ObjectStore, runId: string): Promise<void> {
-  for await (const object of objects.list(runPrefix(runId))) await objects.delete(object.key).catch(() => undefined);
+  for await (const key of objects.listKeys(runPrefix(runId))) await objects.delete(key).catch(() => undefined);
 }
 
 export function errorText(err: unknown): string {

@@ -106,7 +106,7 @@ export class FilesystemObjectStore extends ObjectStore {
   }
 
   async put(key: string, body: Readable, options: PutOptions = {}): Promise<void> {
-    await this.putThroughTemp(key, options.durable ?? true, async (tmp, durable) => {
+    await this.putThroughTemp(key, options, async (tmp, durable) => {
       // `flush` fsyncs before close: "resolves once the object is durable".
       await pipeline(body, new LengthCheck(options.sizeBytes), createWriteStream(tmp, { flags: 'wx', flush: durable })).catch((err: unknown) => {
         if (!body.destroyed) body.destroy();
@@ -117,20 +117,34 @@ export class FilesystemObjectStore extends ObjectStore {
 
   /** One writeFile instead of a stream pipeline: a restore writes thousands of small files. */
   override async putBytes(key: string, data: Buffer, options: Omit<PutOptions, 'sizeBytes'> = {}): Promise<void> {
-    await this.putThroughTemp(key, options.durable ?? true, (tmp, durable) => writeWhole(tmp, data, { flag: 'wx', flush: durable }));
+    await this.putThroughTemp(key, options, (path, durable) => writeWhole(path, data, { flag: 'wx', flush: durable }), true);
   }
 
-  /** Writes a temp file with `write`, renames it to the key, then makes the rename durable (or notes it for flush()). */
-  private async putThroughTemp(key: string, durable: boolean, write: (tmp: string, durable: boolean) => Promise<void>): Promise<void> {
+  /**
+   * Writes a temp file with `write` (which refuses an existing file: 'wx'), renames it to the
+   * key, then makes the rename durable (or notes it for flush()). Not atomic: `write` writes the
+   * key's own file, replacing one there (first, or after a refusal when `write` can run twice).
+   */
+  private async putThroughTemp(
+    key: string,
+    options: Omit<PutOptions, 'sizeBytes'>,
+    write: (path: string, durable: boolean) => Promise<void>,
+    repeatable = false,
+  ): Promise<void> {
     const target = this.pathOf(key);
+    const durable = options.durable ?? true;
     await this.init();
-    const tmp = join(this.tmpDir, `${this.tmpPrefix}-${++this.tmpCount}`);
-    try {
-      await write(tmp, durable);
-      await this.renameInto(tmp, target);
-    } catch (err) {
-      await unlink(tmp).catch(() => undefined);
-      throw err;
+    if (options.atomic === false) {
+      await this.writeInPlace(target, () => write(target, durable), repeatable);
+    } else {
+      const tmp = join(this.tmpDir, `${this.tmpPrefix}-${++this.tmpCount}`);
+      try {
+        await write(tmp, durable);
+        await this.renameInto(tmp, target);
+      } catch (err) {
+        await unlink(tmp).catch(() => undefined);
+        throw err;
+      }
     }
     if (durable) await syncDirectory(dirname(target));
     else {
@@ -153,12 +167,39 @@ export class FilesystemObjectStore extends ObjectStore {
     }
   }
 
+  private async writeInPlace(target: string, write: () => Promise<void>, repeatable: boolean): Promise<void> {
+    const dir = dirname(target);
+    await this.ensureDirectory(dir);
+    try {
+      if (!repeatable) await unlinkIfPresent(target);
+      await write();
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (!repeatable || (code !== 'EEXIST' && code !== 'ENOENT')) {
+        await unlink(target).catch(() => undefined);
+        throw err;
+      }
+      // an object already there is replaced; a directory removed by hand is made again
+      if (code === 'EEXIST') await unlinkIfPresent(target);
+      else await mkdir(dir, { recursive: true });
+      try {
+        await write();
+      } catch (again) {
+        await unlink(target).catch(() => undefined);
+        throw again;
+      }
+    }
+  }
+
+  private async ensureDirectory(dir: string): Promise<void> {
+    if (this.knownDirs.has(dir)) return;
+    await mkdir(dir, { recursive: true });
+    this.knownDirs.add(dir);
+  }
+
   private async renameInto(source: string, target: string): Promise<void> {
     const dir = dirname(target);
-    if (!this.knownDirs.has(dir)) {
-      await mkdir(dir, { recursive: true });
-      this.knownDirs.add(dir);
-    }
+    await this.ensureDirectory(dir);
     try {
       await rename(source, target);
     } catch (err) {
@@ -255,8 +296,15 @@ export class FilesystemObjectStore extends ObjectStore {
     }
   }
 
-  /** Walks the directories under the prefix's directory part; the temp directory is never listed. */
   async *list(prefix: string): AsyncIterable<ListedObject> {
+    for await (const key of this.listKeys(prefix)) {
+      const info = await stat(join(this.root, ...key.split('/'))).catch(() => null);
+      if (info) yield { key, lastModified: info.mtime };
+    }
+  }
+
+  /** Walks the directories under the prefix's directory part; the temp directory is never listed. */
+  override async *listKeys(prefix: string): AsyncIterable<string> {
     const cut = prefix.lastIndexOf('/');
     const base = cut === -1 ? '' : prefix.slice(0, cut);
     const pending = [base];
@@ -275,8 +323,7 @@ export class FilesystemObjectStore extends ObjectStore {
         if (entry.isDirectory()) {
           if (prefix.startsWith(`${key}/`) || key.startsWith(prefix)) pending.push(key);
         } else if (entry.isFile() && key.startsWith(prefix)) {
-          const info = await stat(join(this.root, ...key.split('/'))).catch(() => null);
-          if (info) yield { key, lastModified: info.mtime };
+          yield key;
         }
       }
     }
@@ -360,5 +407,13 @@ async function fsyncDirectory(dir: string): Promise<void> {
     // ignore
   } finally {
     await handle?.close().catch(() => undefined);
+  }
+}
+
+async function unlinkIfPresent(path: string): Promise<void> {
+  try {
+    await unlink(path);
+  } catch (err) {
+    if (!isAbsent(err)) throw err;
   }
 }

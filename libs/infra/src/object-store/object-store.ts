@@ -25,6 +25,12 @@ export interface PutOptions {
    * far less than a disk flush per object. Default true.
    */
   readonly durable?: boolean;
+  /**
+   * false: the key may show a partly written object while the put runs, and one cut short is
+   * removed (filesystem: written in place, without a temp file and a rename). Only for keys
+   * nothing else reads meanwhile (a run's own working area). Default true.
+   */
+  readonly atomic?: boolean;
 }
 
 export interface PresignOptions {
@@ -91,6 +97,11 @@ export abstract class ObjectStore {
 
   /** Every object whose key starts with `prefix` (e.g. `uploads/`), in pages; no order promised. */
   abstract list(prefix: string): AsyncIterable<ListedObject>;
+
+  /** As list, the keys only: an adapter may skip what it reads per object for the rest (filesystem: a stat). */
+  async *listKeys(prefix: string): AsyncIterable<string> {
+    for await (const object of this.list(prefix)) yield object.key;
+  }
 
   /** Readiness probe: the store answers. */
   abstract check(): Promise<boolean>;
