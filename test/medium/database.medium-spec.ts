@@ -477,6 +477,8 @@ describe('embedded PGlite: one instance per process, DATA_DIR lock', () => {
     const dsX = await openAppDatabase(config, x);
     expect(await dsX.getRepository(x.Widget).count()).toBe(11);
     expect(await appliedMigrations(dsX, 'app_x')).toEqual(['CreateWidgets1700000000001', 'AddWidgetNote1700000000002']);
+    // nothing replicates an embedded database: a table emptied and loaded in one transaction skips the WAL
+    expect(await dsX.query('SHOW wal_level')).toEqual([{ wal_level: 'minimal' }]);
     // one DATA_DIR per process
     await expect(openAppDatabase(loadConfig({ DATA_DIR: join(root, 'other') }), x)).rejects.toThrow(/already open on DATA_DIR/);
   });

@@ -39,6 +39,13 @@ export interface EmbeddedSettings {
 
 export const DEFAULT_EMBEDDED_SETTINGS: EmbeddedSettings = { sharedBuffersMb: 16 };
 
+/**
+ * wal_level=minimal (nothing replicates or archives an embedded database): a table emptied in
+ * the transaction that loads it is then written without WAL, as a restore does (100,000 device
+ * rows: 0.46 s of CPU instead of 0.62). Crash recovery is unchanged.
+ */
+const WAL_PARAMS = ['-c', 'wal_level=minimal', '-c', 'max_wal_senders=0'];
+
 /** A FIFO mutex. */
 class FifoLock {
   private held = false;
@@ -146,7 +153,7 @@ export class EmbeddedDatabase {
   static async open(directory: string, settings: EmbeddedSettings = DEFAULT_EMBEDDED_SETTINGS): Promise<EmbeddedDatabase> {
     await mkdir(directory, { recursive: true });
     const pglite = await PGlite.create(directory, {
-      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${settings.sharedBuffersMb}MB`],
+      startParams: [...PGlite.defaultStartParams, ...WAL_PARAMS, '-c', `shared_buffers=${settings.sharedBuffersMb}MB`],
     });
     try {
       const connection = new PglitePgConnection({ pglite });
