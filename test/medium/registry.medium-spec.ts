@@ -728,7 +728,10 @@ describe('migration', () => {
     const [check] = await before.query(`SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conname = 'device_hwid_check'`);
     expect(check.definition).toContain('{1,64}'); // the rule as the earlier migration wrote it
     await closeDatabases();
-    const later = REGISTRY_DATABASE.migrations.slice(REGISTRY_DATABASE.migrations.findIndex((m) => m.name === 'RegistryDeviceProductLine1764600000000') + 1, -1);
+    const later = REGISTRY_DATABASE.migrations.slice(
+      REGISTRY_DATABASE.migrations.findIndex((m) => m.name === 'RegistryDeviceProductLine1764600000000') + 1,
+      -1,
+    );
     for (const migration of later.reverse()) expect(await revertLastMigration(throwaway.config, REGISTRY_DATABASE)).toBe(migration.name);
     expect(await revertLastMigration(throwaway.config, REGISTRY_DATABASE)).toBe('RegistryDeviceProductLine1764600000000');
     expect(await revertLastMigration(throwaway.config, REGISTRY_DATABASE)).toBe('RegistryOutbox1764400000000');
