@@ -1,5 +1,7 @@
 // The baseline of bench:logdata: a bare node:http server that streams each PUT body to disk
 // while hashing it with SHA-256, the minimum work the service's upload path must also do.
+// BARE_FSYNC=1: each file is also flushed to disk before the answer, as the service makes an
+// upload durable before it acknowledges it.
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { createServer } from 'node:http';
@@ -9,6 +11,7 @@ import { Transform } from 'node:stream';
 
 const dir = process.env.BARE_DIR!;
 const port = Number(process.env.BARE_PORT);
+const durable = process.env.BARE_FSYNC === '1';
 let n = 0;
 
 createServer(async (req, res) => {
@@ -24,7 +27,7 @@ createServer(async (req, res) => {
       cb(null, chunk);
     },
   });
-  await pipeline(req, tap, createWriteStream(join(dir, `upload-${n++}`)));
+  await pipeline(req, tap, createWriteStream(join(dir, `upload-${n++}`), { flush: durable }));
   res.statusCode = 201;
   res.end(hash.digest('hex'));
 }).listen(port, '127.0.0.1');
