@@ -353,6 +353,15 @@ describe('name and SHA-256 rules in the table', () => {
         `INSERT INTO logdata.log_file (customer_id, name, object_key, size_bytes, sha256, content_type, uploaded_by) VALUES ($1, $2, 'k', 1, $3, 'x/y', 'user:1')`,
         [customer.id, name, sha256],
       );
+    // validated once swapped in (the migration adds them NOT VALID, then validates the rows there)
+    expect(
+      await dataSource.query(
+        `SELECT conname, convalidated FROM pg_constraint WHERE conname IN ('log_file_name_check', 'log_file_sha256_check') ORDER BY conname`,
+      ),
+    ).toEqual([
+      { conname: 'log_file_name_check', convalidated: true },
+      { conname: 'log_file_sha256_check', convalidated: true },
+    ]);
     const name = (c: string) => c.padStart(128, '0');
     const sha = 'a'.repeat(64);
     for (const outside of [name('A'), name('g'), '0'.repeat(127), `${'0'.repeat(127)} `, name('\u00e9').slice(1)]) {

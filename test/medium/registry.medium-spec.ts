@@ -95,6 +95,8 @@ describe('schema', () => {
   });
 
   it('refuses a HW id outside the rule even when written directly', async () => {
+    // validated once swapped in (the migration adds it NOT VALID, then validates the rows there)
+    expect(await dataSource.query(`SELECT convalidated FROM pg_constraint WHERE conname = 'device_hwid_check'`)).toEqual([{ convalidated: true }]);
     const insert = (hwid: string) => dataSource.query(`INSERT INTO registry.device (customer_id, hwid) VALUES ($1, $2)`, [randomUUID(), hwid]);
     for (const outside of ['a b', '', 'x'.repeat(65), 'caf\u00e9', 'tab\there', 'line\n', '\u007f']) {
       await expect(insert(outside)).rejects.toThrow(/device_hwid_check/);

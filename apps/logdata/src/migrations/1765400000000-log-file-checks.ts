@@ -11,14 +11,18 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  */
 export class LogFileChecks1765400000000 implements MigrationInterface {
   name = 'LogFileChecks1765400000000';
+  /** Not in one transaction: swapped NOT VALID (a moment's lock), then validated beside reads and writes (as RegistryDeviceHwidCheck1765400000000). */
+  transaction = false;
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
       ALTER TABLE logdata.log_file
         DROP CONSTRAINT log_file_name_check,
-        ADD CONSTRAINT log_file_name_check CHECK (length(name) = 128 AND name::text !~ '[^0-9a-f]'),
+        ADD CONSTRAINT log_file_name_check CHECK (length(name) = 128 AND name::text !~ '[^0-9a-f]') NOT VALID,
         DROP CONSTRAINT log_file_sha256_check,
-        ADD CONSTRAINT log_file_sha256_check CHECK (length(sha256) = 64 AND sha256::text !~ '[^0-9a-f]')`);
+        ADD CONSTRAINT log_file_sha256_check CHECK (length(sha256) = 64 AND sha256::text !~ '[^0-9a-f]') NOT VALID`);
+    await queryRunner.query(`ALTER TABLE logdata.log_file VALIDATE CONSTRAINT log_file_name_check`);
+    await queryRunner.query(`ALTER TABLE logdata.log_file VALIDATE CONSTRAINT log_file_sha256_check`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -11,12 +11,20 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  */
 export class RegistryDeviceHwidCheck1765400000000 implements MigrationInterface {
   name = 'RegistryDeviceHwidCheck1765400000000';
+  /**
+   * Not in one transaction: the swap takes the table's exclusive lock only for a moment (NOT
+   * VALID: no scan), and the check of every existing row (VALIDATE) then runs beside the update
+   * checks' reads and writes instead of holding that lock over a fleet's table. Run again after
+   * a failure in between, it swaps and validates again.
+   */
+  transaction = false;
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
       ALTER TABLE registry.device
         DROP CONSTRAINT device_hwid_check,
-        ADD CONSTRAINT device_hwid_check CHECK (octet_length(hwid) BETWEEN 1 AND 64 AND hwid !~ '[^!-~]')`);
+        ADD CONSTRAINT device_hwid_check CHECK (octet_length(hwid) BETWEEN 1 AND 64 AND hwid !~ '[^!-~]') NOT VALID`);
+    await queryRunner.query(`ALTER TABLE registry.device VALIDATE CONSTRAINT device_hwid_check`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
