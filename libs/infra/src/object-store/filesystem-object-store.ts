@@ -106,9 +106,9 @@ export class FilesystemObjectStore extends ObjectStore {
   }
 
   async put(key: string, body: Readable, options: PutOptions = {}): Promise<void> {
-    await this.putThroughTemp(key, options, async (tmp, durable) => {
+    await this.putWith(key, options, async (path, durable) => {
       // `flush` fsyncs before close: "resolves once the object is durable".
-      await pipeline(body, new LengthCheck(options.sizeBytes), createWriteStream(tmp, { flags: 'wx', flush: durable })).catch((err: unknown) => {
+      await pipeline(body, new LengthCheck(options.sizeBytes), createWriteStream(path, { flags: 'wx', flush: durable })).catch((err: unknown) => {
         if (!body.destroyed) body.destroy();
         throw err;
       });
@@ -117,15 +117,16 @@ export class FilesystemObjectStore extends ObjectStore {
 
   /** One writeFile instead of a stream pipeline: a restore writes thousands of small files. */
   override async putBytes(key: string, data: Buffer, options: Omit<PutOptions, 'sizeBytes'> = {}): Promise<void> {
-    await this.putThroughTemp(key, options, (path, durable) => writeWhole(path, data, { flag: 'wx', flush: durable }), true);
+    await this.putWith(key, options, (path, durable) => writeWhole(path, data, { flag: 'wx', flush: durable }), true);
   }
 
   /**
-   * Writes a temp file with `write` (which refuses an existing file: 'wx'), renames it to the
-   * key, then makes the rename durable (or notes it for flush()). Not atomic: `write` writes the
-   * key's own file, replacing one there (first, or after a refusal when `write` can run twice).
+   * Puts an object with `write` (which refuses an existing file: 'wx'): into a temp file renamed
+   * to the key, or with `atomic: false` into the key's own file, replacing one there (removed
+   * first, or after the refusal when `write` can run twice); then makes it durable (or notes it
+   * for flush()).
    */
-  private async putThroughTemp(
+  private async putWith(
     key: string,
     options: Omit<PutOptions, 'sizeBytes'>,
     write: (path: string, durable: boolean) => Promise<void>,
