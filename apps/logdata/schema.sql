@@ -17,8 +17,8 @@ CREATE TABLE logdata.log_file (
     download_count bigint DEFAULT 0 NOT NULL,
     last_accessed_at timestamp(3) with time zone,
     CONSTRAINT log_file_download_count_check CHECK ((download_count >= 0)),
-    CONSTRAINT log_file_name_check CHECK ((name ~ '^[0-9a-f]{128}$'::text)),
-    CONSTRAINT log_file_sha256_check CHECK ((sha256 ~ '^[0-9a-f]{64}$'::text)),
+    CONSTRAINT log_file_name_check CHECK (((length(name) = 128) AND ((name)::text !~ '[^0-9a-f]'::text))),
+    CONSTRAINT log_file_sha256_check CHECK (((length(sha256) = 64) AND ((sha256)::text !~ '[^0-9a-f]'::text))),
     CONSTRAINT log_file_size_check CHECK ((size_bytes >= 0))
 );
 

@@ -27,7 +27,7 @@ CREATE TABLE registry.device (
     last_version_key bytea,
     rollout_bucket smallint GENERATED ALWAYS AS (registry.rollout_bucket(hwid)) STORED NOT NULL,
     CONSTRAINT device_attributes_check CHECK ((jsonb_typeof(attributes) = 'object'::text)),
-    CONSTRAINT device_hwid_check CHECK ((hwid ~ '^[!-~]{1,64}$'::text)),
+    CONSTRAINT device_hwid_check CHECK ((((octet_length(hwid) >= 1) AND (octet_length(hwid) <= 64)) AND (hwid !~ '[^!-~]'::text))),
     CONSTRAINT device_keys_check CHECK ((cardinality(keys) <= 8)),
     CONSTRAINT device_status_check CHECK ((status = ANY (ARRAY['active'::text, 'withdrawn'::text]))),
     CONSTRAINT device_tags_check CHECK ((cardinality(tags) <= 64))
