@@ -1,5 +1,8 @@
 // npm run bench:update-check — the public update check under load, in one run:
 //   (c) a bare node:http server answering a fixed JSON body (a real update-check answer),
+//   (e) the same bare server also sending that answer's headers (request id, ETag, Cache-Control,
+//       Poll-After, Content-Digest, Signature-Input, Signature): the same bytes as the service's
+//       answer, so what the contract's answer costs node:http is in the baseline too,
 //   (a) the standalone service (one process: every app, the in-process bus; PostgreSQL),
 //   (b) the distributed service: gateway, firmware, registry, identity and admin as processes
 //       on NATS (a private nats-server), PostgreSQL, Redis and S3 (s3rver),
@@ -66,6 +69,9 @@ interface Figures {
   /** The same, per measured process (in the order of the pids given). */
   readonly cpuMicrosEach: readonly number[];
 }
+
+/** Headers of the sample answer that (e) does not copy: node:http writes them itself, or they change per response (the request id). */
+const NOT_COPIED_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'content-type', 'x-request-id', 'transfer-encoding']);
 
 const children: ChildProcess[] = [];
 function track(child: ChildProcess): ChildProcess {
@@ -429,15 +435,20 @@ async function main(): Promise<void> {
     const mainPolls = pollers(customers.main.domain, customers.main.devices, POLLERS);
     // A real answer (one build offered) as the bare server's fixed body.
     let sample = '';
+    let sampleHeaders: [string, string][] = [];
     for (const request of mainPolls) {
-      const text = await (await fetch(`${aUrl}${request.path}`)).text();
+      const reply = await fetch(`${aUrl}${request.path}`);
+      const text = await reply.text();
       if (text.startsWith('[{')) {
         sample = text;
+        sampleHeaders = [...reply.headers].filter(([name]) => !NOT_COPIED_HEADERS.has(name));
         break;
       }
     }
     const bodyFile = join(dataDir, 'bare-body.json');
     writeFileSync(bodyFile, sample);
+    const headersFile = join(dataDir, 'bare-headers.json');
+    writeFileSync(headersFile, JSON.stringify(sampleHeaders));
 
     // ---- (c) the bare baseline and (a) the standalone, measured in turns (c, a, c, a) so that
     // a burst of other load on this shared machine falls on both rather than on one of them
@@ -445,18 +456,33 @@ async function main(): Promise<void> {
     const cUrl = `http://127.0.0.1:${cPort}`;
     const bare = track(spawnNode(join(here, 'bare-json-server.js'), { ...baseEnv, BARE_PORT: String(cPort), BARE_BODY_FILE: bodyFile }, placement.servers));
     await waitForHttp(`${cUrl}/`);
+    const ePort = await freePort();
+    const eUrl = `http://127.0.0.1:${ePort}`;
+    const bareWithHeaders = track(
+      spawnNode(
+        join(here, 'bare-json-server.js'),
+        { ...baseEnv, BARE_PORT: String(ePort), BARE_BODY_FILE: bodyFile, BARE_HEADERS_FILE: headersFile },
+        placement.servers,
+      ),
+    );
+    await waitForHttp(`${eUrl}/`);
+    await load(eUrl, mainPolls, { seconds: 2 });
     await load(cUrl, mainPolls, { seconds: 2 });
     // Warm-up: every polling device once (the device cache: autocannon walks the list in step on
     // all connections, so a short run reaches only part of it), then 5 s of load (JIT).
     await pollEach(aUrl, mainPolls);
     await load(aUrl, mainPolls, { seconds: 5 });
     const cRuns: Figures[] = [];
+    const eRuns: Figures[] = [];
     const aRuns: Figures[] = [];
     for (let round = 0; round < 2; round++) {
       cRuns.push(await load(cUrl, mainPolls, { pids: [bare.pid!] }));
+      eRuns.push(await load(eUrl, mainPolls, { pids: [bareWithHeaders.pid!] }));
       aRuns.push(await load(aUrl, mainPolls, { pids: [standalone.pid!] }));
     }
+    await stop(bareWithHeaders);
     const c = fastest(cRuns);
+    const e = fastest(eRuns);
     const a = fastest(aRuns);
     const cFixed = await steady(cUrl, mainPolls, FIXED_RATE);
     const aFixed = await steady(aUrl, mainPolls, FIXED_RATE);
@@ -592,13 +618,16 @@ async function main(): Promise<void> {
     );
     console.log(`  ${placement.description}`);
     console.log(`  (c) bare node:http, fixed JSON body (${Buffer.byteLength(sample)} bytes): ${show(c)}`);
+    console.log(`  (e) bare node:http, the answer's bytes (${sampleHeaders.length + 1} more headers): ${show(e)}`);
     console.log(`  (a) standalone service (PostgreSQL)       : ${show(a)}`);
-    console.log(
-      `      (c and a measured in turns: c ${cRuns.map((r) => r.rps.toFixed(0)).join(', ')}; a ${aRuns.map((r) => r.rps.toFixed(0)).join(', ')} req/s)`,
-    );
+    const turns = (runs: readonly Figures[]) => runs.map((r) => r.rps.toFixed(0)).join(', ');
+    console.log(`      (c, e and a measured in turns: c ${turns(cRuns)}; e ${turns(eRuns)}; a ${turns(aRuns)} req/s)`);
     console.log(`  (b) distributed (NATS, 5 app processes)   : ${show(b)}`);
     console.log(`  ratio a/c: ${ratio(a).toFixed(2)}   (target >= 0.4)   ratio b/c: ${ratio(b).toFixed(2)}`);
     const perRequest = (x: Figures) => (x.cpuMicros && c.cpuMicros ? (c.cpuMicros / x.cpuMicros).toFixed(2) : 'n/a');
+    console.log(
+      `  ratio a/e: ${(a.rps / e.rps).toFixed(2)}; server CPU per request, e/a: ${e.cpuMicros && a.cpuMicros ? (e.cpuMicros / a.cpuMicros).toFixed(2) : 'n/a'}   (the service against a bare server sending the same bytes)`,
+    );
     console.log(
       `  server CPU per request, bare/service (the ratio without autocannon's ceiling): (a) ${perRequest(a)}, (b) ${perRequest(b)} (all five app processes)`,
     );
