@@ -34,17 +34,28 @@ export function unstorableTextAt(value: unknown, path = ''): string | undefined 
   if (value === null || typeof value !== 'object') return undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = unstorableTextAt(value[i], join(path, String(i)));
+      const found = unstorableChildAt(value[i], path, i);
       if (found !== undefined) return found;
     }
     return undefined;
   }
-  for (const [key, item] of Object.entries(value)) {
+  for (const key of Object.keys(value)) {
     if (!isStorableText(key)) return join(path, JSON.stringify(key));
-    const found = unstorableTextAt(item, join(path, key));
+    const found = unstorableChildAt((value as Record<string, unknown>)[key], path, key);
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/**
+ * unstorableTextAt of one item of an array or object, its dotted path built only for a nested
+ * value or a finding: every request's parameters pass here (the update check's included), and
+ * most are flat objects of fine strings.
+ */
+function unstorableChildAt(item: unknown, path: string, key: string | number): string | undefined {
+  if (typeof item === 'string') return isStorableText(item) ? undefined : join(path, String(key));
+  if (item === null || typeof item !== 'object') return undefined;
+  return unstorableTextAt(item, join(path, String(key)));
 }
 
 /**

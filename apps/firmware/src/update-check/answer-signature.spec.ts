@@ -59,10 +59,13 @@ describe('AnswerSigner', () => {
     const first = signer.sign(digest, '/p/dev-1', '', t0);
     expect(signer.sign(digest, '/p/dev-1', '', t0 + (SIGNATURE_REUSE_SECONDS - 1) * 1000)).toBe(first);
     expect(signer.sign(digest, '/p/dev-2', '', t0)).not.toBe(first); // per device path
-    expect(signer.sign(contentDigestOf('[1]'), '/p/dev-1', '', t0)).not.toBe(first); // per body
+    const otherBody = signer.sign(contentDigestOf('[1]'), '/p/dev-1', '', t0);
+    expect(otherBody).not.toBe(first); // per body
+    expect(signer.sign(contentDigestOf('[1]'), '/p/dev-1', 'type=all', t0)).not.toBe(otherBody); // per query
     const later = signer.sign(digest, '/p/dev-1', '', t0 + SIGNATURE_REUSE_SECONDS * 1000);
     expect(later).not.toBe(first);
-    expect(signer.keptSignatures.count).toBe(3); // replaced, not added
+    expect(signer.sign(digest, '/p/dev-1', '', t0 + (SIGNATURE_REUSE_SECONDS + 1) * 1000)).toBe(later);
+    expect(signer.keptSignatures.count).toBe(2); // one per path: replaced, not added
   });
 
   it('signs with the new key at once after a rotation, and stays within its memory budget', () => {

@@ -12,6 +12,8 @@ export const SIGNATURE_REUSE_SECONDS = 120;
 export const SIGNATURES_MAX_BYTES = 16 * 1024 * 1024;
 
 interface Kept {
+  readonly contentDigest: string;
+  readonly query: string;
   readonly signature: AnswerSignature;
   readonly kid: string;
   readonly createdSeconds: number;
@@ -23,10 +25,13 @@ interface Kept {
  * request's path (which holds the HW id) and query, so it is per device; it is made once per
  * path, query and body and served again for SIGNATURE_REUSE_SECONDS, from a cache bounded by
  * SIGNATURES_MAX_BYTES (oldest dropped first), so a fleet polling the same answer signs each
- * device's answer once per reuse window, and public input cannot grow memory.
+ * device's answer once per reuse window, and public input cannot grow memory. One signature is
+ * kept per path (a device's own), the latest query and body's: the key is the path string as
+ * it came, with no joined key built per check.
  */
 @Injectable()
 export class AnswerSigner {
+  /** By request path. */
   private readonly kept = new Map<string, Kept>();
   private bytes = 0;
   maxBytes = SIGNATURES_MAX_BYTES;
@@ -37,13 +42,19 @@ export class AnswerSigner {
   sign(contentDigest: string, path: string, query: string, now: number): AnswerSignature {
     const nowSeconds = Math.floor(now / 1000);
     const signer = this.keys.signer(now);
-    const cacheKey = `${contentDigest}\u0000${path}\u0000${query}`;
-    const found = this.kept.get(cacheKey);
-    if (found && found.kid === signer.kid && nowSeconds - found.createdSeconds < SIGNATURE_REUSE_SECONDS) return found.signature;
+    const found = this.kept.get(path);
+    if (
+      found &&
+      found.kid === signer.kid &&
+      nowSeconds - found.createdSeconds < SIGNATURE_REUSE_SECONDS &&
+      found.contentDigest === contentDigest &&
+      found.query === query
+    )
+      return found.signature;
     const signature = signAnswer(signer, contentDigest, path, query, nowSeconds);
-    if (found) this.drop(cacheKey, found);
-    const bytes = 2 * (cacheKey.length + signature.signatureInput.length + signature.signature.length) + 160;
-    this.kept.set(cacheKey, { signature, kid: signer.kid, createdSeconds: nowSeconds, bytes });
+    if (found) this.drop(path, found);
+    const bytes = 2 * (path.length + contentDigest.length + query.length + signature.signatureInput.length + signature.signature.length) + 160;
+    this.kept.set(path, { contentDigest, query, signature, kid: signer.kid, createdSeconds: nowSeconds, bytes });
     this.bytes += bytes;
     for (const [oldestKey, oldest] of this.kept) {
       if (this.bytes <= this.maxBytes) break;
