@@ -77,4 +77,16 @@ describe('downloadVerified', () => {
     const err = await downloadVerified({ url: `${base}/f`, destination: join(dir, 'long.bin'), sizeBytes: file.length, sha256: sha }).catch((e: unknown) => e);
     expect((err as DeviceClientError).code).toBe('size_mismatch');
   });
+
+  it('reports a destination it cannot write as an incomplete download, naming why', async () => {
+    serve = file;
+    cutAfter = null;
+    const destination = join(dir, 'no-such-directory', 'file.bin');
+    const err = await downloadVerified({ url: `${base}/f`, destination, sizeBytes: file.length, sha256: sha, attempts: 2, retryDelayMs: 1 }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(DeviceClientError);
+    expect((err as DeviceClientError).code).toBe('download_failed');
+    expect((err as DeviceClientError).message).toMatch(/after 2 transfers \(0 of \d+ bytes\).*ENOENT/);
+  });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, rm, stat, truncate } from 'node:fs/promises';
+import { type FileHandle, open, rm, stat, truncate } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DeviceClientError } from './errors.js';
@@ -91,16 +91,18 @@ export async function downloadVerified(request: DownloadRequest): Promise<Downlo
     }
     validator ??= response.headers.get('etag') ?? response.headers.get('last-modified');
     const before = resumed ? have : 0;
-    const file = await open(request.destination, resumed ? 'a' : 'w');
+    let file: FileHandle | undefined;
     try {
       if (!response.body) throw new DeviceClientError('download_failed', 'the download answer has no body');
+      file = await open(request.destination, resumed ? 'a' : 'w');
       // Each chunk is on disk before the next is read: a transfer cut short keeps every byte it
       // received, and the resume asks only for the rest (a write stream drops what it still buffers).
       for await (const chunk of response.body) await file.write(chunk);
     } catch (err) {
       lastError = err;
+      await response.body?.cancel().catch(() => undefined); // not read at all when the file would not open
     } finally {
-      await file.close();
+      await file?.close();
     }
     have = await sizeOf(request.destination);
     if (resumed) resumedBytes += have - before;
