@@ -450,8 +450,8 @@ async function main(): Promise<void> {
     const headersFile = join(dataDir, 'bare-headers.json');
     writeFileSync(headersFile, JSON.stringify(sampleHeaders));
 
-    // ---- (c) the bare baseline and (a) the standalone, measured in turns (c, a, c, a) so that
-    // a burst of other load on this shared machine falls on both rather than on one of them
+    // ---- (c) and (e), the bare baselines, and (a) the standalone, measured in turns (c, e, a, c,
+    // e, a) so that a burst of other load on this shared machine falls on all rather than on one
     const cPort = await freePort();
     const cUrl = `http://127.0.0.1:${cPort}`;
     const bare = track(spawnNode(join(here, 'bare-json-server.js'), { ...baseEnv, BARE_PORT: String(cPort), BARE_BODY_FILE: bodyFile }, placement.servers));
